@@ -1,0 +1,29 @@
+"""rocci: exact bootstrap confidence regions for ROC and cost curves.
+
+The exact bootstrap is the limit of infinitely many bootstrap resamples,
+computed in closed form (Gadoury, 2009): no random resampling, no Monte Carlo
+noise.
+"""
+
+from ._validation import InputError
+from ._results import ConfidenceInterval, RocCurve, AucResult, ThresholdCI, VerticalCI
+from .roc import roc_curve, roc_auc
+from .threshold import threshold_ci
+from .vertical import vertical_ci
+from .io import load_table
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "InputError",
+    "ConfidenceInterval",
+    "RocCurve",
+    "AucResult",
+    "ThresholdCI",
+    "VerticalCI",
+    "roc_curve",
+    "roc_auc",
+    "threshold_ci",
+    "vertical_ci",
+    "load_table",
+]
