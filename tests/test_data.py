@@ -1,0 +1,456 @@
+"""rocci.data: column guesses, prepare_binary, long_to_wide and summarize."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+try:
+    import rocci  # noqa: F401
+except ImportError:  # pragma: no cover - while sibling modules of the package are missing
+    for _name in [m for m in sys.modules if m == "rocci" or m.startswith("rocci.")]:
+        del sys.modules[_name]
+    _pkg = types.ModuleType("rocci")
+    _pkg.__path__ = [str(ROOT / "rocci")]
+    sys.modules["rocci"] = _pkg
+
+from rocci._validation import InputError  # noqa: E402
+from rocci.data import (  # noqa: E402
+    SUMMARY_COLUMNS,
+    PreparedData,
+    guess_columns,
+    guess_pos_label,
+    label_values,
+    long_to_wide,
+    prepare_binary,
+    summarize,
+)
+from rocci.io import load_table  # noqa: E402
+
+DATA = ROOT / "data"
+
+
+def _error(func, *args, **kw) -> str:
+    with pytest.raises(InputError) as info:
+        func(*args, **kw)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------
+# guess_columns
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["label", "Label", "y", "Y", "target", "CLASS", "outcome", "Disease", "diagnosis",
+             "y_true", "true label"]
+)
+def test_guess_label_by_name(name):
+    df = pd.DataFrame({"a": [0.1, 0.2, 0.3], name: ["x", "z", "w"], "s": [1.0, 2.0, 3.0]})
+    assert guess_columns(df)["label"] == name
+
+
+def test_guess_label_by_two_values_and_none():
+    df = pd.DataFrame({"id": [1, 2, 3], "s": [0.1, 0.5, 0.7], "grp": ["a", "b", "a"]})
+    g = guess_columns(df)
+    assert g["label"] == "grp"
+    assert g["scores"] == ["s"]
+    df3 = pd.DataFrame({"s": [0.1, 0.5, 0.7], "t": [1.0, 2.0, 3.0]})
+    assert guess_columns(df3) == {"label": None, "scores": ["s", "t"], "fold": None}
+
+
+def test_guess_label_prefers_name_over_position():
+    df = pd.DataFrame({"sex": ["m", "f"], "s": [0.1, 0.5], "outcome": [0, 1]})
+    assert guess_columns(df)["label"] == "outcome"
+
+
+@pytest.mark.parametrize("name", ["fold", "Folds", "cv", "run", "split", "cv_fold"])
+def test_guess_fold(name):
+    df = pd.DataFrame({"label": [0, 1, 0, 1], name: [1, 1, 2, 2], "m": [0.1, 0.9, 0.4, 0.6]})
+    g = guess_columns(df)
+    assert g["fold"] == name
+    assert g["scores"] == ["m"]
+
+
+def test_guess_scores_excludes_id_like_and_text_and_bool():
+    df = pd.DataFrame(
+        {
+            "patient_id": [1, 2],
+            "ID": [3, 4],
+            "Unnamed: 0": [0, 1],
+            "index": [0, 1],
+            "label": [0, 1],
+            "note": ["a", "b"],
+            "flag": [True, False],
+            "m1": [0.2, 0.8],
+            "m2": [1, 5],
+        }
+    )
+    assert guess_columns(df) == {"label": "label", "scores": ["m1", "m2"], "fold": None}
+
+
+# --------------------------------------------------------------------------
+# label_values, guess_pos_label
+# --------------------------------------------------------------------------
+
+
+def test_label_values_sorted_without_missing():
+    df = pd.DataFrame({"y": ["b", None, "a", "b", np.nan]})
+    assert label_values(df, "y") == ["a", "b"]
+    num = pd.DataFrame({"y": [1.0, np.nan, 0.0]})
+    vals = label_values(num, "y")
+    assert vals == [0.0, 1.0] and all(type(v) is float for v in vals)
+    mixed = pd.DataFrame({"y": pd.Series([1, "a", 1], dtype=object)})
+    assert label_values(mixed, "y") == [1, "a"]
+    assert "not in the table" in _error(label_values, df, "nope")
+
+
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        ([0, 1], 1),
+        ([-1, 1], 1),
+        ([0.0, 1.0], 1.0),
+        ([False, True], True),
+        (["0", "1"], "1"),
+        (["no", "yes"], "yes"),
+        (["No", "Yes"], "Yes"),
+        (["negative", "positive"], "positive"),
+        (["neg", "pos"], "pos"),
+        (["benign", "malignant"], "malignant"),
+        (["healthy", "disease"], "disease"),
+        (["case", "control"], "case"),
+        (["-", "+"], "+"),
+        (["False", "True"], "True"),
+        ([1, 2], None),
+        (["a", "b"], None),
+        (["yes", "positive"], None),  # two candidates: let the user choose
+        ([], None),
+    ],
+)
+def test_guess_pos_label(values, expected):
+    got = guess_pos_label(values)
+    assert got == expected and type(got) is type(expected)
+
+
+def test_guess_pos_label_numpy_values():
+    assert guess_pos_label(np.array([0, 1])) == 1
+    assert guess_pos_label(np.array(["benign", "malignant"], dtype=object)) == "malignant"
+
+
+# --------------------------------------------------------------------------
+# prepare_binary
+# --------------------------------------------------------------------------
+
+
+def test_prepare_basic_fields_and_repr():
+    df = pd.DataFrame(
+        {"y": ["a", "b", "b", "a"], "s1": [0.1, 0.8, 0.6, 0.3], "s2": [1, 2, 3, 4], "f": [1, 1, 2, 2]}
+    )
+    p = prepare_binary(df, label="y", scores=["s2", "s1"], pos_label="b", fold="f")
+    assert isinstance(p, PreparedData)
+    assert list(p.scores) == ["s2", "s1"] and p.score_columns == ["s2", "s1"]
+    assert p.scores["s2"].dtype == np.float64
+    np.testing.assert_array_equal(p.scores["s1"], [0.1, 0.8, 0.6, 0.3])
+    np.testing.assert_array_equal(p.is_positive, [False, True, True, False])
+    np.testing.assert_array_equal(p.y_true, ["a", "b", "b", "a"])
+    np.testing.assert_array_equal(p.fold, [1, 1, 2, 2])
+    assert p.pos_label == "b" and p.label == "y" and p.fold_column == "f"
+    assert (p.n_rows_in, p.n_rows_used, p.n_dropped) == (4, 4, 0)
+    assert p.dropped_by_column == {"y": 0, "s2": 0, "s1": 0, "f": 0}
+    assert (p.n_pos, p.n_neg, p.neg_label) == (2, 2, "a")
+    text = repr(p)
+    assert "PreparedData(" in text and "pos_label='b'" in text and "n_rows_used=4" in text
+    assert "array" not in text  # no long arrays in the repr
+
+
+def test_prepare_single_score_name():
+    df = pd.DataFrame({"y": [0, 1], "s": [0.2, 0.4]})
+    p = prepare_binary(df, label="y", scores="s")
+    assert p.score_columns == ["s"] and p.pos_label == 1 and p.fold is None
+
+
+def test_prepare_drops_and_counts_missing_per_column():
+    df = pd.DataFrame(
+        {
+            "y": [0, 1, None, 1, 0, 1, 0],
+            "s1": [0.1, np.nan, 0.3, 0.4, np.nan, 0.6, 0.7],
+            "s2": [0.1, np.nan, 0.3, 0.4, 0.5, 0.6, 0.7],
+            "f": [1, 1, 1, None, 2, 2, 2],
+            "other": [None] * 7,  # not used: not counted
+        }
+    )
+    p = prepare_binary(df, label="y", scores=["s1", "s2"], fold="f")
+    assert p.n_rows_in == 7
+    assert p.n_rows_used == 3 and p.n_dropped == 4
+    assert p.dropped_by_column == {"y": 1, "s1": 2, "s2": 1, "f": 1}
+    np.testing.assert_array_equal(p.row_index, [0, 5, 6])
+    np.testing.assert_array_equal(p.scores["s1"], [0.1, 0.6, 0.7])
+    np.testing.assert_array_equal(p.is_positive, [False, True, False])
+    assert "n_dropped=4" in repr(p)
+
+
+def test_prepare_numeric_text_scores_are_converted():
+    df = pd.DataFrame({"y": [0, 1, 1], "s": ["0.5", "1e-3", " 2 "]})
+    p = prepare_binary(df, label="y", scores="s")
+    np.testing.assert_array_equal(p.scores["s"], [0.5, 0.001, 2.0])
+
+
+def test_prepare_non_numeric_scores():
+    df = pd.DataFrame({"y": [0, 1, 1, 0], "s": ["0.5", "high", "low", "high"]})
+    msg = _error(prepare_binary, df, label="y", scores="s")
+    assert "'s'" in msg and "'high'" in msg and "'low'" in msg and "3 rows" in msg
+
+
+def test_prepare_decimal_comma_hint():
+    df = pd.DataFrame({"y": [0, 1], "s": ["0,5", "0,7"]})
+    assert "decimal comma" in _error(prepare_binary, df, label="y", scores="s")
+
+
+def test_prepare_infinite_scores():
+    df = pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.1, np.inf, -np.inf, 0.2]})
+    msg = _error(prepare_binary, df, label="y", scores="s")
+    assert "'s'" in msg and "2 infinite values" in msg
+
+
+def test_prepare_one_class():
+    df = pd.DataFrame({"y": ["a", "a", None], "s": [0.1, 0.2, 0.3]})
+    msg = _error(prepare_binary, df, label="y", scores="s", pos_label="a")
+    assert "only one class" in msg and "'a'" in msg
+
+
+def test_prepare_one_class_after_dropping():
+    df = pd.DataFrame({"y": [0, 1, 0], "s": [0.1, np.nan, 0.3]})
+    assert "only one class" in _error(prepare_binary, df, label="y", scores="s")
+
+
+def test_prepare_more_than_two_classes():
+    df = pd.DataFrame({"y": ["a", "b", "c"], "s": [0.1, 0.2, 0.3]})
+    msg = _error(prepare_binary, df, label="y", scores="s", pos_label="a")
+    assert "3 distinct values" in msg and "'a', 'b', 'c'" in msg and "exactly two" in msg
+
+
+def test_prepare_pos_label_checks():
+    df = pd.DataFrame({"y": ["benign", "malignant"], "s": [0.1, 0.9]})
+    msg = _error(prepare_binary, df, label="y", scores="s", pos_label="Malignant")
+    assert "'Malignant'" in msg and "'benign', 'malignant'" in msg
+    msg = _error(prepare_binary, df, label="y", scores="s")
+    assert "positive class" in msg and "pos_label='malignant'" in msg
+    ints = pd.DataFrame({"y": [1, 2], "s": [0.1, 0.9]})
+    assert "1, 2" in _error(prepare_binary, ints, label="y", scores="s")
+    assert "'1'" in _error(prepare_binary, ints, label="y", scores="s", pos_label="1")
+    p = prepare_binary(ints, label="y", scores="s", pos_label=np.int64(2))
+    assert p.pos_label == 2 and p.is_positive.tolist() == [False, True]
+
+
+@pytest.mark.parametrize(
+    "labels, pos",
+    [([0, 1, 1], 1), ([-1, 1, -1], 1), ([False, True, True], True), ([0.0, 1.0, np.nan], 1)],
+)
+def test_prepare_pos_label_defaults(labels, pos):
+    df = pd.DataFrame({"y": labels, "s": [0.1, 0.5, 0.9]})
+    p = prepare_binary(df, label="y", scores="s")
+    assert p.pos_label == pos
+    np.testing.assert_array_equal(p.is_positive, np.asarray(labels[: p.n_rows_used]) == pos)
+
+
+def test_prepare_column_errors():
+    df = pd.DataFrame({"y": [0, 1], "s": [0.1, 0.9], "f": [1, 2]})
+    msg = _error(prepare_binary, df, label="nope", scores="s")
+    assert "'nope'" in msg and "'y', 's', 'f'" in msg
+    assert "'t'" in _error(prepare_binary, df, label="y", scores=["s", "t"])
+    assert "at least one score" in _error(prepare_binary, df, label="y", scores=[])
+    assert "more than once" in _error(prepare_binary, df, label="y", scores=["s", "s"])
+    assert "both the label" in _error(prepare_binary, df, label="y", scores=["s", "y"])
+    assert "fold column" in _error(prepare_binary, df, label="y", scores="s", fold="s")
+    assert "'g'" in _error(prepare_binary, df, label="y", scores="s", fold="g")
+    assert "DataFrame" in _error(prepare_binary, [1, 2], label="y", scores="s")
+
+
+def test_prepare_no_rows_left():
+    df = pd.DataFrame({"y": [0, 1], "s": [np.nan, np.nan]})
+    msg = _error(prepare_binary, df, label="y", scores="s")
+    assert "No rows are left" in msg and "'s': 2" in msg
+
+
+def test_prepare_duplicate_columns():
+    df = pd.DataFrame([[0, 0.1, 0.2], [1, 0.3, 0.4]], columns=["y", "s", "s"])
+    assert "duplicate" in _error(prepare_binary, df, label="y", scores="s")
+
+
+# --------------------------------------------------------------------------
+# bundled samples
+# --------------------------------------------------------------------------
+
+
+def _prepare_guessed(name: str) -> PreparedData:
+    df = load_table(DATA / name)
+    g = guess_columns(df)
+    pos = guess_pos_label(label_values(df, g["label"]))
+    return prepare_binary(df, label=g["label"], scores=g["scores"], pos_label=pos, fold=g["fold"])
+
+
+def test_sample_thesis_example():
+    p = _prepare_guessed("thesis_example.csv")
+    assert p.label == "label" and p.pos_label == 1 and p.score_columns == ["score"]
+    assert (p.n_pos, p.n_neg, p.n_dropped) == (20, 40, 0)
+    s = summarize(p).iloc[0]
+    assert s["pos_neg_ties"] == 1 and s["tied_scores"] == 2  # 0.80 is a positive and a negative
+
+
+def test_sample_heart_disease():
+    df = load_table(DATA / "heart_disease_test20.csv")
+    g = guess_columns(df)
+    assert g["label"] == "disease" and g["fold"] is None and "score" in g["scores"]
+    assert label_values(df, "disease") == ["negative", "positive"]
+    assert guess_pos_label(label_values(df, "disease")) == "positive"
+    p = prepare_binary(df, label="disease", scores="score", pos_label="positive")
+    assert (p.n_pos, p.n_neg) == (10, 10)
+
+
+def test_sample_breast_cancer():
+    p = _prepare_guessed("breast_cancer_cv.csv")
+    assert p.label == "label" and p.pos_label == "malignant"
+    assert p.score_columns == ["logistic", "naive_bayes"]
+    assert p.fold_column == "fold" and sorted(set(p.fold.tolist())) == [1, 2, 3, 4, 5]
+    assert (p.n_pos, p.n_neg, p.n_rows_used) == (212, 357, 569)
+    summary = summarize(p).set_index("model")
+    # naive Bayes has many tied scores (at 0 and 1), more than logistic regression
+    assert summary.loc["naive_bayes", "distinct_scores"] < summary.loc["logistic", "distinct_scores"]
+    assert summary.loc["naive_bayes", "tied_scores"] > 100
+
+
+# --------------------------------------------------------------------------
+# long_to_wide
+# --------------------------------------------------------------------------
+
+WIDE = pd.DataFrame(
+    {
+        "id": [10, 11, 12],
+        "label": ["pos", "neg", "pos"],
+        "fold": [1, 2, 1],
+        "A": [0.9, 0.2, 0.6],
+        "B": [0.7, 0.4, 0.5],
+    }
+)
+
+
+def _long() -> pd.DataFrame:
+    parts = []
+    for m in ("A", "B"):
+        part = WIDE[["id", "label", "fold"]].copy()
+        part["model"] = m
+        part["score"] = WIDE[m]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_long_to_wide_by_order():
+    wide = long_to_wide(_long().drop(columns="id"), model="model", score="score")
+    pd.testing.assert_frame_equal(wide, WIDE.drop(columns="id"))
+
+
+def test_long_to_wide_by_id_any_order():
+    long = _long().sample(frac=1.0, random_state=3).reset_index(drop=True)
+    wide = long_to_wide(long, model="model", score="score", id="id")
+    first = long[long["model"] == long["model"].iloc[0]]["id"].tolist()
+    expected = WIDE.set_index("id").loc[first].reset_index()
+    expected = expected[["id", "label", "fold", *wide.columns[3:]]]
+    pd.testing.assert_frame_equal(wide, expected)
+    assert set(wide.columns[3:]) == {"A", "B"}
+
+
+def test_long_to_wide_numeric_model_names():
+    long = _long()
+    long["model"] = long["model"].map({"A": 1, "B": 2})
+    wide = long_to_wide(long, model="model", score="score", id="id")
+    assert list(wide.columns) == ["id", "label", "fold", "1", "2"]
+
+
+def test_long_to_wide_then_prepare():
+    wide = long_to_wide(_long(), model="model", score="score", id="id")
+    p = prepare_binary(wide, label="label", scores=["A", "B"], pos_label="pos", fold="fold")
+    np.testing.assert_array_equal(p.scores["B"], [0.7, 0.4, 0.5])
+
+
+def test_long_to_wide_errors_with_id():
+    long = _long()
+    rep = pd.concat([long, long.iloc[[0]]], ignore_index=True)
+    msg = _error(long_to_wide, rep, model="model", score="score", id="id")
+    assert "more than once" in msg and "(10, 'A')" in msg
+    miss = long.drop(index=4).reset_index(drop=True)  # model B misses id 11
+    msg = _error(long_to_wide, miss, model="model", score="score", id="id")
+    assert "'B'" in msg and "11" in msg
+    extra = long.drop(index=1).reset_index(drop=True)  # model A misses id 11
+    msg = _error(long_to_wide, extra, model="model", score="score", id="id")
+    assert "11" in msg and "same instances" in msg
+    bad = long.copy()
+    bad.loc[4, "label"] = "pos"
+    msg = _error(long_to_wide, bad, model="model", score="score", id="id")
+    assert "same label" in msg and "11" in msg
+
+
+def test_long_to_wide_errors_by_order():
+    long = _long().drop(columns="id")
+    short = long.drop(index=5).reset_index(drop=True)
+    msg = _error(long_to_wide, short, model="model", score="score")
+    assert "different numbers of rows" in msg and "'A': 3" in msg and "'B': 2" in msg
+    swapped = long.copy()
+    swapped.loc[[3, 4], "label"] = ["neg", "pos"]
+    msg = _error(long_to_wide, swapped, model="model", score="score")
+    assert "Row 1" in msg and "same order" in msg
+    # explicit label column
+    msg = _error(long_to_wide, swapped, model="model", score="score", label="label")
+    assert "same order" in msg
+
+
+def test_long_to_wide_argument_errors():
+    long = _long()
+    assert "'mod'" in _error(long_to_wide, long, model="mod", score="score")
+    assert "different columns" in _error(long_to_wide, long, model="score", score="score")
+    clash = long.copy()
+    clash.loc[clash["model"] == "A", "model"] = "fold"
+    assert "also the name of another column" in _error(
+        long_to_wide, clash, model="model", score="score", id="id"
+    )
+    nomodel = long.copy()
+    nomodel.loc[0, "model"] = None
+    assert "empty in 1 row" in _error(long_to_wide, nomodel, model="model", score="score")
+
+
+# --------------------------------------------------------------------------
+# summarize
+# --------------------------------------------------------------------------
+
+
+def test_summarize_hand_computed():
+    df = pd.DataFrame(
+        {
+            "y": [1, 1, 1, 0, 0, 0],
+            "s": [0.9, 0.5, 0.5, 0.5, 0.2, 0.2],
+            "t": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        }
+    )
+    out = summarize(prepare_binary(df, label="y", scores=["s", "t"]))
+    assert tuple(out.columns) == SUMMARY_COLUMNS
+    s = out.iloc[0].to_dict()
+    assert s["model"] == "s" and s["rows"] == 6 and s["positives"] == 3 and s["negatives"] == 3
+    assert s["distinct_scores"] == 3
+    assert s["tied_scores"] == 5  # three at 0.5, two at 0.2
+    assert s["pos_neg_ties"] == 1  # 0.5 held by both classes
+    assert (s["min"], s["max"]) == (0.2, 0.9)
+    assert s["mean_positive"] == pytest.approx((0.9 + 0.5 + 0.5) / 3)
+    assert s["mean_negative"] == pytest.approx((0.5 + 0.2 + 0.2) / 3)
+    t = out.iloc[1].to_dict()
+    assert t["model"] == "t" and t["tied_scores"] == 0 and t["pos_neg_ties"] == 0
+
+
+def test_summarize_rejects_other_input():
+    assert "prepare_binary" in _error(summarize, pd.DataFrame())
