@@ -336,7 +336,7 @@ def _sniff_delimiter(text: str, *, allow_whitespace: bool) -> str:
         if not rows:
             continue
         widths = {len(r) for r in rows}
-        if len(widths) == 1 and rows[0].__len__() > 1:
+        if len(widths) == 1 and len(rows[0]) > 1:
             consistent[d] = len(rows[0])
         widest[d] = sum(len(r) for r in rows) / len(rows)
 
