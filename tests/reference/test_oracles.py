@@ -145,16 +145,19 @@ def test_auc_variance_matches_section_6_closed_form(name, m):
     assert brute.law_mean(ex.auc) == a
 
 
-def _pmf_close(law: dict, mc_values: np.ndarray, B: int, n_se: float = 4.5):
+def _pmf_close(law: dict, mc_values: np.ndarray, B: int):
     """Every value of the exact law (and every MC value) within n_se standard errors.
 
     SE of an empirical frequency is sqrt(p(1-p)/B); p is floored at 10/B so that
     values of tiny probability (a handful of expected hits) are not judged by a
-    normal approximation that does not hold there.
+    normal approximation that does not hold there. With K values compared,
+    n_se = max(4.5, z(1e-5 / (2K))) (Bonferroni): a correct law fails by
+    chance with probability <= 1e-5.
     """
     vals, cnt = np.unique(mc_values, return_counts=True)
     emp = dict(zip(vals.tolist(), (cnt / B).tolist()))
     keys = {float(v) for v in law} | set(emp)
+    n_se = max(4.5, float(stats.norm.isf(1e-5 / (2 * len(keys)))))
     exact = {float(v): float(p) for v, p in law.items()}
     bad = []
     for v in sorted(keys):
