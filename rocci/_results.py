@@ -1,0 +1,333 @@
+"""Result objects: dataclasses with documented fields, a readable repr and ``to_frame()``.
+
+Result objects hold numbers only; figure builders (:mod:`rocci.plots`) take them
+and never compute statistics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "ConfidenceInterval",
+    "RocCurve",
+    "AucResult",
+    "ThresholdCI",
+    "VerticalCI",
+]
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval ``(low, high)``; unpacks like a tuple."""
+
+    low: float
+    high: float
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_fmt(v) for v in value) + ")"
+    return repr(value)
+
+
+class _FrameResult:
+    """Shared repr: the scalar fields, then the head of ``to_frame()``."""
+
+    _scalar_fields: tuple[str, ...] = ()
+
+    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self.to_frame())
+
+    def __repr__(self) -> str:
+        head = ", ".join(f"{name}={_fmt(getattr(self, name))}" for name in self._scalar_fields)
+        frame = self.to_frame()
+        with pd.option_context("display.max_columns", 12, "display.width", 120):
+            body = frame.head(10).to_string(index=False, float_format=lambda v: f"{v:.4g}")
+        more = f"\n... ({len(frame)} rows; .to_frame() for all)" if len(frame) > 10 else ""
+        return f"{type(self).__name__}({head})\n{body}{more}"
+
+
+@dataclass(repr=False)
+class RocCurve(_FrameResult):
+    """Empirical ROC curve: one point per distinct threshold.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (h,)
+        Distinct scores in decreasing order, ``+inf`` first (the point (0, 0)).
+        An instance is predicted positive when ``score >= threshold``.
+    fpr, tpr : ndarray of shape (h,)
+        False and true positive rates, ``fp / n_neg`` and ``tp / n_pos``.
+    tp, fp : ndarray of int64, shape (h,)
+        Counts of positives and negatives with ``score >= threshold``.
+    n_pos, n_neg : int
+        Class sizes.
+    auc : float
+        Area under the curve (Mann–Whitney; ties count 1/2).
+    pos_label : object
+        The label taken as positive.
+    """
+
+    thresholds: np.ndarray
+    fpr: np.ndarray
+    tpr: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    n_pos: int
+    n_neg: int
+    auc: float
+    pos_label: Any = None
+
+    _scalar_fields = ("n_pos", "n_neg", "auc")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, fpr, tpr, tp, fp``."""
+        return pd.DataFrame(
+            {"threshold": self.thresholds, "fpr": self.fpr, "tpr": self.tpr, "tp": self.tp, "fp": self.fp}
+        )
+
+
+@dataclass(repr=False)
+class AucResult(_FrameResult):
+    """AUC with its standard error and confidence interval.
+
+    Attributes
+    ----------
+    auc : float
+        Mann–Whitney AUC (ties 1/2).
+    std : float
+        Standard error by ``method``.
+    low, high : float
+        ``auc ± z·std`` clipped to [0, 1], ``z = Φ⁻¹((1 + confidence_level)/2)``.
+    method : str
+        ``"delong"``, ``"hanley-mcneil"`` or ``"exact-bootstrap"``.
+    confidence_level : float
+    n_pos, n_neg : int
+    m_pos, m_neg : int
+        Bootstrap sample sizes (used by ``"exact-bootstrap"`` only).
+    """
+
+    auc: float
+    std: float
+    low: float
+    high: float
+    method: str
+    confidence_level: float
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+
+    _scalar_fields = ("auc", "std", "low", "high", "method", "confidence_level")
+
+    @property
+    def ci(self) -> ConfidenceInterval:
+        return ConfidenceInterval(self.low, self.high)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``auc, std, low, high, method, confidence_level``."""
+        return pd.DataFrame(
+            [{k: getattr(self, k) for k in ("auc", "std", "low", "high", "method", "confidence_level")}]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"AucResult(auc={self.auc:.6g}, std={self.std:.6g}, "
+            f"{self.confidence_level:.0%} CI [{self.low:.6g}, {self.high:.6g}], method={self.method!r})"
+        )
+
+
+@dataclass(repr=False)
+class ThresholdCI(_FrameResult):
+    """Exact bootstrap confidence regions for ROC points at fixed thresholds.
+
+    Threshold averaging (Gadoury 2009, §4.3.1): at a fixed threshold ``t`` the
+    bootstrap counts are independent binomials, ``m+·TPR* ~ Bin(m+, tp/n+)`` and
+    ``m−·FPR* ~ Bin(m−, fp/n−)``.
+
+    Attributes
+    ----------
+    thresholds, total_positive_rate, fpr, tpr : ndarray of shape (h,)
+        The thresholds and the observed rates there (``total_positive_rate`` is
+        the fraction of all instances with ``score >= threshold``).
+    fpr_std, tpr_std : ndarray
+        Exact bootstrap standard deviations ``sqrt(p(1 − p)/m)``.
+    fpr_low, fpr_high, tpr_low, tpr_high : ndarray
+        Interval bounds on each axis (for ``region="ellipse"``, the ellipse's
+        bounding box clipped to [0, 1]).
+    fpr_radius, tpr_radius : ndarray or None
+        Semi-axes of the ellipse (``region="ellipse"`` only).
+    tp, fp : ndarray of int64
+        Observed counts at each threshold.
+    n_pos, n_neg, m_pos, m_neg : int
+        Class sizes and bootstrap sample sizes.
+    method, region : str
+    confidence_level : float
+        Level of the joint region (``"rectangle"``, ``"ellipse"``) or of each
+        interval (``"marginal"``).
+    axis_confidence_level : float
+        Level of each axis's interval: ``sqrt(confidence_level)`` for a
+        rectangle, ``confidence_level`` for marginal intervals; for an ellipse
+        the level of its projection on one axis.
+    """
+
+    thresholds: np.ndarray
+    total_positive_rate: np.ndarray
+    fpr: np.ndarray
+    tpr: np.ndarray
+    fpr_std: np.ndarray
+    tpr_std: np.ndarray
+    fpr_low: np.ndarray
+    fpr_high: np.ndarray
+    tpr_low: np.ndarray
+    tpr_high: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    method: str
+    region: str
+    confidence_level: float
+    axis_confidence_level: float
+    fpr_radius: np.ndarray | None = None
+    tpr_radius: np.ndarray | None = None
+
+    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "region", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, total_positive_rate, fpr, tpr, fpr_std, tpr_std,
+        fpr_low, fpr_high, tpr_low, tpr_high, tp, fp``."""
+        return pd.DataFrame(
+            {
+                "threshold": self.thresholds,
+                "total_positive_rate": self.total_positive_rate,
+                "fpr": self.fpr,
+                "tpr": self.tpr,
+                "fpr_std": self.fpr_std,
+                "tpr_std": self.tpr_std,
+                "fpr_low": self.fpr_low,
+                "fpr_high": self.fpr_high,
+                "tpr_low": self.tpr_low,
+                "tpr_high": self.tpr_high,
+                "tp": self.tp,
+                "fp": self.fp,
+            }
+        )
+
+    def distribution(self, i: int, axis: str = "tpr") -> tuple[np.ndarray, np.ndarray]:
+        """Exact bootstrap law of TPR* (or FPR*) at the ``i``-th threshold.
+
+        Returns
+        -------
+        values : ndarray
+            ``k / m`` for ``k = 0, …, m``.
+        probabilities : ndarray
+            ``P(m·TPR* = k) = C(m, k) p^k (1 − p)^(m − k)``, ``p = tp/n+``
+            (likewise for FPR*).
+        """
+        from .exact import binomial_pmf
+        from ._validation import check_choice
+
+        check_choice("axis", axis, ("tpr", "fpr"))
+        if axis == "tpr":
+            m, p = self.m_pos, self.tp[i] / self.n_pos
+        else:
+            m, p = self.m_neg, self.fp[i] / self.n_neg
+        k = np.arange(m + 1)
+        return k / m, binomial_pmf(k, m, p)
+
+
+@dataclass(repr=False)
+class VerticalCI(_FrameResult):
+    """Exact bootstrap intervals for the TPR at fixed FPR levels (vertical averaging).
+
+    Gadoury (2009), §4.4.1: at level ``r/m−`` the bootstrap threshold ``T_r`` is
+    the r-th largest negative score of the bootstrap sample and the TPR is a
+    mixture of binomials over the law of ``T_r`` (eq. 4.12).
+
+    Attributes
+    ----------
+    fpr : ndarray
+        The levels ``r/m−``.
+    r : ndarray of int
+    tpr : ndarray
+        Observed TPR at that level (threshold = the ``⌈fpr·n−⌉``-th largest
+        negative score; with positive–negative ties this is the top of the
+        diagonal segment).
+    tpr_mean, tpr_std : ndarray
+        Exact bootstrap mean and standard deviation of TPR* (eqs. 4.13–4.14).
+    tpr_low, tpr_high : ndarray
+        Interval bounds.
+    truncated_mass : ndarray
+        Probability mass of ``T_r`` left out of the computation window (≤ 1e-14).
+    """
+
+    fpr: np.ndarray
+    r: np.ndarray
+    tpr: np.ndarray
+    tpr_mean: np.ndarray
+    tpr_std: np.ndarray
+    tpr_low: np.ndarray
+    tpr_high: np.ndarray
+    truncated_mass: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    method: str
+    confidence_level: float
+    _distribution: Callable | None = field(default=None, repr=False)
+    _threshold_distribution: Callable | None = field(default=None, repr=False)
+
+    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``fpr, r, tpr, tpr_mean, tpr_std, tpr_low, tpr_high, truncated_mass``."""
+        return pd.DataFrame(
+            {
+                "fpr": self.fpr,
+                "r": self.r,
+                "tpr": self.tpr,
+                "tpr_mean": self.tpr_mean,
+                "tpr_std": self.tpr_std,
+                "tpr_low": self.tpr_low,
+                "tpr_high": self.tpr_high,
+                "truncated_mass": self.truncated_mass,
+            }
+        )
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact bootstrap law of TPR* at the ``i``-th level (eq. 4.12).
+
+        Returns
+        -------
+        values : ndarray
+            ``l / m+`` over the support where the probability is not negligible
+            (values with probability below about 1e-17 may be left out).
+        probabilities : ndarray
+            ``P(TPR* = l/m+) = Σ_k P(T_r = s_k) · C(m+, l) p_k^l (1 − p_k)^(m+ − l)``.
+        """
+        return self._distribution(i)
+
+    def threshold_distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact law of the bootstrap threshold ``T_r`` at the ``i``-th level (eq. 4.11).
+
+        Returns
+        -------
+        scores : ndarray
+            Distinct negative scores, decreasing, within the computation window.
+        probabilities : ndarray
+            ``P(T_r = s)``.
+        """
+        return self._threshold_distribution(i)
