@@ -47,6 +47,11 @@ def test_vertical_needs_two_negatives():
     _raises(lambda: rocci.vertical_ci([1, 1, 0], [0.9, 0.5, 0.3]), "negative")
 
 
+def test_delong_needs_two_of_each_class():
+    # documented in roc_auc's Notes; the message points to an alternative
+    _raises(lambda: rocci.roc_auc([1, 0, 0], [0.9, 0.5, 0.3]), "2 positives", "exact-bootstrap")
+
+
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_nan_scores(entry):
     _raises(lambda: ENTRY_POINTS[entry](Y, [0.9, np.nan, 0.7, 0.4, 0.3, 0.1]), "NaN")

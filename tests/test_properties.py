@@ -51,7 +51,9 @@ def _bounds(ci):
 @SETTINGS
 @given(
     data=tied_data(),
-    method=st.sampled_from(["wilson", "agresti-coull", "percentile"]),
+    # wald is included because threshold_ci's docstring (Notes) says Wald and
+    # Agresti-Coull are clipped to [0, 1]
+    method=st.sampled_from(["wilson", "agresti-coull", "percentile", "wald"]),
     region=st.sampled_from(["rectangle", "marginal", "ellipse"]),
     level=LEVELS,
     mult=st.sampled_from([None, 1, 3]),
@@ -160,7 +162,7 @@ def test_roc_curve_is_monotone(data):
 
 
 @SETTINGS
-@given(data=tied_data())
+@given(data=tied_data(min_pos=2, min_neg=2))  # DeLong (the default) needs 2 of each class
 def test_auc_in_unit_interval_and_antisymmetric(data):
     y, s = data
     a = rocci.roc_auc(y, s)
@@ -172,13 +174,26 @@ def test_auc_in_unit_interval_and_antisymmetric(data):
 
 
 @SETTINGS
-@given(data=tied_data(), method=st.sampled_from(["delong", "hanley-mcneil", "exact-bootstrap"]))
+@given(
+    data=tied_data(min_pos=2, min_neg=2),
+    method=st.sampled_from(["delong", "hanley-mcneil", "exact-bootstrap"]),
+)
 def test_auc_interval_in_unit_interval(data, method):
     y, s = data
     a = rocci.roc_auc(y, s, method=method)
     assert a.method == method
     assert 0 <= a.low <= a.high <= 1
     assert a.std >= 0
+
+
+@SETTINGS
+@given(data=tied_data(), method=st.sampled_from(["hanley-mcneil", "exact-bootstrap"]))
+def test_auc_interval_in_unit_interval_single_instance_classes(data, method):
+    """Methods other than DeLong also work with a single instance in a class."""
+    y, s = data
+    a = rocci.roc_auc(y, s, method=method)
+    assert 0 <= a.auc <= 1
+    assert 0 <= a.low <= a.high <= 1
 
 
 @SETTINGS
