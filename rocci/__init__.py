@@ -11,6 +11,8 @@ from .roc import roc_curve, roc_auc
 from .threshold import threshold_ci
 from .vertical import vertical_ci
 from .io import load_table
+from .coverage import CoverageResult, threshold_coverage
+from . import data
 
 __version__ = "0.1.0"
 
@@ -26,4 +28,6 @@ __all__ = [
     "threshold_ci",
     "vertical_ci",
     "load_table",
+    "threshold_coverage",
+    "CoverageResult",
 ]

@@ -170,7 +170,12 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
                 f"({_preview(classes)}). Choose one of those."
             )
     positive = np.array([_labels_equal(pos_label, v) for v in classes])
-    mask = np.isin(arr, classes[positive]) if positive.any() else np.zeros(arr.shape, bool)
+    if classes.size == 2 and arr.dtype.kind in "biuf":
+        # Two numeric classes: one comparison, no hashing.
+        pos_value = classes[positive][0] if positive.any() else None
+        mask = arr == pos_value if pos_value is not None else np.zeros(arr.shape, bool)
+    else:
+        mask = np.isin(arr, classes[positive]) if positive.any() else np.zeros(arr.shape, bool)
     n_pos = int(mask.sum())
     n_neg = int(mask.size - n_pos)
     if n_pos == 0 or n_neg == 0:

@@ -23,7 +23,9 @@ __all__ = [
     "order_statistic_law",
     "mixture_moments",
     "mixture_quantile",
+    "mixture_skewness",
     "mixture_pmf",
+    "BinomialMixture",
 ]
 
 #: Per-tail probability left out of an order statistic's computation window.
@@ -161,40 +163,131 @@ def mixture_moments(weights: np.ndarray, p: np.ndarray, m: int) -> tuple[float, 
     return mean, var
 
 
-def _mixture_cdf(l, weights, p, m):
-    return float(weights @ binomial_cdf(l, m, p))
+def _gl_order(rho: float) -> int | None:
+    """Gauss–Legendre nodes per cell for cells ``rho`` standard deviations wide.
+
+    The q-point rule's relative error on a cell of a Gaussian-like density is
+    about ``(q!)^4 / ((2q+1)((2q)!)^3) · (2q)!/(q!·2^q) · rho^(2q)``; the
+    choices keep it below 1e-16.  ``None``: cells too wide, use exact
+    incomplete beta functions instead.
+    """
+    if rho <= 0.003:
+        return 2
+    if rho <= 0.02:
+        return 3
+    if rho <= 0.06:
+        return 4
+    return None
 
 
-def _mixture_pmf_at(l, weights, p, m):
-    return float(weights @ binomial_pmf(l, m, p))
+class BinomialMixture:
+    """``X ~ Σ_j c_j · Bin(m, p_j)`` with ``p_1 < … < p_J`` (compressed).
+
+    The CDF at ``l`` uses the order-statistic identity
+    ``B(l; m, p) = P(V > p)`` with ``V ~ Beta(l + 1, m − l)``: one incomplete
+    beta function at an anchor, plus the integrals of V's smooth density over
+    the cells ``[p_j, p_{j+1}]`` by Gauss–Legendre quadrature (density
+    evaluations cost a tenth of an incomplete beta at large ``m``).  Narrow
+    mixtures or wide cells use incomplete beta functions throughout.
+    """
+
+    def __init__(self, weights: np.ndarray, p: np.ndarray, m: int):
+        self.c, self.p, self.m = weights, p, int(m)
+        inner = (p > 0) & (p < 1)
+        self._ci, self._pi = weights[inner], p[inner]
+        self._c0 = float(weights[p <= 0].sum())
+        self._c1 = float(weights[p >= 1].sum())
+        self._odds = self._pi / (1 - self._pi)
+
+    def cdf(self, l: int) -> float:
+        """``P(X <= l)``."""
+        m = self.m
+        if l < 0:
+            return 0.0
+        if l >= m:
+            return float(self.c.sum())
+        total = self._c0
+        ci, pi = self._ci, self._pi
+        if pi.size == 0:
+            return total
+        order = None
+        if pi.size > 64 and m > 2000:
+            v = (l + 1.0) / (m + 1.0)
+            sigma = np.sqrt(max(v * (1 - v), 1.0 / m) / (m + 2.0))
+            gaps = np.diff(pi)
+            order = _gl_order(float(gaps.max()) / sigma)
+        if order is None:
+            return total + float(ci @ binomial_cdf(l, m, pi))
+        nodes, gl_w = _gauss_legendre(order)
+        mid, half = (pi[1:] + pi[:-1]) / 2, (pi[1:] - pi[:-1]) / 2
+        x = mid[:, None] + half[:, None] * nodes[None, :]
+        # Beta(l + 1, m − l) density = m · b(l; m − 1, x).
+        cells = half * ((m * binomial_pmf(l, m - 1, x)) @ gl_w)
+        anchor = float(binomial_cdf(l, m, pi[-1]))  # P(V > p_J)
+        surv = anchor + np.concatenate([np.cumsum(cells[::-1])[::-1], [0.0]])
+        return total + float(ci @ surv)
+
+    def pmf(self, l: int) -> tuple[float, np.ndarray]:
+        """``P(X = l)`` and the inner components' pmf vector (for stepping)."""
+        comp = binomial_pmf(l, self.m, self._pi)
+        return self._point(l, comp), comp
+
+    def _point(self, l: int, comp: np.ndarray) -> float:
+        value = float(self._ci @ comp)
+        if l == 0:
+            value += self._c0
+        if l == self.m:
+            value += self._c1
+        return value
+
+    def step(self, l: int, comp: np.ndarray, direction: int) -> tuple[int, float, np.ndarray]:
+        """pmf at ``l ± 1`` from the components' pmf at ``l`` by the ratio
+        ``b(l+1)/b(l) = (m − l)/(l + 1) · p/(1 − p)``."""
+        m = self.m
+        if direction > 0:
+            comp = comp * ((m - l) / (l + 1.0)) * self._odds
+            l += 1
+        else:
+            comp = comp * (l / (m - l + 1.0)) / self._odds
+            l -= 1
+        return l, self._point(l, comp), comp
 
 
 def mixture_quantile(q: float, weights: np.ndarray, p: np.ndarray, m: int,
-                     mean: float, sd: float, *, max_walk: int = 64) -> int:
+                     mean: float, sd: float, *, skew: float = 0.0, max_walk: int = 64) -> int:
     """Smallest ``l`` with ``P(X <= l) >= q`` for ``X ~ Σ_j c_j Bin(m, p_j)``.
 
-    The mixture CDF is evaluated exactly at a normal-approximation guess and
-    then moved one lattice step at a time with the mixture pmf; a bisection
-    with exact CDF evaluations takes over if the guess was far off.
+    The mixture CDF is evaluated exactly at a Cornish–Fisher guess and then
+    moved one lattice step at a time with the mixture pmf; a bisection with
+    exact CDF evaluations takes over if the guess was far off.
     """
-    guess = int(np.clip(np.floor(m * (mean + special.ndtri(q) * sd)), 0, m))
+    law = BinomialMixture(weights, p, m)
+    z = float(special.ndtri(q))
+    guess = mean + sd * (z + (z * z - 1) * skew / 6)
+    l = int(np.clip(np.floor(m * guess), 0, m))
     target = q - QUANTILE_TOL
-    l = guess
-    cdf = _mixture_cdf(l, weights, p, m)
+    cdf = law.cdf(l)
+    point, comp = law.pmf(l)
     steps = 0
     if cdf >= target:
         while l > 0 and steps < max_walk:
-            below = cdf - _mixture_pmf_at(l, weights, p, m)
+            below = cdf - point
             if below < target:
                 return l
-            l, cdf, steps = l - 1, below, steps + 1
+            cdf = below
+            l, point, comp = law.step(l, comp, -1)
+            steps += 1
+            if steps % 16 == 0:  # refresh: the ratio recurrence cannot revive underflowed terms
+                point, comp = law.pmf(l)
         if l == 0:
             return 0
-        lo, hi = 0, l  # answer in [0, l]
+        lo, hi = 0, l
     else:
         while l < m and steps < max_walk:
-            l += 1
-            cdf += _mixture_pmf_at(l, weights, p, m)
+            l, point, comp = law.step(l, comp, +1)
+            if (steps + 1) % 16 == 0:
+                point, comp = law.pmf(l)
+            cdf += point
             steps += 1
             if cdf >= target:
                 return l
@@ -203,11 +296,22 @@ def mixture_quantile(q: float, weights: np.ndarray, p: np.ndarray, m: int,
         lo, hi = l + 1, m
     while lo < hi:  # invariant: the answer lies in [lo, hi]
         mid = (lo + hi) // 2
-        if _mixture_cdf(mid, weights, p, m) >= target:
+        if law.cdf(mid) >= target:
             hi = mid
         else:
             lo = mid + 1
     return lo
+
+
+def mixture_skewness(weights: np.ndarray, p: np.ndarray, m: int, mean: float, sd: float) -> float:
+    """Skewness of ``X/m`` for the mixture (for the Cornish–Fisher guess)."""
+    if sd <= 0:
+        return 0.0
+    d = p - mean
+    var_j = p * (1 - p) / m
+    k3_j = var_j * (1 - 2 * p) / m
+    mu3 = float(weights @ (k3_j + 3 * var_j * d + d**3) / weights.sum())
+    return mu3 / sd**3
 
 
 def mixture_pmf(weights: np.ndarray, p: np.ndarray, m: int, *, tail: float = 1e-17):

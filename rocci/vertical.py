@@ -8,7 +8,14 @@ from scipy import special
 from ._results import VerticalCI
 from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
 from .counts import score_counts
-from .exact import compress_mixture, mixture_moments, mixture_pmf, mixture_quantile, order_statistic_law
+from .exact import (
+    compress_mixture,
+    mixture_moments,
+    mixture_pmf,
+    mixture_quantile,
+    mixture_skewness,
+    order_statistic_law,
+)
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
 
@@ -135,8 +142,9 @@ def vertical_ci(
         sd = np.sqrt(max(var, 0.0))
         out["mean"][i], out["std"][i], out["trunc"][i] = mean, sd, trunc
         if method == "percentile":
-            out["low"][i] = mixture_quantile(alpha / 2, cw, cp, m_pos, mean, sd) / m_pos
-            out["high"][i] = mixture_quantile(1 - alpha / 2, cw, cp, m_pos, mean, sd) / m_pos
+            skew = mixture_skewness(cw, cp, m_pos, mean, sd)
+            for key, qq in (("low", alpha / 2), ("high", 1 - alpha / 2)):
+                out[key][i] = mixture_quantile(qq, cw, cp, m_pos, mean, sd, skew=skew) / m_pos
         elif method == "score":
             zm = z * z / m_pos
             half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
