@@ -1,0 +1,34 @@
+"""rocci dashboard: router and frame.
+
+Run with ``streamlit run app.py``.  This file only sets up the page, the
+navigation and the shared sidebar; each page lives in pages/ and the
+statistics in the rocci package.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.set_page_config(
+    page_title="rocci — exact bootstrap ROC",
+    page_icon=":material/ssid_chart:",
+    layout="wide",
+    menu_items={
+        "About": "rocci: ROC curves with exact bootstrap confidence regions "
+        "(the closed-form limit of infinitely many bootstrap resamples).",
+    },
+)
+
+from ui import sidebar  # noqa: E402  (after set_page_config)
+
+PAGES = [
+    st.Page("pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
+    st.Page("pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
+]
+
+page = st.navigation(PAGES)
+side = st.sidebar.container()
+page.run()
+# Filled after the page ran, so it shows the data the page just loaded.
+# (Pages never call st.stop(), so this always runs.)
+sidebar.render(side)

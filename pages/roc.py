@@ -1,0 +1,455 @@
+"""ROC page: the empirical curve, its AUC, and exact bootstrap intervals.
+
+Thin UI: every number comes from rocci (``roc_curve``, ``roc_auc``,
+``threshold_ci``, ``vertical_ci``) through the cached wrappers in ui.cache;
+figures come from rocci.plots.  The page's choices are bound to the URL
+query string (``bind="query-params"``), so reloading or sharing the link
+restores them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci import plots
+from ui import cache
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import METHOD_NAMES, REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+AUC_METHODS = ["delong", "hanley-mcneil", "exact-bootstrap"]
+THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
+REGIONS = ["rectangle", "ellipse", "marginal"]
+VERT_METHODS = ["percentile", "score", "wald"]
+THR_BY = {"grid": "Even grid", "rate": "By rate", "thr": "Thresholds"}
+# Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
+AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
+THR_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
+REGION_LABELS = {"rectangle": "Rectangle", "ellipse": "Ellipse", "marginal": "Marginal"}
+VERT_LABELS = {"percentile": "Percentile", "score": "Score", "wald": "Wald"}
+
+EXACT_CAPTION = (
+    "Intervals use the **exact bootstrap**: what you would get by resampling the data "
+    "infinitely many times, worked out by formula — no random draws, so the same data always "
+    "gives the same intervals."
+)
+
+AUC_HELP = {
+    "delong": "DeLong's nonparametric standard error (normal approximation).",
+    "hanley-mcneil": "Hanley and McNeil's standard error from the AUC and the class sizes (normal approximation).",
+    "exact-bootstrap": "Standard error of the AUC under the exact (infinite-resample) stratified bootstrap, "
+    "with m+ positives and m− negatives per resample (normal approximation).",
+}
+
+THR_COLUMNS = {
+    "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
+    "total_positive_rate": ("Total-positive rate", "Fraction of all instances predicted positive at this threshold.", "%.4f"),
+    "fpr": ("FPR", "False-positive rate: negatives predicted positive / all negatives.", "%.4f"),
+    "fpr_low": ("FPR low", "Lower end of the FPR interval.", "%.4f"),
+    "fpr_high": ("FPR high", "Upper end of the FPR interval.", "%.4f"),
+    "tpr": ("TPR", "True-positive rate (sensitivity): positives predicted positive / all positives.", "%.4f"),
+    "tpr_low": ("TPR low", "Lower end of the TPR interval.", "%.4f"),
+    "tpr_high": ("TPR high", "Upper end of the TPR interval.", "%.4f"),
+    "fpr_std": ("FPR sd", "Exact bootstrap standard deviation of the FPR.", "%.4f"),
+    "tpr_std": ("TPR sd", "Exact bootstrap standard deviation of the TPR.", "%.4f"),
+    "tp": ("TP", "True positives: positives with score ≥ threshold.", "%d"),
+    "fp": ("FP", "False positives: negatives with score ≥ threshold.", "%d"),
+}
+VERT_COLUMNS = {
+    "fpr": ("FPR level", "The fixed false-positive rate r / m−.", "%.4f"),
+    "r": ("r", "Number of bootstrap negatives above the threshold at this level.", "%d"),
+    "tpr": ("TPR", "Observed true-positive rate at this FPR level.", "%.4f"),
+    "tpr_low": ("TPR low", "Lower end of the TPR interval.", "%.4f"),
+    "tpr_high": ("TPR high", "Upper end of the TPR interval.", "%.4f"),
+    "tpr_mean": ("TPR mean", "Exact bootstrap mean of the TPR at this level.", "%.4f"),
+    "tpr_std": ("TPR sd", "Exact bootstrap standard deviation of the TPR at this level.", "%.4f"),
+    "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    model: str
+    level: float
+    auc_method: str
+    m: tuple | None
+    thr_show: bool
+    thresholds: tuple | None
+    rates: tuple | None
+    thr_method: str
+    region: str
+    vert_show: bool
+    vert_style: str
+    fpr: tuple | None
+    vert_method: str
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def suggested_thresholds(curve) -> list[float]:
+    """Five of the curve's own thresholds, evenly spaced along it (for the input's placeholder)."""
+    finite = np.asarray(curve.thresholds, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return []
+    idx = np.unique(np.linspace(0, finite.size - 1, 7).round().astype(int)[1:-1])
+    return [float(finite[i]) for i in idx]
+
+
+def controls(an: cache.Analysis, curves: dict) -> Options | None:
+    """The left-hand column of choices; returns them (None if a typed list is invalid)."""
+    models = an.models
+    p = an.prepared
+    ok = True
+
+    with st.container(border=True):
+        st.markdown("**Curve and AUC**")
+        model = models[0]
+        if len(models) > 1:
+            model = st.selectbox(
+                "Model for the intervals", models, format_func=str, key="model", bind=URL,
+                help="Every model's curve is drawn; confidence regions are drawn for this one.",
+            )
+        level = st.select_slider(
+            "Confidence level", LEVELS, value=0.95, format_func=percent, key="level", bind=URL,
+            help="Coverage of every interval and region on this page.",
+        )
+        auc_method = st.selectbox(
+            "AUC interval method", AUC_METHODS, format_func=AUC_LABELS.get, key="auc_method", bind=URL,
+            help="How the AUC's interval is computed. " + " ".join(
+                f"{METHOD_NAMES[k]}: {v}" for k, v in AUC_HELP.items()),
+        )
+
+    with st.container(border=True):
+        thr_show = st.toggle(
+            "Threshold averaging", value=True, key="thr_show", bind=URL,
+            help="Fix a threshold; the exact bootstrap gives a joint confidence region for its (FPR, TPR) point.",
+        )
+        thresholds = rates = None
+        thr_method, region = "wilson", "rectangle"
+        if thr_show:
+            thr_by = st.segmented_control(
+                "Choose the points", list(THR_BY), format_func=THR_BY.get, default="grid", required=True,
+                key="thr_by", bind=URL,
+                help="Even grid: points spread along the curve (equal steps of total-positive rate). "
+                "By rate: the thresholds that classify the given fractions of all instances "
+                "as positive. Thresholds: type score thresholds.",
+            )
+            if thr_by == "grid":
+                k = st.number_input("Number of points", 1, 50, value=9, step=1, key="grid", bind=URL,
+                                    help="Points at total-positive rates 1/(k+1), …, k/(k+1).")
+                rates = tuple(i / (int(k) + 1) for i in range(1, int(k) + 1))
+            elif thr_by == "rate":
+                text = st.text_input("Total-positive rates (0–1, comma-separated)", value="0.1, 0.25, 0.4, 0.6",
+                                     key="rate", bind=URL,
+                                     help="Fraction of all instances predicted positive, e.g. 0.1 = the top 10% of scores.")
+                try:
+                    rates = tuple(parse_numbers(text, what="total-positive rate", low=0.0, high=1.0))
+                except ParseError as exc:
+                    st.warning(str(exc), icon=":material/warning:")
+                    ok = False
+            else:
+                hint = ", ".join(number(t) for t in suggested_thresholds(curves[model]))
+                text = st.text_input("Thresholds (comma-separated)", value="", key="thr", bind=URL,
+                                     placeholder=f"e.g. {hint}",
+                                     help="An instance is predicted positive when its score is ≥ the threshold. "
+                                     "Leave empty to use the suggested thresholds shown in grey.")
+                try:
+                    thresholds = tuple(parse_numbers(text, what="threshold")) if text.strip() else tuple(
+                        suggested_thresholds(curves[model]))
+                except ParseError as exc:
+                    st.warning(str(exc), icon=":material/warning:")
+                    ok = False
+            region = st.selectbox(
+                "Region", REGIONS, format_func=REGION_LABELS.get,
+                key="region", bind=URL,
+                help="Rectangle: FPR and TPR intervals each at level √(confidence), so the box covers "
+                "both at the confidence level. Ellipse: joint normal-approximation ellipse. Marginal: "
+                "each axis's interval at the confidence level (not a joint region).",
+            )
+            thr_method = st.selectbox(
+                "Interval method", THR_METHODS, format_func=THR_LABELS.get, key="thr_method", bind=URL,
+                help="How each axis's interval is computed from its exact bootstrap (binomial) law: "
+                "Wilson, Agresti–Coull and Wald intervals, or the percentile interval (quantiles of the "
+                "exact law). Not used by ellipses.",
+                disabled=region == "ellipse",
+            )
+
+    with st.container(border=True):
+        vert_show = st.toggle(
+            "Vertical averaging", value=False, key="vert_show", bind=URL,
+            help="Fix a false-positive rate; the exact bootstrap gives an interval for the TPR there.",
+        )
+        fpr = None
+        vert_style, vert_method = "bars", "percentile"
+        if vert_show:
+            vert_style = st.segmented_control(
+                "Show as", ["bars", "band"], format_func={"bars": "Interval bars", "band": "Pointwise band"}.get,
+                default="bars", required=True, key="vert_style", bind=URL,
+                help="Bars at chosen FPR levels, or a band joining the intervals at many levels "
+                "(pointwise: each level is covered at the confidence level, not the whole curve at once).",
+            )
+            if vert_style == "bars":
+                text = st.text_input("FPR levels (between 0 and 1)", value="0.05, 0.1, 0.2, 0.3, 0.5",
+                                     key="fpr", bind=URL,
+                                     help="Each level is moved to the nearest r / m− (1 ≤ r ≤ m− − 1).")
+                try:
+                    fpr = tuple(parse_numbers(text, what="FPR level", low=0.0, high=1.0, inclusive=False))
+                except ParseError as exc:
+                    st.warning(str(exc), icon=":material/warning:")
+                    ok = False
+            else:
+                k = st.number_input("Number of FPR levels in the band", 2, 400, value=60, step=1,
+                                    key="band_n", bind=URL,
+                                    help="Levels evenly spaced in (0, 1); more levels give a smoother band.")
+                fpr = tuple(i / (int(k) + 1) for i in range(1, int(k) + 1))
+            vert_method = st.selectbox(
+                "Interval method", VERT_METHODS, format_func=VERT_LABELS.get, key="vert_method", bind=URL,
+                help="Percentile: quantiles of the exact law of the TPR. Score: thesis Algorithm 4.3, "
+                "clipped to [0, 1]. Wald: mean ± z·sd.",
+            )
+
+    with st.container(border=True):
+        st.markdown("**Bootstrap size**")
+        c1, c2 = st.columns(2)
+        m_pos = c1.number_input(
+            "m+", min_value=1, max_value=10_000_000, value=None, step=1, key="m_pos", bind=URL,
+            placeholder=f"{p.n_pos} (= n+)",
+            help=f"Positives drawn in each bootstrap resample. Empty = the number of positives in the data ({p.n_pos}).",
+        )
+        m_neg = c2.number_input(
+            "m−", min_value=1, max_value=10_000_000, value=None, step=1, key="m_neg", bind=URL,
+            placeholder=f"{p.n_neg} (= n−)",
+            help=f"Negatives drawn in each bootstrap resample. Empty = the number of negatives in the data ({p.n_neg}).",
+        )
+        m = None if m_pos is None and m_neg is None else (int(m_pos or p.n_pos), int(m_neg or p.n_neg))
+        if m is not None:
+            st.caption(f"Resamples of m+ = {m[0]:,} positives and m− = {m[1]:,} negatives.")
+
+    if not ok:
+        return None
+    return Options(
+        model=model, level=float(level), auc_method=auc_method, m=m,
+        thr_show=thr_show, thresholds=thresholds, rates=rates, thr_method=thr_method, region=region,
+        vert_show=vert_show, vert_style=vert_style, fpr=fpr, vert_method=vert_method,
+    )
+
+
+def auc_metrics(aucs: dict, opts: Options) -> None:
+    items = list(aucs.items())
+    per_row = 4
+    for start in range(0, len(items), per_row):
+        cols = st.columns(per_row)
+        for col, (model, res) in zip(cols, items[start:start + per_row]):
+            with col:
+                st.metric(
+                    f"AUC · {md_escape(model)}",
+                    f"{res.auc:.3f}",
+                    help="Area under the empirical ROC curve: the probability that a random positive scores "
+                    "higher than a random negative (ties count one half). " + AUC_HELP[res.method],
+                )
+                st.caption(
+                    f"{percent(res.confidence_level)} {METHOD_NAMES[res.method]} interval "
+                    f"**[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
+                )
+
+
+def column_config(spec: dict, frame: pd.DataFrame) -> dict:
+    out = {}
+    for col in frame.columns:
+        if col in spec:
+            label, help_, fmt = spec[col]
+            out[col] = st.column_config.NumberColumn(label, help=help_, format=fmt)
+    return out
+
+
+def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
+    """The results table plus columns saying how it was made (for the CSV)."""
+    out = frame.copy()
+    out.insert(0, "model", str(model))
+    for k, v in fields.items():
+        out[k] = v
+    return out
+
+
+def main() -> None:
+    st.title("ROC curve", anchor=False)
+    st.caption(EXACT_CAPTION)
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return
+    if an is None:
+        st.info("No data loaded yet.")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        return
+
+    try:
+        curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in an.models}
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+
+    left, right = st.columns([1, 2.6], gap="medium")
+    with left:
+        opts = controls(an, curves)
+    if opts is None:
+        with right:
+            st.info("Fix the highlighted input on the left to update the chart.")
+        return
+
+    y, s = an.arrays(opts.model)
+    try:
+        aucs = {
+            m: cache.roc_auc(an.key, m, opts.auc_method, opts.level,
+                             opts.m if opts.auc_method == "exact-bootstrap" else None, *an.arrays(m))
+            for m in an.models
+        }
+        tci = (
+            cache.threshold_ci(an.key, opts.model, opts.thresholds, None if opts.thresholds else opts.rates,
+                               opts.level, opts.thr_method, opts.region, opts.m, y, s)
+            if opts.thr_show else None
+        )
+        vci = (
+            cache.vertical_ci(an.key, opts.model, opts.fpr, opts.level, opts.vert_method, opts.m, y, s)
+            if opts.vert_show else None
+        )
+    except rocci.InputError as exc:
+        with right:
+            error(str(exc))
+        return
+
+    color_index = an.models.index(opts.model)
+    with right:
+        auc_metrics(aucs, opts)
+        fig = plots.roc_figure(curves, auc_text={m: f"AUC {r.auc:.3f}" for m, r in aucs.items()})
+        if tci is not None:
+            plots.add_threshold_ci(fig, tci, name=opts.model if len(an.models) > 1 else "", color_index=color_index)
+        if vci is not None:
+            plots.add_vertical_ci(fig, vci, style=opts.vert_style,
+                                  name=opts.model if len(an.models) > 1 else "", color_index=color_index)
+        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_roc"),
+                        key="roc_chart")
+        notes = []
+        if tci is not None:
+            notes.append(
+                f"Threshold averaging: {percent(tci.confidence_level)} "
+                + ("confidence ellipses" if tci.region == "ellipse" else
+                   f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
+                + (f", each axis at {percent(tci.axis_confidence_level)}" if tci.region == "rectangle" else "")
+                + "."
+            )
+        if vci is not None:
+            notes.append(
+                f"Vertical averaging: {percent(vci.confidence_level)} {METHOD_NAMES[vci.method]} "
+                f"intervals for the TPR at fixed FPR levels r / m−"
+                + (" (pointwise band)." if opts.vert_style == "band" else ".")
+            )
+        m_used = tci or vci
+        if m_used is not None:
+            notes.append(f"Exact bootstrap with m+ = {m_used.m_pos:,}, m− = {m_used.m_neg:,}.")
+        if notes:
+            st.caption(" ".join(notes) + " Hover a point for its threshold, rates, counts and interval.")
+
+    results(an, opts, curves, aucs, tci, vci)
+
+
+def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
+    st.subheader("Results", anchor=False)
+    names = []
+    if tci is not None:
+        names.append("Threshold averaging")
+    if vci is not None:
+        names.append("Vertical averaging")
+    names += ["AUC", "Exact ROC curve"]
+    tabs = dict(zip(names, st.tabs(names)))
+    level = percent(opts.level)
+
+    if tci is not None:
+        with tabs["Threshold averaging"]:
+            frame = tci.to_frame()
+            st.caption(
+                f"Model **{md_escape(opts.model)}**: {level} "
+                + ("ellipses (columns low/high are the ellipse's bounding box)" if tci.region == "ellipse"
+                   else f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
+                + f"; exact bootstrap, m+ = {tci.m_pos:,}, m− = {tci.m_neg:,}."
+            )
+            order = [c for c in ["threshold", "total_positive_rate", "fpr", "fpr_low", "fpr_high", "tpr",
+                                 "tpr_low", "tpr_high", "tp", "fp", "fpr_std", "tpr_std"] if c in frame.columns]
+            st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(THR_COLUMNS, frame),
+                         key="thr_table")
+            download_csv(
+                with_provenance(frame, opts.model, confidence_level=tci.confidence_level, method=tci.method,
+                                region=tci.region, m_pos=tci.m_pos, m_neg=tci.m_neg),
+                label="Download threshold averaging (CSV)", file_name="rocci_threshold_ci.csv", key="dl_thr",
+            )
+
+    if vci is not None:
+        with tabs["Vertical averaging"]:
+            frame = vci.to_frame()
+            st.caption(
+                f"Model **{md_escape(opts.model)}**: {level} {METHOD_NAMES[vci.method]} intervals for the TPR "
+                f"at FPR levels r / m−; exact bootstrap, m+ = {vci.m_pos:,}, m− = {vci.m_neg:,}."
+            )
+            order = [c for c in ["fpr", "r", "tpr", "tpr_low", "tpr_high", "tpr_mean", "tpr_std", "truncated_mass"]
+                     if c in frame.columns]
+            st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(VERT_COLUMNS, frame),
+                         key="vert_table")
+            download_csv(
+                with_provenance(frame, opts.model, confidence_level=vci.confidence_level, method=vci.method,
+                                m_pos=vci.m_pos, m_neg=vci.m_neg),
+                label="Download vertical averaging (CSV)", file_name="rocci_vertical_ci.csv", key="dl_vert",
+            )
+
+    with tabs["AUC"]:
+        frame = pd.concat(
+            [r.to_frame().assign(model=str(m)) for m, r in aucs.items()], ignore_index=True
+        )
+        frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
+        st.caption(f"{level} intervals for the area under each model's ROC curve.")
+        st.dataframe(
+            frame, hide_index=True,
+            column_config={
+                "model": st.column_config.TextColumn("Model", help="Score column."),
+                "auc": st.column_config.NumberColumn("AUC", help="Area under the empirical ROC curve.", format="%.4f"),
+                "std": st.column_config.NumberColumn("sd", help="Standard error of the AUC (by the method).", format="%.4f"),
+                "low": st.column_config.NumberColumn("low", help="Lower end of the interval.", format="%.4f"),
+                "high": st.column_config.NumberColumn("high", help="Upper end of the interval.", format="%.4f"),
+                "method": st.column_config.TextColumn("Method", help="How the interval was computed."),
+                "confidence_level": st.column_config.NumberColumn("Level", help="Confidence level.", format="%.3f"),
+            },
+            key="auc_table",
+        )
+        download_csv(frame, label="Download AUC (CSV)", file_name="rocci_auc.csv", key="dl_auc")
+
+    with tabs["Exact ROC curve"]:
+        sizes = ", ".join(f"{md_escape(m)}: {len(c.fpr):,} points" for m, c in curves.items())
+        st.caption(
+            "Every vertex of the empirical ROC curve (one per distinct score, plus (0, 0)); the chart draws "
+            f"at most {plots.MAX_CURVE_POINTS:,} of them per curve. {sizes}."
+        )
+
+        def exact_frame() -> pd.DataFrame:
+            return pd.concat(
+                [c.to_frame().assign(model=str(m)) for m, c in curves.items()], ignore_index=True
+            )[["model", "threshold", "fpr", "tpr", "tp", "fp"]]
+
+        first = next(iter(curves.values()))
+        if len(first.fpr) <= 2000:
+            st.dataframe(exact_frame(), hide_index=True, height=260, key="curve_table")
+        download_csv(exact_frame, label="Download the exact ROC curve(s) (CSV)", file_name="rocci_roc_curve.csv",
+                     key="dl_curve")
+
+
+main()

@@ -1,0 +1,160 @@
+"""ROC page, driven by AppTest: curves, AUC, regions, vertical intervals, URL state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+from rocci import data as rdata
+
+
+def table(at, key_column: str):
+    return next(df.value for df in at.dataframe if key_column in df.value.columns)
+
+
+def test_default_page_draws_both_models_with_rectangles(roc_app):
+    at = roc_app
+    assert_clean(at)
+    spec = figure(at, "roc_chart")
+    roc = traces(spec, "roc")
+    assert [t["meta"][1] for t in roc] == ["logistic", "naive_bayes"]
+    assert all(t["line"]["shape"] == "hv" for t in roc)
+    regions = traces(spec, "threshold-region")
+    assert len(regions) == 1 and regions[0]["meta"][1] == "rectangle"
+    assert regions[0]["fill"] == "toself"
+    points = traces(spec, "threshold-points")
+    assert len(decode(points[0]["x"])) == 9  # the default even grid of 9 points
+    # The drawn curve is the exact curve (small n: every vertex).
+    curve = rocci.roc_curve(*_arrays("logistic"))
+    np.testing.assert_allclose(decode(roc[0]["x"]), curve.fpr)
+    np.testing.assert_allclose(decode(roc[0]["y"]), curve.tpr)
+    # Export settings of the toolbar.
+    chart = next(el for el in at.get("plotly_chart") if el.proto.id.endswith("-roc_chart"))
+    assert "toImageButtonOptions" in chart.proto.config
+
+
+def _arrays(model, sample="breast_cancer_cv.csv"):
+    """(is_positive, scores) of a bundled sample, prepared as the dashboard does."""
+    df = rocci.load_table(ROOT / "data" / sample)
+    g = rdata.guess_columns(df)
+    pos = rdata.guess_pos_label(rdata.label_values(df, g["label"]))
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"], pos_label=pos)
+    return prep.is_positive, prep.scores[model]
+
+
+def test_auc_metric_and_interval(roc_app):
+    at = roc_app
+    labels = {m.label: m.value for m in at.metric}
+    y, s = _arrays("logistic")
+    res = rocci.roc_auc(y, s, method="delong")
+    assert labels["AUC · logistic"] == f"{res.auc:.3f}"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"95% DeLong interval **[{res.low:.3f}, {res.high:.3f}]**" in captions
+
+
+def test_auc_method_changes_interval(roc_app):
+    at = roc_app
+    at.selectbox(key="auc_method").set_value("exact-bootstrap").run()
+    assert_clean(at)
+    y, s = _arrays("naive_bayes")
+    res = rocci.roc_auc(y, s, method="exact-bootstrap")
+    auc_table = table(at, "auc")
+    row = auc_table[auc_table.model == "naive_bayes"].iloc[0]
+    assert row["method"] == "exact-bootstrap"
+    assert row["low"] == pytest.approx(res.low) and row["high"] == pytest.approx(res.high)
+
+
+def test_typed_threshold_matches_thesis_point_b():
+    # Thesis example: at threshold 0.48, TPR 0.65 (13/20) and FPR 0.175 (7/40).
+    at = new_app()
+    at.selectbox(key="sample").set_value("thesis_example.csv").run()
+    at.switch_page("pages/roc.py").run()
+    at.segmented_control(key="thr_by").set_value("thr").run()
+    at.text_input(key="thr").input("0.48").run()
+    assert_clean(at)
+    tab = table(at, "total_positive_rate")
+    assert len(tab) == 1
+    row = tab.iloc[0]
+    assert row["threshold"] == pytest.approx(0.48)
+    assert row["tpr"] == pytest.approx(0.65) and row["fpr"] == pytest.approx(0.175)
+    assert (row["tp"], row["fp"]) == (13, 7)
+    assert row["tpr_low"] < 0.65 < row["tpr_high"]
+
+
+def test_total_positive_rate_mode(roc_app):
+    at = roc_app
+    at.segmented_control(key="thr_by").set_value("rate").run()
+    at.text_input(key="rate").input("0.2, 0.5").run()
+    assert_clean(at)
+    tab = table(at, "total_positive_rate")
+    assert len(tab) == 2
+
+
+def test_ellipse_region(roc_app):
+    at = roc_app
+    at.selectbox(key="region").set_value("ellipse").run()
+    assert_clean(at)
+    spec = figure(at, "roc_chart")
+    regions = traces(spec, "threshold-region")
+    assert regions and regions[0]["meta"][1] == "ellipse"
+
+
+def test_vertical_bars_and_band(roc_app):
+    at = roc_app
+    at.toggle(key="vert_show").set_value(True).run()
+    assert_clean(at)
+    spec = figure(at, "roc_chart")
+    bars = traces(spec, "vertical-bars")
+    assert len(bars) == 1 and "error_y" in bars[0]
+    vtab = table(at, "r")
+    assert len(vtab) == 5
+    assert (vtab["tpr_low"] <= vtab["tpr_high"]).all()
+    at.segmented_control(key="vert_style").set_value("band").run()
+    assert_clean(at)
+    band = traces(figure(at, "roc_chart"), "vertical-band")
+    assert {t["meta"][1] for t in band} == {"low", "high", "points"}
+
+
+def test_bad_typed_levels_warn_without_exception(roc_app):
+    at = roc_app
+    at.toggle(key="vert_show").set_value(True).run()
+    at.text_input(key="fpr").input("0.1, banana").run()
+    assert not at.exception
+    assert any("banana" in w.value for w in at.warning)
+
+
+def test_bootstrap_size_m(roc_app):
+    at = roc_app
+    at.number_input(key="m_pos").set_value(50).run()
+    at.number_input(key="m_neg").set_value(80).run()
+    assert_clean(at)
+    assert any("m+ = 50, m− = 80" in c.value for c in at.caption)
+
+
+def test_model_picker_moves_the_intervals(roc_app):
+    at = roc_app
+    at.selectbox(key="model").set_value("naive_bayes").run()
+    assert_clean(at)
+    spec = figure(at, "roc_chart")
+    assert "naive_bayes" in traces(spec, "threshold-region")[0]["name"]
+
+
+def test_choices_restored_from_the_url():
+    at = new_app("pages/roc.py", {"level": "90%", "region": "Ellipse", "auc_method": "Hanley-McNeil",
+                                  "vert_show": "true", "grid": "4"})
+    assert_clean(at)
+    assert at.select_slider(key="level").value == 0.9
+    assert at.selectbox(key="region").value == "ellipse"
+    assert at.selectbox(key="auc_method").value == "hanley-mcneil"
+    assert at.toggle(key="vert_show").value is True
+    assert len(table(at, "total_positive_rate")) == 4
+
+
+def test_bad_data_mapping_shows_error_on_roc_page():
+    at = new_app()
+    at.multiselect(key="scores").set_value([]).run()
+    at.switch_page("pages/roc.py").run()
+    assert not at.exception
+    assert at.error and "score column" in at.error[0].value

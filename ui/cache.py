@@ -1,0 +1,162 @@
+"""Cached calls into rocci, keyed on a digest of the data bytes plus the options.
+
+Every wrapper takes a text key (the SHA-256 digest of the uploaded bytes, or
+:func:`ui.state.data_key`, which adds the column mapping) and the options as
+plain hashable values; the data itself is passed in arguments whose names
+start with an underscore, which Streamlit does not hash.  So a large
+DataFrame is never hashed (Streamlit samples the rows of big frames and could
+return stale results), and a changed file always gets a new key.
+
+Caches are bounded (``max_entries``) and errors are not cached: a function
+that raises ``rocci.InputError`` is simply called again on the next rerun.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+
+from . import state
+
+
+@st.cache_data(max_entries=8, show_spinner="Reading the table…")
+def load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
+    """``rocci.load_table`` on the file's bytes (``digest`` identifies them)."""
+    return rocci.load_table(_raw, filename=filename)
+
+
+@st.cache_data(max_entries=8, show_spinner="Checking the columns…")
+def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.ColumnMapping):
+    """The prepared binary data for a dataset and a column mapping.
+
+    ``key`` is :func:`ui.state.data_key` (digest + mapping).
+    """
+    from rocci import data as rdata
+
+    m = _mapping
+    df = load_table(digest, filename, _raw)
+    if m.layout == "long":
+        if not m.model or not m.score:
+            raise rocci.InputError("Long layout: choose the model column and the score column.")
+        df = rdata.long_to_wide(df, model=m.model, score=m.score, id=m.id, label=m.label)
+        df.columns = [str(c) for c in df.columns]
+    if not m.label:
+        raise rocci.InputError("Choose the label column (the true class of each row).")
+    if not m.scores:
+        raise rocci.InputError("Choose at least one score column (one per model).")
+    return rdata.prepare_binary(
+        df, label=m.label, scores=list(m.scores), pos_label=m.pos_label, fold=m.fold
+    )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def summarize(key: str, _prepared) -> pd.DataFrame:
+    from rocci import data as rdata
+
+    return rdata.summarize(_prepared)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything a page needs about the current data."""
+
+    dataset: state.Dataset
+    mapping: state.ColumnMapping
+    prepared: Any
+    key: str
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.prepared.scores)
+
+    def arrays(self, model: str) -> tuple[np.ndarray, np.ndarray]:
+        """(is_positive, scores) of one model, for rocci's functions."""
+        return np.asarray(self.prepared.is_positive, dtype=bool), np.asarray(self.prepared.scores[model], dtype=float)
+
+
+def current_mapping(ds: state.Dataset) -> state.ColumnMapping:
+    """The user's mapping for ``ds``, else the guesses (raises InputError if unreadable)."""
+    mapping = state.get_mapping(ds)
+    if mapping is None:
+        df = load_table(ds.digest, ds.name, ds.raw)
+        mapping = state.guess_mapping(df)
+    return mapping
+
+
+def current_analysis() -> Analysis | None:
+    """The session's dataset, mapping and prepared data.
+
+    Returns None when no dataset is loaded; raises ``rocci.InputError`` when
+    the data cannot be used as mapped.
+    """
+    ds = state.get_dataset()
+    if ds is None:
+        return None
+    mapping = current_mapping(ds)
+    key = state.data_key(ds, mapping)
+    prepared = prepare(key, ds.digest, ds.name, ds.raw, mapping)
+    return Analysis(dataset=ds, mapping=mapping, prepared=prepared, key=key)
+
+
+# --- statistics (all computed by rocci; cached here) -------------------------
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing the ROC curve…")
+def roc_curve(key: str, model: str, _y: np.ndarray, _s: np.ndarray):
+    return rocci.roc_curve(_y, _s)
+
+
+@st.cache_data(max_entries=64, show_spinner="Computing the AUC interval…")
+def roc_auc(key: str, model: str, method: str, confidence_level: float, m: tuple | None, _y, _s):
+    return rocci.roc_auc(_y, _s, confidence_level=confidence_level, method=method, m=m)
+
+
+@st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap regions at the chosen thresholds…")
+def threshold_ci(
+    key: str,
+    model: str,
+    thresholds: tuple | None,
+    total_positive_rate: tuple | None,
+    confidence_level: float,
+    method: str,
+    region: str,
+    m: tuple | None,
+    _y,
+    _s,
+):
+    return rocci.threshold_ci(
+        _y,
+        _s,
+        thresholds=None if thresholds is None else list(thresholds),
+        total_positive_rate=None if total_positive_rate is None else list(total_positive_rate),
+        confidence_level=confidence_level,
+        method=method,
+        region=region,
+        m=m,
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap intervals at the chosen FPR levels…")
+def vertical_ci(key: str, model: str, fpr: tuple, confidence_level: float, method: str, m: tuple | None, _y, _s):
+    result = rocci.vertical_ci(_y, _s, fpr=list(fpr), confidence_level=confidence_level, method=method, m=m)
+    return _picklable(result)
+
+
+def _picklable(result):
+    """Drop callables (closures over the data) so the result can be cached."""
+    if dataclasses.is_dataclass(result):
+        changes = {
+            f.name: None
+            for f in dataclasses.fields(result)
+            if f.name.startswith("_") and callable(getattr(result, f.name, None))
+        }
+        if changes:
+            return dataclasses.replace(result, **changes)
+    return result

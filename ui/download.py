@@ -1,0 +1,76 @@
+"""CSV downloads that are safe to open in a spreadsheet.
+
+A text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return is read as a formula by Excel, LibreOffice and Google Sheets ("CSV
+injection").  :func:`neutralise` prefixes such cells with a single quote.
+Column names and index labels are neutralised the same way.  Numeric columns
+are written as numbers: a negative number is data, not a formula, and quoting
+it would turn it into text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pandas as pd
+import streamlit as st
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: Any) -> Any:
+    """``value`` with a leading ``'`` if it is text that a spreadsheet would run as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` whose text cells, column names and index are neutralised."""
+    out = df.copy()
+    for col in out.columns:
+        s = out[col]
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            continue
+        if pd.api.types.is_bool_dtype(s):
+            continue
+        out[col] = s.map(neutralise).astype(object)
+    out.columns = [neutralise(str(c)) for c in out.columns]
+    if not isinstance(out.index, pd.RangeIndex):
+        out.index = [neutralise(str(i)) for i in out.index]
+    return out
+
+
+def csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
+    """UTF-8 CSV of ``df`` with formulas neutralised; floats at full precision."""
+    return safe_frame(df).to_csv(index=index, lineterminator="\n", float_format="%.17g").encode("utf-8")
+
+
+def download_csv(
+    df: "pd.DataFrame | Callable[[], pd.DataFrame]",
+    *,
+    label: str,
+    file_name: str,
+    key: str,
+    help: str | None = None,
+) -> None:
+    """A download button for ``df`` as a neutralised CSV.
+
+    ``df`` may be a function returning the frame: it then runs only when the
+    button is clicked (for large tables such as the exact ROC curve).
+    """
+    if callable(df):
+        make = df
+        data: Any = lambda: csv_bytes(make())  # noqa: E731
+    else:
+        data = csv_bytes(df)
+    st.download_button(
+        label,
+        data=data,
+        file_name=file_name,
+        mime="text/csv",
+        key=key,
+        help=help,
+        icon=":material/download:",
+        on_click="ignore",
+    )

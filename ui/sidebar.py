@@ -1,0 +1,66 @@
+"""The sidebar shared by every page: which data is loaded and which models."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import rocci
+
+from . import cache, state
+from .text import label_text, md_escape
+
+IMAGE_FORMATS = {"png": "PNG", "svg": "SVG"}
+
+
+def image_format() -> str:
+    """The chart export format chosen in the sidebar ("png" or "svg")."""
+    value = st.session_state.get("img")
+    return value if value in IMAGE_FORMATS else "png"
+
+
+def render(container=None) -> None:
+    """Fill ``container`` (default: ``st.sidebar``) with the dataset summary."""
+    box = container if container is not None else st.sidebar
+    with box:
+        st.subheader("Data", anchor=False)
+        ds = state.get_dataset()
+        if ds is None:
+            st.caption("No data loaded. Open the Data page to upload a file.")
+        else:
+            kind = "bundled sample" if ds.kind == "sample" else "uploaded file"
+            st.markdown(f"**{md_escape(ds.name)}**  \n{kind}, {_size(ds.size)}")
+            try:
+                an = cache.current_analysis()
+            except rocci.InputError:
+                st.caption(":red[This data cannot be used as mapped. See the Data page.]")
+                an = None
+            if an is not None:
+                p = an.prepared
+                st.markdown(
+                    f"**{p.n_rows_used:,}** rows used: **{p.n_pos:,}** positive, **{p.n_neg:,}** negative",
+                    help="Rows with a missing value in a used column are dropped (and counted on the Data page).",
+                )
+                if p.n_dropped:
+                    st.caption(f"{p.n_dropped:,} row(s) with missing values dropped.")
+                st.markdown(
+                    f"Label column **{md_escape(p.label)}**; positive = **{md_escape(label_text(p.pos_label))}**"
+                )
+                st.markdown("Models: " + ", ".join(f"**{md_escape(m)}**" for m in an.models))
+        st.divider()
+        st.radio(
+            "Chart image format",
+            list(IMAGE_FORMATS),
+            format_func=IMAGE_FORMATS.get,
+            key="img",
+            horizontal=True,
+            help="Format of the camera button in each chart's toolbar (top right of the chart).",
+            bind="query-params",
+        )
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"

@@ -1,0 +1,132 @@
+"""Formatting helpers, and safe display of text that comes from uploaded files.
+
+Column names and label values from a file are data, not markup: they are
+shown with :func:`md_escape` inside Markdown (every ASCII punctuation
+character backslash-escaped, so ``**``, ``[link](...)``, ``:red[...]`` or
+``<b>`` stay literal) or in widgets/tables that render plain text.  No code in
+the dashboard passes ``unsafe_allow_html=True``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from typing import Any, Iterable
+
+_PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
+
+METHOD_NAMES = {
+    "wilson": "Wilson",
+    "wald": "Wald",
+    "agresti-coull": "Agresti–Coull",
+    "percentile": "percentile",
+    "score": "score (thesis Alg. 4.3)",
+    "delong": "DeLong",
+    "hanley-mcneil": "Hanley–McNeil",
+    "exact-bootstrap": "exact bootstrap",
+}
+
+REGION_NAMES = {
+    "rectangle": "rectangles (joint region)",
+    "ellipse": "ellipses (joint region)",
+    "marginal": "marginal intervals (each axis)",
+}
+
+
+def md_escape(value: Any) -> str:
+    """Text safe to put inside Markdown: every ASCII punctuation mark escaped.
+
+    Newlines become spaces so a value cannot start a new Markdown block.
+    """
+    text = str(value).replace("\r", " ").replace("\n", " ")
+    return _PUNCT.sub(r"\\\1", text)
+
+
+def label_text(value: Any) -> str:
+    """A label value as plain text (``'M'``, ``1``, ``True``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def method_name(method: str) -> str:
+    return METHOD_NAMES.get(method, method)
+
+
+def percent(level: float) -> str:
+    """0.95 -> '95%', 0.975 -> '97.5%'."""
+    pct = 100.0 * float(level)
+    if abs(pct - round(pct)) < 1e-9:
+        return f"{pct:.0f}%"
+    return f"{pct:.1f}%"
+
+
+def number(value: Any, digits: int = 4) -> str:
+    """A number for display; infinities as ±∞."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if math.isinf(v):
+        return "+∞" if v > 0 else "−∞"
+    if math.isnan(v):
+        return "—"
+    if float(v).is_integer() and abs(v) < 1e15:
+        return f"{int(v)}"
+    return f"{v:.{digits}g}" if (abs(v) < 1e-3 or abs(v) >= 1e6) else f"{v:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def interval(low: float, high: float, digits: int = 3) -> str:
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+class ParseError(ValueError):
+    """A typed list of numbers could not be read; the message says why."""
+
+
+def parse_numbers(
+    text: str,
+    *,
+    what: str,
+    low: float | None = None,
+    high: float | None = None,
+    inclusive: bool = True,
+    max_count: int = 200,
+) -> list[float]:
+    """Read a typed list like ``"0.1, 0.2; 0.5"`` into floats.
+
+    Raises
+    ------
+    ParseError
+        With a message naming the bad entry and the valid range.
+    """
+    parts = [p for p in re.split(r"[,;\s]+", str(text).strip()) if p]
+    if not parts:
+        raise ParseError(f"Type at least one {what}, e.g. 0.1, 0.5.")
+    out: list[float] = []
+    for p in parts:
+        try:
+            v = float(p.replace("−", "-"))
+        except ValueError:
+            raise ParseError(f"'{p}' is not a number. Type {what}s separated by commas, e.g. 0.1, 0.5.") from None
+        if not math.isfinite(v):
+            raise ParseError(f"'{p}' is not a finite number; type finite {what}s.")
+        if low is not None and (v < low or (not inclusive and v == low)):
+            raise ParseError(_range_message(p, what, low, high, inclusive))
+        if high is not None and (v > high or (not inclusive and v == high)):
+            raise ParseError(_range_message(p, what, low, high, inclusive))
+        out.append(v)
+    if len(out) > max_count:
+        raise ParseError(f"At most {max_count} {what}s at once (got {len(out)}).")
+    return sorted(set(out))
+
+
+def _range_message(p: str, what: str, low, high, inclusive: bool) -> str:
+    if inclusive:
+        return f"{what.capitalize()} {p} is outside [{low:g}, {high:g}]."
+    return f"{what.capitalize()} {p} must be strictly between {low:g} and {high:g}."
+
+
+def join_names(names: Iterable[Any]) -> str:
+    return ", ".join(str(n) for n in names)
