@@ -112,7 +112,7 @@ def vertical_ci(
     >>> import rocci
     >>> res = rocci.vertical_ci([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .5, .4, .6, .9], fpr=[0.25])
     >>> int(res.r[0]), round(float(res.tpr_mean[0]), 4)
-    (1, 0.8117)
+    (1, 0.7721)
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, VERTICAL_METHODS)
