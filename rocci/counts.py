@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ScoreCounts", "score_counts"]
+__all__ = ["ScoreCounts", "score_counts", "joint_ge_counts", "paired_cells"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -57,3 +57,49 @@ class ScoreCounts:
 def score_counts(pos: np.ndarray, neg: np.ndarray) -> ScoreCounts:
     """Sort each class's scores once; O(n log n) time, O(n) memory."""
     return ScoreCounts(np.sort(pos), np.sort(neg))
+
+
+def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb) -> np.ndarray:
+    """``C[i, j] = #{k : a_k >= ta[i] and b_k >= tb[j]}`` for every pair of thresholds.
+
+    Two models' scores ``a`` and ``b`` of the same instances.  Each instance
+    falls in one cell of the grid of distinct thresholds; a 2-D histogram and
+    a reversed 2-D cumulative sum give all counts in O(n log n + P·Q) time and
+    O(n + P·Q) memory, for ``P`` and ``Q`` distinct thresholds.
+
+    Returns
+    -------
+    ndarray of int64, shape (len(ta), len(tb))
+    """
+    ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
+    ua, inv_a = np.unique(ta, return_inverse=True)
+    ub, inv_b = np.unique(tb, return_inverse=True)
+    # Number of distinct thresholds at or below each score: a_k >= ua[i] iff i < alpha_k.
+    alpha = np.searchsorted(ua, a, side="right")
+    beta = np.searchsorted(ub, b, side="right")
+    width = ub.size + 1
+    hist = np.bincount(alpha * width + beta, minlength=(ua.size + 1) * width).reshape(ua.size + 1, width)
+    cum = hist[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
+    # cum[x, y] = #{alpha >= x, beta >= y}; a_k >= ua[i] iff alpha_k >= i + 1.
+    return cum[1:, 1:][np.ix_(inv_a.ravel(), inv_b.ravel())].astype(np.int64)
+
+
+def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Paired confusion cells at threshold pairs ``(ta[p], tb[p])``.
+
+    Cell **a**: model a says positive, model b negative (``a >= ta``, ``b < tb``);
+    cell **b**: the reverse; the rest agree (math.md, Conventions).
+
+    Returns
+    -------
+    n_a, n_b, n_both : ndarray of int64, shape (P,)
+        Counts of cell a, cell b, and of instances both models call positive.
+    """
+    ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
+    ua, ia = np.unique(ta, return_inverse=True)
+    ub, ib = np.unique(tb, return_inverse=True)
+    both = joint_ge_counts(a, b, ua, ub)[ia.ravel(), ib.ravel()]
+    sa, sb = np.sort(a), np.sort(b)
+    ge_a = a.size - np.searchsorted(sa, ta, side="left")
+    ge_b = b.size - np.searchsorted(sb, tb, side="left")
+    return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)
