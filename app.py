@@ -1,8 +1,13 @@
 """rocci dashboard: router and frame.
 
 Run with ``streamlit run app.py``.  This file only sets up the page, the
-navigation and the shared sidebar; each page lives in pages/ and the
+navigation and the shared sidebar; each page lives in app_pages/ and the
 statistics in the rocci package.
+
+The page folder is deliberately not called ``pages/``: Streamlit treats a
+``pages/`` folder next to the entry script as a legacy multipage app until
+``st.navigation`` first runs, so the first visitor of a fresh server who
+opens a deep link (``/roc?...``) would get the bare page without this frame.
 """
 
 from __future__ import annotations
@@ -22,8 +27,8 @@ st.set_page_config(
 from ui import sidebar  # noqa: E402  (after set_page_config)
 
 PAGES = [
-    st.Page("pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
-    st.Page("pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
+    st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
+    st.Page("app_pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
 ]
 
 page = st.navigation(PAGES)

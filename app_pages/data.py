@@ -279,7 +279,7 @@ def main() -> None:
     if an is None:
         return
     summary_section(an)
-    st.page_link("pages/roc.py", label="Go to the ROC curve", icon=":material/arrow_forward:")
+    st.page_link("app_pages/roc.py", label="Go to the ROC curve", icon=":material/arrow_forward:")
 
 
 main()

@@ -29,6 +29,7 @@ THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
 REGIONS = ["rectangle", "ellipse", "marginal"]
 VERT_METHODS = ["percentile", "score", "wald"]
 THR_BY = {"grid": "Even grid", "rate": "By rate", "thr": "Thresholds"}
+VIEWS = {"full": ("Whole square", (0.0, 1.0), (0.0, 1.0)), "corner": ("Top-left corner", (0.0, 0.5), (0.5, 1.0))}
 # Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
 AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
 THR_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
@@ -80,6 +81,7 @@ class Options:
     level: float
     auc_method: str
     m: tuple | None
+    view: str
     thr_show: bool
     thresholds: tuple | None
     rates: tuple | None
@@ -127,6 +129,12 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             "AUC interval method", AUC_METHODS, format_func=AUC_LABELS.get, key="auc_method", bind=URL,
             help="How the AUC's interval is computed. " + " ".join(
                 f"{METHOD_NAMES[k]}: {v}" for k, v in AUC_HELP.items()),
+        )
+        view = st.segmented_control(
+            "Chart view", list(VIEWS), format_func=lambda v: VIEWS[v][0], default="full", required=True,
+            key="view", bind=URL,
+            help="Top-left corner: FPR 0–0.5 and TPR 0.5–1, where good classifiers' curves and regions are. "
+            "You can also drag a box on the chart to zoom (double-click to reset).",
         )
 
     with st.container(border=True):
@@ -238,7 +246,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
     if not ok:
         return None
     return Options(
-        model=model, level=float(level), auc_method=auc_method, m=m,
+        model=model, level=float(level), auc_method=auc_method, m=m, view=view,
         thr_show=thr_show, thresholds=thresholds, rates=rates, thr_method=thr_method, region=region,
         vert_show=vert_show, vert_style=vert_style, fpr=fpr, vert_method=vert_method,
     )
@@ -288,11 +296,11 @@ def main() -> None:
         an = cache.current_analysis()
     except rocci.InputError as exc:
         error(str(exc))
-        st.page_link("pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
         return
     if an is None:
         st.info("No data loaded yet.")
-        st.page_link("pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
         return
 
     try:
@@ -333,7 +341,9 @@ def main() -> None:
     color_index = an.models.index(opts.model)
     with right:
         auc_metrics(aucs, opts)
-        fig = plots.roc_figure(curves, auc_text={m: f"AUC {r.auc:.3f}" for m, r in aucs.items()})
+        _, fpr_range, tpr_range = VIEWS[opts.view]
+        fig = plots.roc_figure(curves, auc_text={m: f"AUC {r.auc:.3f}" for m, r in aucs.items()},
+                               fpr_range=fpr_range, tpr_range=tpr_range)
         if tci is not None:
             plots.add_threshold_ci(fig, tci, name=opts.model if len(an.models) > 1 else "", color_index=color_index)
         if vci is not None:

@@ -72,6 +72,6 @@ def data_app() -> AppTest:
 
 @pytest.fixture
 def roc_app() -> AppTest:
-    at = new_app("pages/roc.py")
+    at = new_app("app_pages/roc.py")
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 from conftest import assert_clean, figure, new_app, traces
@@ -123,9 +124,11 @@ def test_file_text_is_not_markup(data_app):
     csv = b"<b>label</b>,**score**\n[x](http://e.vil),0.1\nok,0.9\n[x](http://e.vil),0.2\nok,0.7\n"
     at = upload(data_app, "<img src=x>.csv", csv)
     assert not at.exception
-    for md in at.markdown:
-        assert "<img" not in md.value and "<b>" not in md.value
-        assert "](http" not in md.value
+    shown = [md.value for md in at.markdown] + [c.value for c in at.caption]
+    assert any("img" in v for v in shown)  # the file name is shown ...
+    for v in shown:
+        assert not re.search(r"(?<!\\)<", v), v  # ... with every "<" escaped
+        assert not re.search(r"(?<!\\)\]\(", v), v  # and no live Markdown link
 
 
 def test_sidebar_shows_dataset_and_models(data_app):

@@ -70,7 +70,7 @@ def test_typed_threshold_matches_thesis_point_b():
     # Thesis example: at threshold 0.48, TPR 0.65 (13/20) and FPR 0.175 (7/40).
     at = new_app()
     at.selectbox(key="sample").set_value("thesis_example.csv").run()
-    at.switch_page("pages/roc.py").run()
+    at.switch_page("app_pages/roc.py").run()
     at.segmented_control(key="thr_by").set_value("thr").run()
     at.text_input(key="thr").input("0.48").run()
     assert_clean(at)
@@ -142,7 +142,7 @@ def test_model_picker_moves_the_intervals(roc_app):
 
 
 def test_choices_restored_from_the_url():
-    at = new_app("pages/roc.py", {"level": "90%", "region": "Ellipse", "auc_method": "Hanley-McNeil",
+    at = new_app("app_pages/roc.py", {"level": "90%", "region": "Ellipse", "auc_method": "Hanley-McNeil",
                                   "vert_show": "true", "grid": "4"})
     assert_clean(at)
     assert at.select_slider(key="level").value == 0.9
@@ -155,6 +155,6 @@ def test_choices_restored_from_the_url():
 def test_bad_data_mapping_shows_error_on_roc_page():
     at = new_app()
     at.multiselect(key="scores").set_value([]).run()
-    at.switch_page("pages/roc.py").run()
+    at.switch_page("app_pages/roc.py").run()
     assert not at.exception
     assert at.error and "score column" in at.error[0].value

@@ -57,6 +57,20 @@ def upload(page, path, wait):
     wait(page)
 
 
+def test_deep_link_on_a_fresh_server_gets_the_full_frame(page, app_url, wait):
+    # First in this file on purpose: the server is fresh, and a shared link to
+    # the ROC page must still get the router's frame (navigation, sidebar,
+    # wide layout) and the choices in its query string.
+    page.goto(app_url + "/roc?view=Top-left+corner&region=Ellipse")
+    wait(page)
+    nav = page.get_by_test_id("stSidebarNavLink")
+    expect(nav).to_have_count(2)
+    expect(nav.filter(has_text="ROC curve")).to_be_visible()
+    expect(page.get_by_test_id("stSidebar")).to_contain_text("breast_cancer_cv.csv")
+    expect(page.get_by_test_id("stPlotlyChart")).to_contain_text("confidence ellipses")
+    no_exception(page)
+
+
 def test_upload_map_and_read_the_roc_page(page, app_url, tmp_path, wait, shot):
     page.goto(app_url)
     wait(page)

@@ -1,0 +1,73 @@
+"""Pure helpers of the dashboard: CSV neutralisation, typed lists, safe Markdown."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+from conftest import ROOT  # noqa: F401  (puts the project root on sys.path)
+
+from ui.download import csv_bytes, neutralise, safe_frame
+from ui.text import ParseError, md_escape, parse_numbers, percent
+
+
+@pytest.mark.parametrize("cell", ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", "=HYPERLINK(\"http://x\")"])
+def test_formula_cells_get_a_leading_quote(cell):
+    assert neutralise(cell) == "'" + cell
+
+
+@pytest.mark.parametrize("cell", ["abc", "1=1", "", " =x", 3, -2.5, None])
+def test_other_cells_unchanged(cell):
+    assert neutralise(cell) == cell
+
+
+def test_csv_bytes_neutralises_text_and_names_but_not_numbers():
+    df = pd.DataFrame({"=model": ["=cmd()", "ok"], "value": [-0.5, 1.0], "flag": [True, False]})
+    text = csv_bytes(df).decode("utf-8")
+    back = pd.read_csv(io.StringIO(text))
+    assert list(back.columns) == ["'=model", "value", "flag"]
+    assert list(back["'=model"]) == ["'=cmd()", "ok"]
+    assert list(back["value"]) == [-0.5, 1.0]  # negative numbers stay numbers
+    assert list(back["flag"]) == [True, False]
+
+
+def test_csv_bytes_keeps_full_precision():
+    df = pd.DataFrame({"x": [0.1 + 0.2, 1 / 3]})
+    back = pd.read_csv(io.StringIO(csv_bytes(df).decode()))
+    assert list(back["x"]) == [0.1 + 0.2, 1 / 3]
+
+
+def test_safe_frame_does_not_modify_input():
+    df = pd.DataFrame({"a": ["=x"]})
+    safe_frame(df)
+    assert df.loc[0, "a"] == "=x"
+
+
+def test_parse_numbers():
+    assert parse_numbers("0.5, 0.1;0.2  0.1", what="level") == [0.1, 0.2, 0.5]
+    assert parse_numbers("−0.5", what="threshold") == [-0.5]  # a typed minus sign
+    with pytest.raises(ParseError, match="'abc' is not a number"):
+        parse_numbers("0.1, abc", what="level")
+    with pytest.raises(ParseError, match="strictly between 0 and 1"):
+        parse_numbers("0", what="FPR level", low=0, high=1, inclusive=False)
+    with pytest.raises(ParseError, match="outside"):
+        parse_numbers("1.5", what="rate", low=0, high=1)
+    with pytest.raises(ParseError, match="at least one"):
+        parse_numbers("  ", what="rate")
+    with pytest.raises(ParseError, match="finite"):
+        parse_numbers("inf", what="rate")
+
+
+def test_md_escape_neutralises_markdown_and_html():
+    s = md_escape("**bold** [x](http://e) <b>:red[hi]</b>\nnext")
+    assert "\\*\\*bold\\*\\*" in s
+    assert "\\[x\\]\\(http" in s
+    assert "\\<b\\>" in s and "\\:red\\[" in s
+    assert "\n" not in s
+
+
+def test_percent():
+    assert percent(0.95) == "95%"
+    assert percent(0.975) == "97.5%"
+    assert percent(0.9746794344808963) == "97.5%"
