@@ -106,7 +106,7 @@ def _fmt_col(c: Any) -> str:
 
 def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
     """Widgets that map the table's columns; returns the chosen mapping."""
-    stored = state.get_mapping(ds) or state.guess_mapping(df)
+    stored = cache.current_mapping(ds)
     fresh = st.session_state.get("_mapping_for") != ds.digest
     st.session_state["_mapping_for"] = ds.digest
     cols = list(df.columns)
@@ -217,8 +217,8 @@ def summary_section(an: cache.Analysis) -> None:
     c = st.columns(5)
     c[0].metric("Rows in the file", f"{p.n_rows_in:,}", help="Rows read from the table.")
     c[1].metric("Rows used", f"{p.n_rows_used:,}", help="Rows with no missing value in the label, score or fold columns.")
-    c[2].metric("Positives", f"{p.n_pos:,}", help=f"Rows whose label is {label_text(p.pos_label)}.")
-    c[3].metric("Negatives", f"{p.n_neg:,}", help=f"Rows whose label is {label_text(p.neg_label)}.")
+    c[2].metric("Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
+    c[3].metric("Negatives", f"{p.n_neg:,}", help=f"Rows whose label is {md_escape(label_text(p.neg_label))}.")
     c[4].metric("Rows dropped", f"{p.n_dropped:,}",
                 help="Rows with a missing value in a used column are left out, and counted here.")
     if p.n_dropped:

@@ -163,7 +163,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                 try:
                     rates = tuple(parse_numbers(text, what="total-positive rate", low=0.0, high=1.0))
                 except ParseError as exc:
-                    st.warning(str(exc), icon=":material/warning:")
+                    st.warning(md_escape(str(exc)), icon=":material/warning:")
                     ok = False
             else:
                 hint = ", ".join(number(t) for t in suggested_thresholds(curves[model]))
@@ -175,7 +175,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                     thresholds = tuple(parse_numbers(text, what="threshold")) if text.strip() else tuple(
                         suggested_thresholds(curves[model]))
                 except ParseError as exc:
-                    st.warning(str(exc), icon=":material/warning:")
+                    st.warning(md_escape(str(exc)), icon=":material/warning:")
                     ok = False
             region = st.selectbox(
                 "Region", REGIONS, format_func=REGION_LABELS.get,
@@ -198,6 +198,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             help="Fix a false-positive rate; the exact bootstrap gives an interval for the TPR there.",
         )
         fpr = None
+        band_k = 0
         vert_style, vert_method = "bars", "percentile"
         if vert_show:
             vert_style = st.segmented_control(
@@ -213,13 +214,13 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                 try:
                     fpr = tuple(parse_numbers(text, what="FPR level", low=0.0, high=1.0, inclusive=False))
                 except ParseError as exc:
-                    st.warning(str(exc), icon=":material/warning:")
+                    st.warning(md_escape(str(exc)), icon=":material/warning:")
                     ok = False
             else:
-                k = st.number_input("Number of FPR levels in the band", 2, 400, value=60, step=1,
-                                    key="band_n", bind=URL,
-                                    help="Levels evenly spaced in (0, 1); more levels give a smoother band.")
-                fpr = tuple(i / (int(k) + 1) for i in range(1, int(k) + 1))
+                band_k = int(st.number_input(
+                    "Number of FPR levels in the band", 2, 400, value=60, step=1, key="band_n", bind=URL,
+                    help="Levels r / m− evenly spaced in (0, 1) (at most m− − 1 of them); more levels give a "
+                    "smoother band."))
             vert_method = st.selectbox(
                 "Interval method", VERT_METHODS, format_func=VERT_LABELS.get, key="vert_method", bind=URL,
                 help="Percentile: quantiles of the exact law of the TPR. Score: thesis Algorithm 4.3, "
@@ -242,6 +243,16 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         m = None if m_pos is None and m_neg is None else (int(m_pos or p.n_pos), int(m_neg or p.n_neg))
         if m is not None:
             st.caption(f"Resamples of m+ = {m[0]:,} positives and m− = {m[1]:,} negatives.")
+
+    if vert_show and vert_style == "band":
+        # The band's levels are the attainable FPR values r / m−, 1 ≤ r ≤ m− − 1, evenly spread.
+        m_neg = m[1] if m is not None else p.n_neg
+        if m_neg < 2:
+            st.warning("Vertical averaging needs at least 2 negatives per resample (m− ≥ 2).")
+            ok = False
+        else:
+            r = np.unique(np.round(np.linspace(1, m_neg - 1, min(band_k, m_neg - 1))).astype(int))
+            fpr = tuple(float(v) for v in r / m_neg)
 
     if not ok:
         return None
@@ -389,11 +400,15 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
     if tci is not None:
         with tabs["Threshold averaging"]:
             frame = tci.to_frame()
+            n_requested = len(frame)
+            frame = frame.drop_duplicates(ignore_index=True)
             st.caption(
                 f"Model **{md_escape(opts.model)}**: {level} "
                 + ("ellipses (columns low/high are the ellipse's bounding box)" if tci.region == "ellipse"
                    else f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
                 + f"; exact bootstrap, m+ = {tci.m_pos:,}, m− = {tci.m_neg:,}."
+                + (f" {n_requested - len(frame)} of the {n_requested} requested points fall on the same "
+                   "threshold as another one (tied scores) and are listed once." if len(frame) < n_requested else "")
             )
             order = [c for c in ["threshold", "total_positive_rate", "fpr", "fpr_low", "fpr_high", "tpr",
                                  "tpr_low", "tpr_high", "tp", "fp", "fpr_std", "tpr_std"] if c in frame.columns]
@@ -408,9 +423,13 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
     if vci is not None:
         with tabs["Vertical averaging"]:
             frame = vci.to_frame()
+            n_requested = len(frame)
+            frame = frame.drop_duplicates(ignore_index=True)
             st.caption(
                 f"Model **{md_escape(opts.model)}**: {level} {METHOD_NAMES[vci.method]} intervals for the TPR "
                 f"at FPR levels r / m−; exact bootstrap, m+ = {vci.m_pos:,}, m− = {vci.m_neg:,}."
+                + (f" {n_requested - len(frame)} of the {n_requested} requested levels round to the same r / m− "
+                   "as another one and are listed once." if len(frame) < n_requested else "")
             )
             order = [c for c in ["fpr", "r", "tpr", "tpr_low", "tpr_high", "tpr_mean", "tpr_std", "truncated_mass"]
                      if c in frame.columns]

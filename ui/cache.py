@@ -87,6 +87,8 @@ def current_mapping(ds: state.Dataset) -> state.ColumnMapping:
     if mapping is None:
         df = load_table(ds.digest, ds.name, ds.raw)
         mapping = state.guess_mapping(df)
+        if ds.kind == "sample" and ds.name in state.SAMPLE_SCORES:
+            mapping = dataclasses.replace(mapping, scores=state.SAMPLE_SCORES[ds.name])
     return mapping
 
 

@@ -30,6 +30,12 @@ SAMPLES: dict[str, str] = {
 }
 DEFAULT_SAMPLE = "breast_cancer_cv.csv"
 
+#: Score columns of the samples whose other numeric columns are predictors,
+#: not scores (see data/README.md).
+SAMPLE_SCORES: dict[str, tuple] = {
+    "heart_disease_test20.csv": ("score",),
+}
+
 
 @dataclass(frozen=True)
 class Dataset:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import string
-from typing import Any, Iterable
+from typing import Any
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 
@@ -77,10 +77,6 @@ def number(value: Any, digits: int = 4) -> str:
     return f"{v:.{digits}g}" if (abs(v) < 1e-3 or abs(v) >= 1e6) else f"{v:.{digits}f}".rstrip("0").rstrip(".")
 
 
-def interval(low: float, high: float, digits: int = 3) -> str:
-    return f"[{low:.{digits}f}, {high:.{digits}f}]"
-
-
 class ParseError(ValueError):
     """A typed list of numbers could not be read; the message says why."""
 
@@ -127,6 +123,3 @@ def _range_message(p: str, what: str, low, high, inclusive: bool) -> str:
         return f"{what.capitalize()} {p} is outside [{low:g}, {high:g}]."
     return f"{what.capitalize()} {p} must be strictly between {low:g} and {high:g}."
 
-
-def join_names(names: Iterable[Any]) -> str:
-    return ", ".join(str(n) for n in names)

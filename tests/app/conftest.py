@@ -1,66 +1,15 @@
-"""AppTest fixtures for the dashboard (no browser; see /work/shared/spec/testing.md)."""
+"""AppTest fixtures: a fresh app session on the Data page or on the ROC page."""
 
 from __future__ import annotations
 
-import base64
-import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `pytest tests/app` from anywhere
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-APP = str(ROOT / "app.py")
-TIMEOUT = 120
-
-
-def new_app(page: str | None = None, query: dict | None = None) -> AppTest:
-    """A fresh app session, run once (on ``page`` if given)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    if page:
-        at.switch_page(page)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    return at
-
-
-def decode(value):
-    """Plotly 6+ stores arrays as {"dtype", "bdata"}; return a numpy array (or the value)."""
-    if isinstance(value, dict) and "bdata" in value:
-        raw = base64.b64decode(value["bdata"])
-        arr = np.frombuffer(raw, dtype=np.dtype(value["dtype"]))
-        if "shape" in value:
-            shape = [int(s) for s in str(value["shape"]).split(",")]
-            arr = arr.reshape(shape)
-        return arr
-    return value
-
-
-def figure(at: AppTest, key: str) -> dict:
-    """The plotly figure JSON of the chart with widget key ``key``."""
-    charts = at.get("plotly_chart")
-    for el in charts:
-        if el.proto.id.endswith("-" + key):
-            return json.loads(el.proto.spec)
-    raise AssertionError(f"no chart with key {key!r} among {[el.proto.id for el in charts]}")
-
-
-def traces(spec: dict, kind: str) -> list[dict]:
-    """Traces whose meta[0] is ``kind`` ("roc", "threshold-region", ...)."""
-    return [t for t in spec["data"] if isinstance(t.get("meta"), list) and t["meta"] and t["meta"][0] == kind]
-
-
-def assert_clean(at: AppTest) -> None:
-    """No uncaught exception and no error box."""
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
+from apphelpers import new_app  # noqa: E402
 
 
 @pytest.fixture

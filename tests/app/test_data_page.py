@@ -6,7 +6,7 @@ import io
 import re
 
 import pandas as pd
-from conftest import assert_clean, figure, new_app, traces
+from apphelpers import assert_clean, figure, new_app, traces
 
 
 def metrics(at) -> dict:
@@ -135,3 +135,36 @@ def test_sidebar_shows_dataset_and_models(data_app):
     side = " ".join(m.value for m in data_app.sidebar.markdown)
     assert "breast" in side and "569" in side and "212" in side and "357" in side
     assert "logistic" in side and "naive" in side
+
+
+def test_heart_sample_uses_its_score_column_only(data_app):
+    at = data_app
+    at.selectbox(key="sample").set_value("heart_disease_test20.csv").run()
+    assert_clean(at)
+    assert at.selectbox(key="label").value == "disease"
+    assert at.selectbox(key="pos").value == "positive"
+    assert at.multiselect(key="scores").value == ["score"]  # not the predictors
+
+
+def test_choices_survive_a_visit_to_another_page(data_app):
+    at = data_app
+    at.selectbox(key="pos").set_value("benign").run()
+    at.multiselect(key="scores").set_value(["naive_bayes"]).run()
+    at.switch_page("app_pages/roc.py").run()
+    assert_clean(at)
+    assert [m.label for m in at.metric] == ["AUC · naive\\_bayes"]
+    at.switch_page("app_pages/data.py").run()
+    assert_clean(at)
+    assert at.selectbox(key="pos").value == "benign"
+    assert at.multiselect(key="scores").value == ["naive_bayes"]
+    assert metrics(at)["Positives"] == "357"
+
+
+def test_uploaded_file_stays_loaded_after_a_page_visit(data_app):
+    at = upload(data_app, "mine.csv", b"y,s\n1,0.9\n0,0.1\n1,0.7\n0,0.4\n")
+    at.switch_page("app_pages/roc.py").run()
+    at.switch_page("app_pages/data.py").run()
+    assert_clean(at)
+    assert at.segmented_control(key="source").value == "upload"
+    assert any("uploaded earlier" in c.value for c in at.caption)
+    assert metrics(at)["Rows used"] == "4"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
-from conftest import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
 from rocci import data as rdata
@@ -125,6 +127,14 @@ def test_bad_typed_levels_warn_without_exception(roc_app):
     assert any("banana" in w.value for w in at.warning)
 
 
+def test_typed_text_from_a_shared_link_is_not_markup():
+    at = new_app("app_pages/roc.py", {"vert_show": "true", "fpr": "[click](http://e.vil)"})
+    assert not at.exception
+    (warning,) = at.warning
+    assert r"\[click\]\(http" in warning.value  # shown literally ...
+    assert not re.search(r"(?<!\\)\]\(", warning.value)  # ... never as a live link
+
+
 def test_bootstrap_size_m(roc_app):
     at = roc_app
     at.number_input(key="m_pos").set_value(50).run()
@@ -158,3 +168,15 @@ def test_bad_data_mapping_shows_error_on_roc_page():
     at.switch_page("app_pages/roc.py").run()
     assert not at.exception
     assert at.error and "score column" in at.error[0].value
+
+
+def test_band_levels_are_distinct_attainable_fprs():
+    at = new_app()
+    at.selectbox(key="sample").set_value("heart_disease_test20.csv").run()  # 10 negatives
+    at.switch_page("app_pages/roc.py").run()
+    at.toggle(key="vert_show").set_value(True).run()
+    at.segmented_control(key="vert_style").set_value("band").run()
+    assert_clean(at)
+    vtab = table(at, "r")
+    assert list(vtab["r"]) == list(range(1, 10))
+    np.testing.assert_allclose(vtab["fpr"], np.arange(1, 10) / 10)

@@ -6,7 +6,7 @@ import io
 
 import pandas as pd
 import pytest
-from conftest import ROOT  # noqa: F401  (puts the project root on sys.path)
+from apphelpers import ROOT  # noqa: F401  (puts the project root on sys.path)
 
 from ui.download import csv_bytes, neutralise, safe_frame
 from ui.text import ParseError, md_escape, parse_numbers, percent
