@@ -136,7 +136,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
                                  help="The column that names the model of each row.")
         score_col = c2.selectbox("Score column", cols, format_func=str, key="score_col",
                                  help="The column of scores (higher = more likely positive).")
-        id_col = c3.selectbox("Instance id column (optional)", [None] + cols, format_func=_fmt_col, key="id_col",
+        id_col = c3.selectbox("Instance id column (optional)", [None] + cols, format_func=_fmt_col, key="id_col", placeholder=NONE,
                               help="Matches the rows of the different models. Without it, the k-th row "
                               "of each model is taken to be the same instance.")
         label_options = [c for c in cols if c not in (model_col, score_col, id_col)]
@@ -175,7 +175,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
     fold_options = [None] + [c for c in cols if c not in (label, model_col, score_col)]
     _seed("fold", stored.fold, fold_options, force=fresh)
     fold = c3.selectbox(
-        "Fold column (optional)", fold_options, format_func=_fmt_col, key="fold",
+        "Fold column (optional)", fold_options, format_func=_fmt_col, key="fold", placeholder=NONE,
         help="For cross-validation output: the fold or group each row was scored in. "
         "Shown in the summary; the curves pool all folds.",
     )
@@ -245,6 +245,7 @@ def summary_section(an: cache.Analysis) -> None:
         p.scores, p.is_positive,
         positive_name=f"positives (label {label_text(p.pos_label)})",
         negative_name=f"negatives (label {label_text(p.neg_label)})",
+        bins=int(min(40, max(10, round(2 * p.n_rows_used ** 0.5)))),
     )
     st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
                     key="hist")
