@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `pytest tests/app` from anywhere
@@ -64,3 +65,21 @@ def assert_clean(at: AppTest) -> None:
     """No uncaught exception and no error box."""
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+
+
+# Fixtures (imported by the test modules: tests/app has no conftest.py, so its
+# helpers cannot clash with another directory's conftest module).
+
+
+@pytest.fixture
+def data_app() -> AppTest:
+    at = new_app()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.fixture
+def roc_app() -> AppTest:
+    at = new_app("app_pages/roc.py")
+    assert not at.exception, [e.value for e in at.exception]
+    return at

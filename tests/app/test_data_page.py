@@ -6,7 +6,7 @@ import io
 import re
 
 import pandas as pd
-from apphelpers import assert_clean, figure, new_app, traces
+from apphelpers import assert_clean, data_app, figure, new_app, traces  # noqa: F401  (fixture)
 
 
 def metrics(at) -> dict:

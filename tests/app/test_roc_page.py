@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, roc_app, traces  # noqa: F401  (fixture)
 
 import rocci
 from rocci import data as rdata
