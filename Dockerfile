@@ -14,7 +14,7 @@ RUN pip install -r requirements.txt
 COPY .streamlit ./.streamlit
 COPY rocci ./rocci
 COPY ui ./ui
-COPY pages ./pages
+COPY app_pages ./app_pages
 COPY data ./data
 COPY app.py .
 

@@ -12,6 +12,18 @@ from .threshold import threshold_ci
 from .vertical import vertical_ci
 from .io import load_table
 from .coverage import CoverageResult, threshold_coverage
+from .compare import (
+    AucComparison,
+    DominanceMap,
+    McNemarResult,
+    ThresholdComparison,
+    compare_auc,
+    compare_thresholds,
+    dominance_map,
+    mcnemar,
+)
+from .vertical_paired import VerticalComparison, compare_vertical
+from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
 from . import data
 
 __version__ = "0.1.0"
@@ -30,4 +42,21 @@ __all__ = [
     "load_table",
     "threshold_coverage",
     "CoverageResult",
+    "compare_thresholds",
+    "dominance_map",
+    "compare_vertical",
+    "compare_auc",
+    "mcnemar",
+    "ThresholdComparison",
+    "DominanceMap",
+    "VerticalComparison",
+    "AucComparison",
+    "McNemarResult",
+    "operating_point",
+    "cost_curve",
+    "cost_ci",
+    "compare_cost",
+    "CostCurve",
+    "CostCI",
+    "CostComparison",
 ]
