@@ -7,7 +7,7 @@ and never compute statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -287,8 +287,8 @@ class VerticalCI(_FrameResult):
     m_neg: int
     method: str
     confidence_level: float
-    _distribution: Callable | None = field(default=None, repr=False)
-    _threshold_distribution: Callable | None = field(default=None, repr=False)
+    _laws: list = field(default_factory=list, repr=False)  # per level: (weights, p) of the mixture
+    _threshold_laws: list = field(default_factory=list, repr=False)  # per level: (scores, probabilities)
 
     _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
 
@@ -318,7 +318,11 @@ class VerticalCI(_FrameResult):
         probabilities : ndarray
             ``P(TPR* = l/m+) = Σ_k P(T_r = s_k) · C(m+, l) p_k^l (1 − p_k)^(m+ − l)``.
         """
-        return self._distribution(i)
+        from .exact import mixture_pmf
+
+        weights, p = self._laws[i]
+        l, probs = mixture_pmf(weights, p, self.m_pos)
+        return l / self.m_pos, probs
 
     def threshold_distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of the bootstrap threshold ``T_r`` at the ``i``-th level (eq. 4.11).
@@ -330,4 +334,4 @@ class VerticalCI(_FrameResult):
         probabilities : ndarray
             ``P(T_r = s)``.
         """
-        return self._threshold_distribution(i)
+        return self._threshold_laws[i]

@@ -11,7 +11,6 @@ from .counts import score_counts
 from .exact import (
     compress_mixture,
     mixture_moments,
-    mixture_pmf,
     mixture_quantile,
     mixture_skewness,
     order_statistic_law,
@@ -158,14 +157,6 @@ def vertical_ci(
         tw, ts = compress_mixture(w, -t_scores)
         t_laws.append((-ts, tw))
 
-    def distribution(i: int):
-        cw, cp = laws[i]
-        l, probs = mixture_pmf(cw, cp, m_pos)
-        return l / m_pos, probs
-
-    def threshold_distribution(i: int):
-        return t_laws[i]
-
     return VerticalCI(
         fpr=levels,
         r=r_levels,
@@ -181,6 +172,6 @@ def vertical_ci(
         m_neg=m_neg,
         method=method,
         confidence_level=level,
-        _distribution=distribution,
-        _threshold_distribution=threshold_distribution,
+        _laws=laws,
+        _threshold_laws=t_laws,
     )
