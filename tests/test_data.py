@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-try:
-    import rocci  # noqa: F401
-except ImportError:  # pragma: no cover - while sibling modules of the package are missing
-    # test io.py / data.py on their own: a bare package object instead of rocci/__init__.py
-    _pkg = types.ModuleType("rocci")
-    _pkg.__path__ = [str(ROOT / "rocci")]
-    sys.modules["rocci"] = _pkg
-
-from rocci._validation import InputError  # noqa: E402
-from rocci.data import (  # noqa: E402
+from rocci._validation import InputError
+from rocci.data import (
     SUMMARY_COLUMNS,
     PreparedData,
     guess_columns,
@@ -31,7 +19,7 @@ from rocci.data import (  # noqa: E402
     prepare_binary,
     summarize,
 )
-from rocci.io import load_table  # noqa: E402
+from rocci.io import load_table
 
 DATA = ROOT / "data"
 
@@ -51,6 +39,8 @@ def _error(func, *args, **kw) -> str:
     "name", ["label", "Label", "y", "Y", "target", "CLASS", "outcome", "Disease", "diagnosis",
              "y_true", "true label"]
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 def test_guess_label_by_name(name):
     df = pd.DataFrame({"a": [0.1, 0.2, 0.3], name: ["x", "z", "w"], "s": [1.0, 2.0, 3.0]})
     assert guess_columns(df)["label"] == name

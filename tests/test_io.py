@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 import types
 from pathlib import Path
 
@@ -11,18 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-try:
-    import rocci  # noqa: F401
-except ImportError:  # pragma: no cover - while sibling modules of the package are missing
-    # test io.py / data.py on their own: a bare package object instead of rocci/__init__.py
-    _pkg = types.ModuleType("rocci")
-    _pkg.__path__ = [str(ROOT / "rocci")]
-    sys.modules["rocci"] = _pkg
-
-from rocci._validation import InputError  # noqa: E402
-from rocci.io import SUPPORTED_FORMATS, load_table  # noqa: E402
+from rocci._validation import InputError
+from rocci.io import SUPPORTED_FORMATS, load_table
 
 DATA = ROOT / "data"
 
@@ -33,6 +22,8 @@ FRAME = pd.DataFrame(
         "n": [1, 2, 3, 4],
     }
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _csv_bytes(sep: str, frame: pd.DataFrame = FRAME, **kw) -> bytes:
