@@ -21,6 +21,7 @@ from rocci.data import (
 )
 from rocci.io import load_table
 
+ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 
 
@@ -40,7 +41,6 @@ def _error(func, *args, **kw) -> str:
              "y_true", "true label"]
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 def test_guess_label_by_name(name):
     df = pd.DataFrame({"a": [0.1, 0.2, 0.3], name: ["x", "z", "w"], "s": [1.0, 2.0, 3.0]})
     assert guess_columns(df)["label"] == name

@@ -13,6 +13,7 @@ import pytest
 from rocci._validation import InputError
 from rocci.io import SUPPORTED_FORMATS, load_table
 
+ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 
 FRAME = pd.DataFrame(
@@ -23,7 +24,6 @@ FRAME = pd.DataFrame(
     }
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _csv_bytes(sep: str, frame: pd.DataFrame = FRAME, **kw) -> bytes:
