@@ -30,16 +30,15 @@ same for both models); the probability left out is reported.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
 
 from ._results import _FrameResult
-from ._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
+from ._validation import check_choice, check_confidence_level, check_labels, check_m, check_scores
+from .compare import difference_pmf
 from .counts import joint_ge_counts
-from .exact import QUANTILE_TOL, order_statistic_law
+from .exact import QUANTILE_TOL, binomial_cdf, binomial_pmf, order_statistic_law
 from .vertical import fpr_levels
 
 __all__ = ["compare_vertical", "VerticalComparison"]
@@ -109,31 +108,18 @@ class VerticalComparison(_FrameResult):
         return self._joint[i]
 
 
-def _diff_pmf(p_a: np.ndarray, p_b: np.ndarray, m: int) -> np.ndarray:
-    """pmf of ``A − B`` for ``(A, B, ·) ~ Multinomial(m; p_a, p_b, ·)``, rows per component.
-
-    ``S = A + B ~ Bin(m, p_a + p_b)`` and ``A | S ~ Bin(S, p_a/(p_a + p_b))``, so
-    ``P(A − B = d) = Σ_s b(s; m, p_a + p_b) · b((s + d)/2; s, π)``.  Returns an
-    array of shape (len(p_a), 2m + 1) over ``d = −m, …, m``.
-    """
-    s = np.arange(m + 1)
-    a = np.arange(m + 1)
-    gamma = p_a + p_b
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pi = np.where(gamma > 0, p_a / np.where(gamma > 0, gamma, 1.0), 0.5)
-    b_s = stats.binom.pmf(s[None, :], m, gamma[:, None])  # (C, s)
-    b_a = stats.binom.pmf(a[None, None, :], s[None, :, None], pi[:, None, None])  # (C, s, a)
-    joint = b_s[:, :, None] * b_a
-    d_index = (2 * a[None, :] - s[:, None]) + m  # (s, a)
-    valid = a[None, :] <= s[:, None]
-    out = np.zeros((p_a.size, 2 * m + 1))
-    for row in range(p_a.size):
-        out[row] = np.bincount(d_index[valid], weights=joint[row][valid], minlength=2 * m + 1)
-    return out
-
-
 def _joint_cdf(k: np.ndarray, j: np.ndarray, c: np.ndarray, n: int, m: int, r: int) -> np.ndarray:
-    """``F(k, j) = P(N1_k >= r, N2_j >= r)`` for arrays of (k, j, c) (see module docstring)."""
+    """``F(k, j) = P(N1_k >= r, N2_j >= r)`` for arrays of (k, j, c) (see module docstring).
+
+    Works through the pairs in chunks so that memory stays near 40 MB
+    whatever the window.
+    """
+    chunk = max(1, 5_000_000 // ((m + 1) ** 2))
+    if k.size > chunk:
+        return np.concatenate([
+            _joint_cdf(k[i:i + chunk], j[i:i + chunk], c[i:i + chunk], n, m, r)
+            for i in range(0, k.size, chunk)
+        ])
     out = np.zeros(k.shape, dtype=float)
     live = (k > 0) & (j > 0)
     if not live.any():
@@ -141,7 +127,7 @@ def _joint_cdf(k: np.ndarray, j: np.ndarray, c: np.ndarray, n: int, m: int, r: i
     kk, jj, cc = k[live].astype(float), j[live].astype(float), c[live].astype(float)
     x = np.arange(m + 1)
     t = np.arange(m + 1)
-    b_x = stats.binom.pmf(x[None, :], m, (cc / n)[:, None])  # (P, x)
+    b_x = binomial_pmf(x[None, :], m, (cc / n)[:, None])  # (P, x)
     rest = n - cc
     with np.errstate(invalid="ignore", divide="ignore"):
         pi_t = np.where(rest > 0, (kk + jj - 2 * cc) / np.where(rest > 0, rest, 1.0), 0.0)
@@ -149,12 +135,22 @@ def _joint_cdf(k: np.ndarray, j: np.ndarray, c: np.ndarray, n: int, m: int, r: i
     big_m = m - x  # draws outside the overlap, per x
     a = np.maximum(r - x, 0)  # each model still needs a draws from its own part
     # b(T; m − x, pi_t): (P, x, T)
-    b_t = stats.binom.pmf(t[None, None, :], big_m[None, :, None], pi_t[:, None, None])
+    b_t = binomial_pmf(t[None, None, :], big_m[None, :, None], pi_t[:, None, None])
     tt = t[None, None, :]
     aa = a[None, :, None]
-    inner = stats.binom.cdf(tt - aa, tt, share[:, None, None]) - stats.binom.cdf(aa - 1, tt, share[:, None, None])
+    inner = binomial_cdf(tt - aa, tt, share[:, None, None]) - binomial_cdf(aa - 1, tt, share[:, None, None])
     inner = np.where((tt >= 2 * aa) & (tt <= big_m[None, :, None]), inner, 0.0)
     out[live] = np.einsum("px,pxt,pxt->p", b_x, b_t, inner)
+    return out
+
+
+def _mixture_difference_pmf(weights, p_a, p_b, m: int) -> np.ndarray:
+    """``Σ_c w_c · P(A − B = d | p_a[c], p_b[c])`` over ``d = −m, …, m``
+    (each component by :func:`rocci.compare.difference_pmf`)."""
+    out = np.zeros(2 * m + 1)
+    for w, pa, pb in zip(weights, p_a, p_b):
+        d, pmf = difference_pmf(m, float(pa), float(pb))
+        out[d + m] += w * pmf
     return out
 
 
@@ -204,7 +200,7 @@ class _PairedData:
         var = float(weights @ ((delta - mean) ** 2 + (p_a + p_b - delta**2) / m_pos) / total)
         return {
             "d": np.arange(-m_pos, m_pos + 1),
-            "pmf": weights @ _diff_pmf(p_a, p_b, m_pos),
+            "pmf": _mixture_difference_pmf(weights, p_a, p_b, m_pos),
             "mean": mean,
             "std": float(np.sqrt(max(var, 0.0))),
             "trunc": max(0.0, 1.0 - float(f.sum())),
