@@ -18,7 +18,7 @@ Importing this module needs plotly; the rest of rocci does not.
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import numpy as np
 
