@@ -29,6 +29,7 @@ from ui import sidebar  # noqa: E402  (after set_page_config)
 PAGES = [
     st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
     st.Page("app_pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
+    st.Page("app_pages/cost.py", title="Cost curves", icon=":material/payments:", url_path="cost"),
 ]
 
 page = st.navigation(PAGES)

@@ -1,0 +1,335 @@
+"""Cost curves page: operating conditions, the cost curve and its exact bootstrap band.
+
+Thin UI: every number comes from rocci (``operating_point``, ``cost_curve``,
+``cost_ci``, ``compare_cost``) through the cached wrappers in ui.cache_cost;
+figures come from rocci.plots_cost.  The page's choices are bound to the URL
+query string (``bind="query-params"``), like the ROC page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci import plots_cost
+from ui import cache, cache_cost
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import ParseError, md_escape, number, parse_numbers, percent
+from rocci.plots import plotly_config
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+METHODS = ["agresti-coull", "wald", "percentile"]
+METHOD_LABELS = {"agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
+BOOTSTRAPS = {"stratified": "Stratified", "full": "Full"}
+W_BY = {"costs": "Prior and costs", "w": "w directly"}
+
+CAPTION = (
+    "A **cost curve** shows, for every operating condition w, the normalised expected cost of the best "
+    "threshold. Intervals use the **exact bootstrap**: what infinitely many resamples would give, worked "
+    "out by formula, with the threshold held fixed at each w."
+)
+
+COST_COLUMNS = {
+    "w": ("w", "Operating point.", "%.2f"),
+    "threshold": ("Threshold", "Optimal threshold at this w (score ≥ threshold → positive), held fixed in the bootstrap.", "%.6g"),
+    "cost": ("Cost", "Normalised expected cost w·FNR + (1 − w)·FPR of that threshold.", "%.4f"),
+    "cost_std": ("Cost sd", "Exact bootstrap standard deviation of the cost.", "%.4f"),
+    "cost_low": ("Cost low", "Lower end of the interval.", "%.4f"),
+    "cost_high": ("Cost high", "Upper end of the interval.", "%.4f"),
+    "tp": ("TP", "True positives at the threshold.", "%d"),
+    "fp": ("FP", "False positives at the threshold.", "%d"),
+}
+CMP_COLUMNS = {
+    "w": ("w", "Operating point.", "%.2f"),
+    "threshold_a": ("Threshold A", "Model A's optimal threshold at this w.", "%.6g"),
+    "threshold_b": ("Threshold B", "Model B's optimal threshold at this w.", "%.6g"),
+    "delta_cost": ("ΔC", "Cost of B − cost of A (below 0: B is cheaper).", "%.4f"),
+    "delta_cost_std": ("ΔC sd", "Exact bootstrap standard deviation of ΔC.", "%.4f"),
+    "delta_cost_low": ("ΔC low", "Lower end of the interval.", "%.4f"),
+    "delta_cost_high": ("ΔC high", "Upper end of the interval.", "%.4f"),
+    "p_b_cheaper": ("P(B cheaper)", "Exact bootstrap probability that B costs strictly less.", "%.3f"),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    w: float
+    model_a: str
+    model_b: str | None
+    level: float
+    bootstrap: str
+    method: str
+    thresholds: tuple
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def column_config(spec: dict, frame: pd.DataFrame) -> dict:
+    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
+            for c in frame.columns if c in spec}
+
+
+def suggested_thresholds(curve) -> list[float]:
+    """Up to six finite thresholds of the ROC hull (their cost lines form the envelope)."""
+    t = np.asarray(curve.hull_thresholds, dtype=float)
+    t = t[np.isfinite(t)]
+    if t.size == 0:
+        return []
+    idx = np.unique(np.linspace(0, t.size - 1, min(6, t.size)).round().astype(int))
+    return [float(t[i]) for i in idx]
+
+
+def operating_controls() -> float | None:
+    """Choices of the operating condition; returns w (None if the inputs are invalid)."""
+    with st.container(border=True):
+        st.markdown("**Operating condition**")
+        by = st.segmented_control(
+            "Set it from", list(W_BY), format_func=W_BY.get, default="costs", required=True,
+            key="cost_w_by", bind=URL,
+            help="From the class prior and the two misclassification costs, or the operating point w itself.",
+        )
+        if by == "costs":
+            p_pos = st.number_input(
+                "Prior p(+)", min_value=0.001, max_value=0.999, value=0.5, step=0.01, format="%.3f",
+                key="cost_p", bind=URL, help="Share of positives in the population where the model is used.",
+            )
+            c1, c2 = st.columns(2)
+            cost_fn = c1.number_input(
+                "C(−|+), false negative", min_value=0.0, value=1.0, step=0.5, key="cost_fn", bind=URL,
+                help="Cost of calling a positive negative (a missed positive).",
+            )
+            cost_fp = c2.number_input(
+                "C(+|−), false positive", min_value=0.0, value=1.0, step=0.5, key="cost_fp", bind=URL,
+                help="Cost of calling a negative positive (a false alarm).",
+            )
+            try:
+                w = rocci.operating_point(p_pos, cost_fn, cost_fp)
+            except rocci.InputError as exc:
+                st.warning(md_escape(str(exc)), icon=":material/warning:")
+                return None
+        else:
+            w = st.slider("Operating point w", 0.0, 1.0, value=0.5, step=0.01, key="cost_w", bind=URL,
+                          help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)).")
+        st.metric("Operating point w", f"{w:.4f}",
+                  help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)); only w matters for choosing a threshold.")
+        st.caption(
+            "Costs are **normalised so that the trivial classifiers cost w and 1 − w**: calling everything "
+            "negative costs w, calling everything positive costs 1 − w."
+        )
+    return float(w)
+
+
+def controls(an: cache.Analysis, curves: dict) -> Options | None:
+    w = operating_controls()
+    ok = w is not None
+    models = an.models
+    with st.container(border=True):
+        st.markdown("**Models and intervals**")
+        model_a = models[0]
+        model_b = None
+        if len(models) > 1:
+            model_a = st.selectbox("Model A", models, format_func=str, key="cost_model_a", bind=URL,
+                                   help="The model whose cost curve, interval band and ROC hull are shown.")
+            others = ["—"] + [m for m in models if m != model_a]
+            b = st.selectbox("Compare with model B", others, index=1 if len(others) > 1 else 0, format_func=str,
+                             key="cost_model_b", bind=URL,
+                             help="A second score column: both envelopes and the cost difference ΔC = B − A.")
+            model_b = None if b == "—" else b
+        level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cost_level",
+                                 bind=URL, help="Coverage of every interval on this page (pointwise in w).")
+        bootstrap = st.segmented_control(
+            "Bootstrap", list(BOOTSTRAPS), format_func=BOOTSTRAPS.get, default="stratified", required=True,
+            key="cost_bootstrap", bind=URL,
+            help="Stratified: resample the positives and the negatives separately (class sizes fixed). "
+            "Full: resample all instances together (class sizes vary; slower).",
+        )
+        method = st.selectbox(
+            "Interval method", METHODS, format_func=METHOD_LABELS.get, key="cost_method", bind=URL,
+            help="Agresti–Coull or Wald: normal intervals from the exact bootstrap mean and variance. "
+            "Percentile: quantiles of the exact bootstrap law (slower).",
+        )
+    with st.container(border=True):
+        hint = ", ".join(number(t) for t in suggested_thresholds(curves[model_a]))
+        text = st.text_input("Thresholds whose cost lines to draw", value="", key="cost_thr", bind=URL,
+                             placeholder=f"e.g. {hint}",
+                             help="Each threshold's cost line runs from (0, FPR) to (1, 1 − TPR). Leave empty "
+                             "for a few thresholds of the ROC hull (their lines make up the envelope).")
+        try:
+            thresholds = tuple(parse_numbers(text, what="threshold", max_count=30)) if text.strip() else tuple(
+                suggested_thresholds(curves[model_a]))
+        except ParseError as exc:
+            st.warning(md_escape(str(exc)), icon=":material/warning:")
+            ok = False
+    if not ok:
+        return None
+    return Options(w=w, model_a=model_a, model_b=model_b, level=level, bootstrap=bootstrap, method=method,
+                   thresholds=thresholds)
+
+
+def main() -> None:
+    st.title("Cost curves", anchor=False)
+    st.caption(CAPTION)
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return
+    if an is None:
+        st.info("No data loaded yet.")
+        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        return
+    try:
+        curves = {m: cache_cost.cost_curve(an.key, m, None, *an.arrays(m)) for m in an.models}
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+
+    left, right = st.columns([1, 2.6], gap="medium")
+    with left:
+        opts = controls(an, curves)
+    if opts is None:
+        with right:
+            st.info("Fix the highlighted input on the left to update the charts.")
+        return
+
+    shown = [opts.model_a] + ([opts.model_b] if opts.model_b else [])
+    stats = dict(bootstrap=opts.bootstrap, confidence_level=opts.level, method=opts.method)
+    try:
+        with st.spinner("Computing exact bootstrap intervals…"):
+            envelopes, bands, lines, current = {}, {}, {}, {}
+            for m in shown:
+                y, s = an.arrays(m)
+                grid = tuple(float(v) for v in np.union1d(cache_cost.W_GRID, curves[m].breakpoints))
+                envelopes[m] = cache_cost.cost_curve(an.key, m, grid, y, s)
+                bands[m] = cache_cost.cost_ci(an.key, m, cache_cost.W_GRID, None, **stats, _y=y, _s=s)
+                current[m] = cache_cost.cost_ci(an.key, m, (opts.w,), None, **stats, _y=y, _s=s)
+            y, s = an.arrays(opts.model_a)
+            if opts.thresholds:
+                k = len(opts.thresholds)
+                lines[opts.model_a] = cache_cost.cost_ci(
+                    an.key, opts.model_a, (0.0, 1.0) * k, tuple(t for t in opts.thresholds for _ in (0, 1)),
+                    **stats, _y=y, _s=s)
+            cmp = None
+            if opts.model_b:
+                _, b = an.arrays(opts.model_b)
+                cmp = cache_cost.compare_cost(an.key, opts.model_a, opts.model_b, cache_cost.W_GRID, **stats,
+                                              _y=y, _a=s, _b=b)
+    except rocci.InputError as exc:
+        with right:
+            error(str(exc))
+        return
+
+    how = plots_cost.interval_text(opts.level, opts.method, opts.bootstrap)
+    with right:
+        cols = st.columns(len(shown))
+        for col, m in zip(cols, shown):
+            cur = current[m]
+            with col:
+                st.metric(f"Cost at w = {opts.w:.3f} · {md_escape(m)}", f"{float(cur.cost[0]):.4f}",
+                          help="Normalised expected cost of the optimal threshold at this w.")
+                st.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
+                           f"{md_escape(how)} interval **[{float(cur.cost_low[0]):.4f}, "
+                           f"{float(cur.cost_high[0]):.4f}]**")
+        rng = curves[opts.model_a].operating_range
+        fig = plots_cost.cost_figure(envelopes, bands=bands, lines=lines, current=current,
+                                     operating_range=(opts.model_a, rng))
+        st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
+                        key="cost_chart")
+        st.caption(
+            f"Bold: the cost curve (lower envelope of all cost lines); shaded band: {md_escape(how)} pointwise "
+            "intervals at 101 values of w, each for the optimal threshold there. Thin lines: the chosen "
+            "thresholds' cost lines. Dashed: the trivial classifiers. "
+            + (f"Green: the operating range of **{md_escape(opts.model_a)}**, w from {rng[0]:.3f} to {rng[1]:.3f}, "
+               "where it beats both trivial classifiers." if rng is not None else
+               f"**{md_escape(opts.model_a)}** never beats both trivial classifiers.")
+        )
+
+        roc_col, cmp_col = st.columns([1, 1.4] if cmp is not None else [1, 1])
+        with roc_col:
+            st.markdown(f"**ROC view · {md_escape(opts.model_a)}**")
+            env = curves[opts.model_a]
+            thr = float(current[opts.model_a].threshold[0])
+            hits = np.flatnonzero(np.asarray(env.hull_thresholds, float) == thr)
+            vertex = int(hits[0]) if hits.size else 0
+            roc = cache.roc_curve(an.key, opts.model_a, y, s)
+            st.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=opts.w, vertex=vertex, name=opts.model_a),
+                            config=plotly_config(image_format=image_format(), filename="rocci_cost_roc"),
+                            key="cost_roc")
+            st.caption("The hull vertex chosen at the current w, and its iso-performance line (slope (1 − w)/w): "
+                       "every ROC point on that line has the same cost.")
+        if cmp is not None:
+            with cmp_col:
+                st.markdown(f"**Cost difference · {md_escape(opts.model_b)} − {md_escape(opts.model_a)}**")
+                st.plotly_chart(
+                    plots_cost.delta_cost_figure(cmp, name_a=opts.model_a, name_b=opts.model_b, current_w=opts.w),
+                    config=plotly_config(image_format=image_format(), filename="rocci_cost_diff"), key="cost_delta")
+                st.caption(comparison_sentence(cmp, opts))
+        else:
+            with cmp_col:
+                if len(an.models) > 1:
+                    st.info("Choose a model B on the left to compare the two models' costs.")
+
+    results(opts, bands, cmp, curves)
+
+
+def comparison_sentence(cmp, opts: Options) -> str:
+    """Plain words for where the ΔC interval excludes 0."""
+    level = percent(opts.level)
+    runs = plots_cost.sign_runs(cmp.w, cmp.delta_cost_low, cmp.delta_cost_high)
+    how = md_escape(plots_cost.interval_text(opts.level, opts.method, opts.bootstrap))
+    if not runs:
+        return (f"At every w shown, the {how} interval for ΔC includes 0: neither model is cheaper at the "
+                f"{level} level.")
+    parts = []
+    for w0, w1, side in runs:
+        name = md_escape(opts.model_b if side == "b" else opts.model_a)
+        where = f"For w = {w0:.2f}" if w0 == w1 else f"For w between {w0:.2f} and {w1:.2f}"
+        parts.append(f"{where}, model **{name}** is cheaper at the {level} level.")
+    return " ".join(parts) + f" ({how}, pointwise at 101 values of w; elsewhere the interval includes 0.)"
+
+
+def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
+    st.subheader("Results", anchor=False)
+    names = ["Cost intervals"] + (["Comparison"] if cmp is not None else []) + ["ROC hull"]
+    tabs = dict(zip(names, st.tabs(names)))
+    how = md_escape(plots_cost.interval_text(opts.level, opts.method, opts.bootstrap))
+    with tabs["Cost intervals"]:
+        frame = pd.concat([b.to_frame().assign(model=str(m)) for m, b in bands.items()], ignore_index=True)
+        frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
+        st.caption(f"{how} intervals for the normalised expected cost of the optimal threshold at each w.")
+        cfg = column_config(COST_COLUMNS, frame)
+        cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
+        st.dataframe(frame, hide_index=True, column_config=cfg, height=300, key="cost_table")
+        first = next(iter(bands.values()))
+        download_csv(frame.assign(confidence_level=first.confidence_level, method=first.method,
+                                  bootstrap=first.bootstrap),
+                     label="Download cost intervals (CSV)", file_name="rocci_cost_ci.csv", key="dl_cost")
+    if cmp is not None:
+        with tabs["Comparison"]:
+            frame = cmp.to_frame()[list(CMP_COLUMNS)]
+            st.caption(f"ΔC = cost of **{md_escape(opts.model_b)}** (B) − cost of **{md_escape(opts.model_a)}** "
+                       f"(A), each at its own optimal threshold; {how} intervals.")
+            st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
+                         key="cost_cmp_table")
+            download_csv(frame.assign(model_a=opts.model_a, model_b=opts.model_b,
+                                      confidence_level=cmp.confidence_level, method=cmp.method,
+                                      bootstrap=cmp.bootstrap),
+                         label="Download the comparison (CSV)", file_name="rocci_cost_compare.csv", key="dl_cost_cmp")
+    with tabs["ROC hull"]:
+        frame = pd.concat([curves[m].hull_frame().assign(model=str(m)) for m in bands], ignore_index=True)
+        frame = frame[["model", "threshold", "fpr", "tpr", "w_low", "w_high"]]
+        st.caption("Vertices of the ROC convex hull; each one's cost line is the cost curve for w from w_low to w_high.")
+        st.dataframe(frame, hide_index=True, height=300, key="cost_hull_table")
+        download_csv(frame, label="Download the hull (CSV)", file_name="rocci_cost_hull.csv", key="dl_cost_hull")
+
+
+main()

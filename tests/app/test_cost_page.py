@@ -1,0 +1,150 @@
+"""Cost curves page, driven by AppTest: operating point, envelope, band, comparison, tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+from rocci import data as rdata
+from rocci import plots_cost
+
+PAGE = "app_pages/cost.py"
+
+
+def _arrays(model, sample="breast_cancer_cv.csv"):
+    """(is_positive, scores) of a bundled sample, prepared as the dashboard does."""
+    df = rocci.load_table(ROOT / "data" / sample)
+    g = rdata.guess_columns(df)
+    pos = rdata.guess_pos_label(rdata.label_values(df, g["label"]))
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"], pos_label=pos)
+    return prep.is_positive, prep.scores[model]
+
+
+def table(at, key_column: str):
+    return next(df.value for df in at.dataframe if key_column in df.value.columns)
+
+
+def metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+@pytest.fixture
+def cost_app():
+    at = new_app(PAGE)
+    assert_clean(at)
+    return at
+
+
+def test_default_page_draws_envelopes_band_and_comparison(cost_app):
+    at = cost_app
+    spec = figure(at, "cost_chart")
+    assert [t["meta"][1] for t in traces(spec, "envelope")] == ["logistic", "naive_bayes"]
+    assert len(traces(spec, "cost-band")) == 2
+    assert len(traces(spec, "trivial")) == 2
+    assert traces(spec, "cost-lines")  # default: some hull thresholds' cost lines
+    assert traces(spec, "operating-range")
+    # The envelope drawn is rocci's cost curve.
+    y, s = _arrays("logistic")
+    env = traces(spec, "envelope")[0]
+    xs, ys = decode(env["x"]), decode(env["y"])
+    direct = rocci.cost_curve(y, s, w=xs)
+    np.testing.assert_allclose(ys, direct.cost)
+    # Linked ROC view and the ΔC chart.
+    roc = figure(at, "cost_roc")
+    assert traces(roc, "hull") and traces(roc, "iso") and traces(roc, "selected")
+    delta = figure(at, "cost_delta")
+    assert traces(delta, "delta-band")
+    cmp = rocci.compare_cost(y, s, _arrays("naive_bayes")[1])
+    np.testing.assert_allclose(decode(traces(delta, "delta")[0]["y"]), cmp.delta_cost)
+    captions = " ".join(c.value for c in at.caption)
+    assert "is cheaper at the 95% level" in captions
+
+
+def test_w_shown_equals_operating_point(cost_app):
+    at = cost_app
+    assert metrics(at)["Operating point w"] == f"{rocci.operating_point(0.5, 1.0, 1.0):.4f}"
+    at.number_input(key="cost_p").set_value(0.3).run()
+    at.number_input(key="cost_fn").set_value(5.0).run()
+    at.number_input(key="cost_fp").set_value(2.0).run()
+    assert_clean(at)
+    w = rocci.operating_point(0.3, 5.0, 2.0)
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    # The current w is the cost at that w, from rocci.
+    y, s = _arrays("logistic")
+    ci = rocci.cost_ci(y, s, w=[w])
+    assert metrics(at)[f"Cost at w = {w:.3f} · logistic"] == f"{ci.cost[0]:.4f}"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in captions
+    assert "normalised so that the trivial classifiers cost w and 1 − w" in captions
+
+
+def test_w_directly_and_zero_costs_warn(cost_app):
+    at = cost_app
+    at.number_input(key="cost_fn").set_value(0.0).run()
+    at.number_input(key="cost_fp").set_value(0.0).run()
+    assert not at.exception
+    assert at.warning and "both be 0" in at.warning[0].value
+    at.segmented_control(key="cost_w_by").set_value("w").run()
+    at.slider(key="cost_w").set_value(0.27).run()
+    assert_clean(at)
+    assert metrics(at)["Operating point w"] == "0.2700"
+
+
+def test_table_matches_cost_ci_with_chosen_method(cost_app):
+    at = cost_app
+    at.select_slider(key="cost_level").set_value(0.9).run()
+    at.selectbox(key="cost_method").set_value("percentile").run()
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    direct = rocci.cost_ci(y, s, w=np.linspace(0, 1, 101), confidence_level=0.9, method="percentile")
+    tab = table(at, "cost_high")
+    rows = tab[tab.model == "logistic"].reset_index(drop=True)
+    np.testing.assert_allclose(rows["cost_low"], direct.cost_low)
+    np.testing.assert_allclose(rows["cost_high"], direct.cost_high)
+    assert rows.loc[37, "cost_high"] == pytest.approx(direct.cost_high[37])
+    captions = " ".join(c.value for c in at.caption)
+    assert "90\\% percentile\\, stratified exact bootstrap" in captions
+
+
+def test_full_bootstrap_and_single_model():
+    at = new_app(PAGE)
+    at.segmented_control(key="cost_bootstrap").set_value("full").run()
+    assert_clean(at)
+    at.selectbox(key="cost_model_b").set_value("—").run()
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    direct = rocci.cost_ci(y, s, w=np.linspace(0, 1, 101), bootstrap="full")
+    tab = table(at, "cost_high")
+    assert set(tab.model) == {"logistic"}
+    np.testing.assert_allclose(tab["cost_high"], direct.cost_high)
+    assert not at.get("plotly_chart") or all(not el.proto.id.endswith("-cost_delta") for el in at.get("plotly_chart"))
+
+
+def test_thesis_sample_and_typed_thresholds():
+    at = new_app()
+    at.selectbox(key="sample").set_value("thesis_example.csv").run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    at.text_input(key="cost_thr").input("0.48, 0.7").run()
+    assert_clean(at)
+    spec = figure(at, "cost_chart")
+    lines = traces(spec, "cost-lines")[0]
+    model = lines["meta"][1]
+    y, s = _arrays(model, "thesis_example.csv")
+    # Thesis point B: threshold 0.48 has TPR 0.65, FPR 0.175, so its line runs (0, 0.175) -> (1, 0.35).
+    ys = [v for v in lines["y"] if v is not None]
+    assert ys[:2] == pytest.approx([0.175, 0.35])
+    direct = rocci.cost_ci(y, s, w=[0, 1, 0, 1], thresholds=[0.48, 0.48, 0.7, 0.7])
+    assert ys == pytest.approx(list(direct.cost))
+    at.text_input(key="cost_thr").input("0.4, abc").run()
+    assert not at.exception and at.warning
+
+
+def test_sign_runs():
+    w = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+    low = [-1, 0.1, 0.2, -1, -1, -1]
+    high = [1, 1, 1, 1, -0.1, -0.2]
+    assert plots_cost.sign_runs(w, low, high) == [(0.1, 0.2, "a"), (0.4, 0.5, "b")]
+    assert plots_cost.sign_runs(w, [-1] * 6, [1] * 6) == []

@@ -1,0 +1,53 @@
+"""Cost curves page in a real browser: the chart and the results table are drawn, with rocci's numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rocci
+from rocci import data as rdata
+
+from .conftest import ARTIFACTS, ROOT
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture skips (or fails, if required) with a message
+    expect = None
+
+pytestmark = pytest.mark.browser
+
+
+def test_cost_page_shows_chart_and_table(page, app_url, wait, shot):
+    page.goto(app_url + "/cost")
+    wait(page)
+    expect(page.get_by_role("heading", name="Cost curves")).to_be_visible()
+    # Three charts: the cost curve, the linked ROC view and the cost difference (two models in the sample).
+    charts = page.locator("[data-testid='stPlotlyChart']")
+    expect(charts).to_have_count(3)
+    expect(charts.first.locator(".main-svg").first).to_be_visible()
+    assert charts.first.locator("g.trace.scatter").count() >= 6
+    # The shown cost at w = 0.5 is rocci's.
+    df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
+    g = rdata.guess_columns(df)
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"],
+                                pos_label=rdata.guess_pos_label(rdata.label_values(df, g["label"])))
+    ci = rocci.cost_ci(np.asarray(prep.is_positive), np.asarray(prep.scores["logistic"], float), w=[0.5])
+    body = page.inner_text("body")
+    assert "Operating point w" in body and "0.5000" in body
+    assert f"{ci.cost[0]:.4f}" in body
+    assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in body
+    assert "cheaper at the 95% level" in body
+    # The results table (a canvas data grid) and its download.
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    expect(page.get_by_role("tab", name="Cost intervals")).to_be_visible()
+    with page.expect_download() as dl:
+        page.get_by_test_id("stDownloadButton").first.locator("button").click()
+    path = ARTIFACTS / "rocci_cost_ci.csv"
+    dl.value.save_as(str(path))
+    text = path.read_text()
+    assert text.splitlines()[0].startswith("model,w,threshold,cost,cost_std,cost_low,cost_high")
+    assert len(text.splitlines()) == 1 + 202
+    assert page.get_by_test_id("stException").count() == 0
+    assert "Traceback" not in body
+    shot(page, "cost_page")
