@@ -209,7 +209,7 @@ class _PairedData:
 
 
 def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidence_level=0.95,
-                     m=None, method="percentile") -> VerticalComparison:
+                     m=None, method="percentile", progress=None) -> VerticalComparison:
     """Exact bootstrap law of the TPR difference at fixed FPR levels (paired design).
 
     Parameters
@@ -225,6 +225,9 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         Bootstrap sample sizes ``(m+, m−)``.
     method : {"percentile"}
         Interval from the quantiles of the exact law.
+    progress : callable, optional
+        ``progress(fraction, message)`` is called as the work advances
+        (``fraction`` in [0, 1]), e.g. to drive a progress bar.
 
     Returns
     -------
@@ -251,6 +254,8 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     out = {key: np.empty(r_levels.size) for key in keys}
     laws, joints = [], []
     for i, r in enumerate(r_levels):
+        if progress is not None:
+            progress(i / r_levels.size, f"FPR level {i + 1} of {r_levels.size}")
         lv = ctx.level(int(r))
         out["trunc"][i], out["mean"][i], out["std"][i] = lv["trunc"], lv["mean"], lv["std"]
         d, pmf = lv["d"], lv["pmf"]
@@ -262,6 +267,8 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         laws.append((d, pmf))
         joints.append(lv["joint"])
 
+    if progress is not None:
+        progress(1.0, "done")
     return VerticalComparison(
         fpr=r_levels / m_neg,
         r=r_levels,
