@@ -24,6 +24,19 @@ from .compare import (
 )
 from .vertical_paired import VerticalComparison, compare_vertical
 from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
+from .explore import (
+    BinomialTest,
+    Confusion,
+    binomial_test,
+    confusion_at,
+    cost_threshold,
+    gain_curve,
+    precision_recall_curve,
+    rate_threshold,
+    reading_curve,
+    threshold_table,
+    youden_threshold,
+)
 from . import data
 
 __version__ = "0.1.0"
@@ -59,4 +72,15 @@ __all__ = [
     "CostCurve",
     "CostCI",
     "CostComparison",
+    "confusion_at",
+    "threshold_table",
+    "gain_curve",
+    "precision_recall_curve",
+    "reading_curve",
+    "rate_threshold",
+    "youden_threshold",
+    "cost_threshold",
+    "binomial_test",
+    "Confusion",
+    "BinomialTest",
 ]
