@@ -38,6 +38,17 @@ from .explore import (
     youden_threshold,
 )
 from . import data
+from .folds import (
+    FoldComparison,
+    FoldCurves,
+    FoldThresholdAverage,
+    FoldVerticalAverage,
+    compare_folds,
+    fold_roc_curves,
+    fold_threshold_average,
+    fold_vertical_average,
+)
+from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 
 __version__ = "0.1.0"
 
@@ -83,4 +94,16 @@ __all__ = [
     "binomial_test",
     "Confusion",
     "BinomialTest",
+    "fold_roc_curves",
+    "fold_vertical_average",
+    "fold_threshold_average",
+    "compare_folds",
+    "FoldCurves",
+    "FoldVerticalAverage",
+    "FoldThresholdAverage",
+    "FoldComparison",
+    "one_vs_rest",
+    "top_score_curve",
+    "OneVsRest",
+    "TopScoreCurve",
 ]

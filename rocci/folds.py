@@ -1,0 +1,804 @@
+"""Several runs: cross-validation folds.
+
+When every instance carries the fold (or run) in which it was scored, each
+fold has its own empirical ROC curve.  This module gives
+
+* :func:`fold_roc_curves` -- one :class:`~rocci.RocCurve` per fold;
+* :func:`fold_vertical_average` -- the fold-averaged curve by **vertical
+  averaging** (Fawcett 2004, §8.1, Algorithm 3; ROCR's ``avg="vertical"``):
+  the mean TPR of the folds at fixed FPR values, with its across-fold spread;
+* :func:`fold_threshold_average` -- the fold-averaged curve by **threshold
+  averaging** (Fawcett 2004, §8.2, Algorithm 4; ROCR's ``avg="threshold"``):
+  the mean (FPR, TPR) point of the folds at fixed thresholds, with spreads on
+  both axes;
+* :func:`compare_folds` -- the paired t-test over folds of two models
+  scored in the same folds (per-fold AUC or error-rate differences).
+
+The spread across folds measures how much the curve changes from one
+training run and test fold to the next.  It is not the sampling variability
+of the pooled test set, which the exact bootstrap gives
+(:func:`rocci.vertical_ci`, :func:`rocci.threshold_ci` on the pooled data).
+
+References
+----------
+T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters
+27 (2006) 861-874 (HP Labs report HPL-2003-4, 2004), section 8.
+E. Alpaydin, *Introduction to Machine Learning*, ch. 19 (the k-fold
+cross-validated paired t-test; seed 003 of this project).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._results import RocCurve, _FrameResult
+from ._validation import (
+    InputError,
+    _as_1d,
+    _preview,
+    check_choice,
+    check_confidence_level,
+    check_labels,
+    check_scores,
+)
+from .counts import ScoreCounts
+from .roc import _auc_from_counts, _curve
+
+__all__ = [
+    "FoldCurves",
+    "FoldVerticalAverage",
+    "FoldThresholdAverage",
+    "FoldComparison",
+    "fold_roc_curves",
+    "fold_vertical_average",
+    "fold_threshold_average",
+    "compare_folds",
+    "SPREADS",
+]
+
+#: Across-fold spreads: t-interval of the mean, ± 1 standard deviation, ± 1 standard error.
+SPREADS = ("t", "sd", "se")
+MEASURES = ("auc", "error")
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+#: FPR values of the vertical average when none are given (Fawcett's 0, 1/100, …, 1).
+DEFAULT_FPR = np.linspace(0.0, 1.0, 101)
+#: Thresholds of the threshold average when none are given (besides +inf).
+DEFAULT_N_THRESHOLDS = 50
+
+
+def _py(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+# --------------------------------------------------------------------------
+# validation and the per-fold counting block
+# --------------------------------------------------------------------------
+
+
+def _check_folds(folds: Any, n: int) -> tuple[list, np.ndarray]:
+    """Fold labels (sorted) and each instance's fold index."""
+    arr = _as_1d("folds", folds)
+    if arr.size != n:
+        raise InputError(
+            f"folds has {arr.size} values but y_true has {n}: give the fold of every instance."
+        )
+    missing = np.asarray(pd.isna(arr), dtype=bool)
+    if missing.any():
+        raise InputError(
+            f"folds has {int(missing.sum())} missing value(s). Remove those rows first, "
+            "or give every instance the fold it was scored in."
+        )
+    try:
+        labels, codes = np.unique(arr, return_inverse=True)
+    except TypeError:  # mixed types: compare as text
+        labels, codes = np.unique(np.array([str(v) for v in arr], dtype=object), return_inverse=True)
+    labels = [_py(v) for v in labels]
+    if len(labels) < 2:
+        raise InputError(
+            f"There is only one fold ({labels[0]!r}): averaging across folds needs at least two "
+            "folds (or runs). Check the fold column."
+        )
+    return labels, codes.ravel().astype(np.intp)
+
+
+@dataclass(frozen=True)
+class _Folded:
+    labels: list
+    counts: list  # ScoreCounts per fold
+    pos_label: Any
+
+    @property
+    def n_pos(self) -> np.ndarray:
+        return np.array([c.n_pos for c in self.counts], dtype=np.int64)
+
+    @property
+    def n_neg(self) -> np.ndarray:
+        return np.array([c.n_neg for c in self.counts], dtype=np.int64)
+
+
+def _split(mask: np.ndarray, scores: np.ndarray, labels: list, codes: np.ndarray, pos_label) -> _Folded:
+    """Sort once by (fold, score) and cut each fold's sorted positive and negative scores."""
+    k = len(labels)
+    n_all = np.bincount(codes, minlength=k)
+    n_pos = np.bincount(codes, weights=mask, minlength=k).astype(np.int64)
+    n_neg = n_all - n_pos
+    bad = np.flatnonzero((n_pos == 0) | (n_neg == 0))
+    if bad.size:
+        i = int(bad[0])
+        which, other = ("positive", "negative") if n_pos[i] == 0 else ("negative", "positive")
+        more = f" ({bad.size} folds are in this case: {_preview([labels[j] for j in bad])}.)" if bad.size > 1 else ""
+        raise InputError(
+            f"Fold {labels[i]!r} has no {which} instances (its {int(n_all[i])} rows are all {other}). "
+            "Each fold needs both classes to have its own ROC curve: use stratified folds, or merge "
+            f"the small folds.{more}"
+        )
+    order = np.lexsort((scores, codes))
+    bounds = np.concatenate([[0], np.cumsum(n_all)])
+    s_sorted, m_sorted = scores[order], mask[order]
+    counts = []
+    for j in range(k):  # one slice per fold; no loop over instances
+        s, m = s_sorted[bounds[j]:bounds[j + 1]], m_sorted[bounds[j]:bounds[j + 1]]
+        counts.append(ScoreCounts(s[m], s[~m]))
+    return _Folded(labels=labels, counts=counts, pos_label=pos_label)
+
+
+def _prepare(y_true, y_score, folds, pos_label, *, name: str = "y_score") -> tuple[np.ndarray, np.ndarray, list, np.ndarray, Any]:
+    mask, pos_label = check_labels(y_true, pos_label)
+    scores = check_scores(y_score, name=name, n=mask.size)
+    labels, codes = _check_folds(folds, mask.size)
+    return mask, scores, labels, codes, pos_label
+
+
+def _spread(values: np.ndarray, level: float, spread: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, sd (ddof = 1) and the band of each column of ``values`` (folds × points)."""
+    k = values.shape[0]
+    mean = values.mean(axis=0)
+    sd = values.std(axis=0, ddof=1)
+    if spread == "t":
+        half = float(stats.t.ppf(0.5 + level / 2, k - 1)) * sd / np.sqrt(k)
+    elif spread == "se":
+        half = sd / np.sqrt(k)
+    else:
+        half = sd
+    return mean, sd, np.clip(mean - half, 0.0, 1.0), np.clip(mean + half, 0.0, 1.0)
+
+
+def _as_grid(name: str, values, *, lo: float = -np.inf, hi: float = np.inf) -> np.ndarray:
+    arr = np.atleast_1d(np.asarray(values))
+    try:
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must hold numbers; got {values!r}.") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise InputError(f"{name} must be a non-empty list of numbers.")
+    if np.isnan(arr).any() or (arr < lo).any() or (arr > hi).any():
+        raise InputError(f"{name} values must be numbers in [{lo:g}, {hi:g}]; got {arr.tolist()!r}.")
+    return arr
+
+
+# --------------------------------------------------------------------------
+# results
+# --------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class FoldCurves(_FrameResult):
+    """One empirical ROC curve per fold.
+
+    Attributes
+    ----------
+    folds : list
+        Fold labels, sorted.
+    curves : list of RocCurve
+        ``curves[k]`` is the ROC curve of the instances of ``folds[k]``.
+    pos_label : object
+    """
+
+    folds: list
+    curves: list
+    pos_label: Any = None
+
+    _scalar_fields = ("n_folds",)
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.folds)
+
+    @property
+    def auc(self) -> np.ndarray:
+        """Per-fold AUC (Mann–Whitney, ties 1/2)."""
+        return np.array([c.auc for c in self.curves], dtype=float)
+
+    def curve(self, fold) -> RocCurve:
+        """The ROC curve of one fold (by label)."""
+        for f, c in zip(self.folds, self.curves):
+            if f == fold or str(f) == str(fold):
+                return c
+        raise InputError(f"Fold {fold!r} is not among the folds ({_preview(self.folds)}).")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per fold: ``fold, n_pos, n_neg, auc``."""
+        return pd.DataFrame({
+            "fold": pd.Series(self.folds, dtype=object),
+            "n_pos": np.array([c.n_pos for c in self.curves], dtype=np.int64),
+            "n_neg": np.array([c.n_neg for c in self.curves], dtype=np.int64),
+            "auc": self.auc,
+        })
+
+    def points_frame(self) -> pd.DataFrame:
+        """Every fold's curve: ``fold, threshold, fpr, tpr, tp, fp``."""
+        parts = [c.to_frame().assign(fold=f) for f, c in zip(self.folds, self.curves)]
+        out = pd.concat(parts, ignore_index=True)
+        return out[["fold", "threshold", "fpr", "tpr", "tp", "fp"]]
+
+
+@dataclass(repr=False)
+class FoldVerticalAverage(_FrameResult):
+    """Vertical averaging over folds: the mean TPR at fixed FPR values.
+
+    Attributes
+    ----------
+    fpr : ndarray of shape (h,)
+        The FPR values.
+    fold_tpr : ndarray of shape (K, h)
+        Each fold's TPR there (Fawcett's ``TPR_FOR_FPR``: linear interpolation
+        between the fold's ROC vertices, the top of a vertical segment where
+        the fold's curve has one at exactly that FPR).
+    tpr_mean, tpr_std : ndarray of shape (h,)
+        Mean and standard deviation (``ddof = 1``) over the K folds.
+    tpr_low, tpr_high : ndarray of shape (h,)
+        The band given by ``spread``, clipped to [0, 1].
+    folds : list
+    spread : str
+        ``"t"``, ``"sd"`` or ``"se"`` (see :func:`fold_vertical_average`).
+    confidence_level : float
+        Level of the t-interval (``spread="t"`` only).
+    """
+
+    fpr: np.ndarray
+    fold_tpr: np.ndarray
+    tpr_mean: np.ndarray
+    tpr_std: np.ndarray
+    tpr_low: np.ndarray
+    tpr_high: np.ndarray
+    folds: list
+    spread: str
+    confidence_level: float
+
+    _scalar_fields = ("n_folds", "spread", "confidence_level")
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.folds)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``fpr, tpr_mean, tpr_std, tpr_low, tpr_high, n_folds``."""
+        return pd.DataFrame({
+            "fpr": self.fpr, "tpr_mean": self.tpr_mean, "tpr_std": self.tpr_std,
+            "tpr_low": self.tpr_low, "tpr_high": self.tpr_high,
+            "n_folds": np.full(self.fpr.size, self.n_folds, dtype=np.int64),
+        })
+
+    def folds_frame(self) -> pd.DataFrame:
+        """Each fold's sampled TPR: ``fold, fpr, tpr``."""
+        k, h = self.fold_tpr.shape
+        return pd.DataFrame({
+            "fold": pd.Series(np.repeat(np.array(self.folds, dtype=object), h), dtype=object),
+            "fpr": np.tile(self.fpr, k),
+            "tpr": self.fold_tpr.ravel(),
+        })
+
+
+@dataclass(repr=False)
+class FoldThresholdAverage(_FrameResult):
+    """Threshold averaging over folds: the mean (FPR, TPR) at fixed thresholds.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (h,)
+        Decreasing; ``score >= threshold`` is predicted positive.
+    fold_fpr, fold_tpr : ndarray of shape (K, h)
+        Each fold's rates at each threshold.
+    fold_tp, fold_fp : ndarray of int64, shape (K, h)
+        Each fold's counts at each threshold.
+    fpr_mean, fpr_std, fpr_low, fpr_high, tpr_mean, tpr_std, tpr_low, tpr_high : ndarray of shape (h,)
+        Mean, standard deviation (``ddof = 1``) and band (``spread``, clipped
+        to [0, 1]) on each axis.
+    folds : list
+    spread : str
+    confidence_level : float
+    """
+
+    thresholds: np.ndarray
+    fold_fpr: np.ndarray
+    fold_tpr: np.ndarray
+    fold_tp: np.ndarray
+    fold_fp: np.ndarray
+    fpr_mean: np.ndarray
+    fpr_std: np.ndarray
+    fpr_low: np.ndarray
+    fpr_high: np.ndarray
+    tpr_mean: np.ndarray
+    tpr_std: np.ndarray
+    tpr_low: np.ndarray
+    tpr_high: np.ndarray
+    folds: list
+    spread: str
+    confidence_level: float
+
+    _scalar_fields = ("n_folds", "spread", "confidence_level")
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.folds)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, fpr_mean, fpr_std, fpr_low, fpr_high, tpr_mean,
+        tpr_std, tpr_low, tpr_high, n_folds``."""
+        return pd.DataFrame({
+            "threshold": self.thresholds,
+            "fpr_mean": self.fpr_mean, "fpr_std": self.fpr_std, "fpr_low": self.fpr_low, "fpr_high": self.fpr_high,
+            "tpr_mean": self.tpr_mean, "tpr_std": self.tpr_std, "tpr_low": self.tpr_low, "tpr_high": self.tpr_high,
+            "n_folds": np.full(self.thresholds.size, self.n_folds, dtype=np.int64),
+        })
+
+    def folds_frame(self) -> pd.DataFrame:
+        """Each fold's point at each threshold: ``fold, threshold, fpr, tpr, tp, fp``."""
+        k, h = self.fold_tpr.shape
+        return pd.DataFrame({
+            "fold": pd.Series(np.repeat(np.array(self.folds, dtype=object), h), dtype=object),
+            "threshold": np.tile(self.thresholds, k),
+            "fpr": self.fold_fpr.ravel(), "tpr": self.fold_tpr.ravel(),
+            "tp": self.fold_tp.ravel(), "fp": self.fold_fp.ravel(),
+        })
+
+
+@dataclass(repr=False)
+class FoldComparison(_FrameResult):
+    """Paired t-test over folds of two models scored in the same folds.
+
+    Attributes
+    ----------
+    measure : str
+        ``"auc"`` (higher is better) or ``"error"`` (error rate at fixed
+        thresholds; lower is better).
+    folds : list
+    n_pos, n_neg : ndarray of int64, shape (K,)
+    value_a, value_b : ndarray of shape (K,)
+        The measure of each model in each fold.
+    difference : ndarray of shape (K,)
+        ``d_k = value_a − value_b``.
+    mean, std, se : float
+        ``d̄``, ``S`` (``ddof = 1``) and ``S/√K``.
+    statistic : float
+        ``t = √K·d̄/S`` (``±inf`` when ``S = 0 ≠ d̄``; NaN when every ``d_k`` is 0).
+    df : int
+        ``K − 1``.
+    pvalue : float
+        Under ``H0: E[d] = 0``, from Student's t with ``K − 1`` degrees of freedom.
+    low, high : float
+        Confidence interval for ``E[d]`` at ``confidence_level`` (one-sided
+        intervals are open on one side: ``-inf`` or ``inf``).
+    confidence_level : float
+    alternative : str
+    threshold_a, threshold_b : float or None
+        The thresholds of the error rates (``measure="error"`` only).
+    """
+
+    measure: str
+    folds: list
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    value_a: np.ndarray
+    value_b: np.ndarray
+    difference: np.ndarray
+    mean: float
+    std: float
+    se: float
+    statistic: float
+    df: int
+    pvalue: float
+    low: float
+    high: float
+    confidence_level: float
+    alternative: str
+    threshold_a: float | None = None
+    threshold_b: float | None = None
+
+    _scalar_fields = ("measure", "mean", "std", "statistic", "df", "pvalue", "low", "high", "alternative")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``."""
+        return pd.DataFrame({
+            "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,
+            "value_a": self.value_a, "value_b": self.value_b, "difference": self.difference,
+        })
+
+    def summary_frame(self) -> pd.DataFrame:
+        """One row: ``measure, n_folds, mean, std, se, statistic, df, pvalue, low, high,
+        confidence_level, alternative``."""
+        return pd.DataFrame([{
+            "measure": self.measure, "n_folds": len(self.folds), "mean": self.mean, "std": self.std,
+            "se": self.se, "statistic": self.statistic, "df": self.df, "pvalue": self.pvalue,
+            "low": self.low, "high": self.high, "confidence_level": self.confidence_level,
+            "alternative": self.alternative,
+        }])
+
+
+# --------------------------------------------------------------------------
+# public functions
+# --------------------------------------------------------------------------
+
+
+def fold_roc_curves(y_true, y_score, folds, *, pos_label=None) -> FoldCurves:
+    """One empirical ROC curve per fold.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rocci.roc_curve`.
+    folds : array_like of shape (n,)
+        The fold (or run) of each instance: any labels (numbers or text).
+
+    Returns
+    -------
+    FoldCurves
+        ``curves[k]`` equals ``roc_curve(y_true[f == k], y_score[f == k])``:
+        for each of the fold's distinct thresholds ``t`` (``+inf`` first),
+        ``TPR_k(t) = #{positives of fold k with score >= t}/n_k+`` and
+        likewise for the FPR.  ``to_frame()`` has one row per fold with its
+        class sizes and AUC.
+
+    Raises
+    ------
+    rocci.InputError
+        Fewer than two folds, a missing fold value, or a fold without
+        positives or without negatives.
+
+    Notes
+    -----
+    The instances are sorted once by (fold, score), so all curves cost
+    O(n log n).
+
+    Examples
+    --------
+    >>> import rocci
+    >>> res = rocci.fold_roc_curves([0, 1, 0, 1, 0, 1], [.2, .7, .4, .3, .1, .9], [1, 1, 2, 2, 3, 3])
+    >>> res.auc.tolist()
+    [1.0, 0.0, 1.0]
+    """
+    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
+    folded = _split(mask, scores, labels, codes, pos_label)
+    curves = []
+    for c in folded.counts:
+        thresholds, tp, fp = _curve(c)
+        curves.append(RocCurve(
+            thresholds=thresholds, fpr=fp / c.n_neg, tpr=tp / c.n_pos, tp=tp, fp=fp,
+            n_pos=c.n_pos, n_neg=c.n_neg, auc=_auc_from_counts(tp, fp, c.n_pos, c.n_neg), pos_label=pos_label,
+        ))
+    return FoldCurves(folds=labels, curves=curves, pos_label=pos_label)
+
+
+def _tpr_at_fpr(counts: ScoreCounts, x: np.ndarray) -> np.ndarray:
+    """Fawcett's ``TPR_FOR_FPR`` on one fold's curve, in counts.
+
+    With the vertices ``(fp_i, tp_i)`` in order of decreasing threshold and
+    ``u = x·n−``: ``i`` = the last vertex with ``fp_i <= u``; the TPR is
+    ``tp_i/n+`` when ``fp_i = u`` (the top of a vertical segment there) and
+    otherwise the linear interpolation
+    ``[tp_i + (tp_{i+1} − tp_i)(u − fp_i)/(fp_{i+1} − fp_i)]/n+``.
+    """
+    _, tp, fp = _curve(counts)
+    u = x * counts.n_neg
+    r = np.round(u)
+    u = np.where(np.abs(u - r) <= 1e-9 * max(1, counts.n_neg), r, u)  # 0.3·10 is 3, not 3.0000000000000004
+    i = np.clip(np.searchsorted(fp, u, side="right") - 1, 0, fp.size - 1)
+    j = np.minimum(i + 1, fp.size - 1)
+    width = (fp[j] - fp[i]).astype(float)
+    rise = (tp[j] - tp[i]).astype(float)
+    step = np.divide(rise * (u - fp[i]), width, out=np.zeros_like(u, dtype=float), where=width > 0)
+    return np.where(fp[i] == u, tp[i], tp[i] + step) / counts.n_pos
+
+
+def fold_vertical_average(
+    y_true, y_score, folds, *, fpr=None, pos_label=None, confidence_level=0.95, spread="t"
+) -> FoldVerticalAverage:
+    """Fold-averaged ROC curve by vertical averaging (Fawcett 2004, Algorithm 3).
+
+    At each false positive rate ``x`` the TPR of every fold's curve is read
+    off -- ``TPR_k(x)``: the top of the fold's vertical segment when its curve
+    has vertices at exactly ``x``, else the linear interpolation between the
+    two vertices around ``x`` -- and averaged over the ``K`` folds:
+
+    ``TPR̄(x) = (1/K) Σ_k TPR_k(x)``,
+    ``s(x)² = Σ_k (TPR_k(x) − TPR̄(x))² / (K − 1)``.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rocci.roc_curve`.
+    folds : array_like of shape (n,)
+        The fold (or run) of each instance.
+    fpr : array_like, optional
+        FPR values in [0, 1]; default ``0, 0.01, …, 1`` (Fawcett's grid with
+        100 samples).
+    confidence_level : float, default 0.95
+        Level of the t-interval (``spread="t"``).
+    spread : {"t", "sd", "se"}
+        The band: ``"t"`` -- the t-interval of the mean,
+        ``TPR̄ ± t_{K−1, (1+level)/2}·s/√K`` (the folds taken as independent
+        replicates); ``"sd"`` -- ``TPR̄ ± s`` (ROCR's
+        ``spread.estimate="stddev"``); ``"se"`` -- ``TPR̄ ± s/√K`` (ROCR's
+        ``"stderror"``).  Clipped to [0, 1].
+
+    Returns
+    -------
+    FoldVerticalAverage
+        ``to_frame()``: ``fpr, tpr_mean, tpr_std, tpr_low, tpr_high, n_folds``;
+        ``folds_frame()`` has each fold's TPR at each FPR.
+
+    Notes
+    -----
+    ROCR interpolates each curve with ``approxfun(ties=mean)``, which at an
+    FPR where a fold's curve is vertical takes the mean of the TPRs there;
+    Fawcett (and rocci) take the top of the vertical segment, the best TPR
+    reachable at that FPR (the same convention as :func:`rocci.vertical_ci`
+    with tied scores).
+
+    Examples
+    --------
+    >>> import rocci
+    >>> res = rocci.fold_vertical_average([0, 1, 0, 1], [.2, .7, .4, .3], [1, 1, 2, 2], fpr=[0, 0.5, 1])
+    >>> res.fold_tpr.tolist(), res.tpr_mean.tolist()
+    ([[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]], [0.5, 0.5, 1.0])
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice("spread", spread, SPREADS)
+    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
+    x = DEFAULT_FPR.copy() if fpr is None else _as_grid("fpr", fpr, lo=0.0, hi=1.0)
+    folded = _split(mask, scores, labels, codes, pos_label)
+    values = np.vstack([_tpr_at_fpr(c, x) for c in folded.counts])
+    mean, sd, low, high = _spread(values, level, spread)
+    return FoldVerticalAverage(
+        fpr=x, fold_tpr=values, tpr_mean=mean, tpr_std=sd, tpr_low=low, tpr_high=high,
+        folds=labels, spread=spread, confidence_level=level,
+    )
+
+
+def default_fold_thresholds(scores: np.ndarray, n_thresholds: int = DEFAULT_N_THRESHOLDS) -> np.ndarray:
+    """``+inf`` and up to ``n_thresholds`` pooled scores evenly spaced by rank.
+
+    Fawcett's Algorithm 4 samples the sorted scores of all folds at a fixed
+    step of rank; here the distinct pooled scores, decreasing, at ranks
+    ``round(j·(h − 1)/(n_thresholds − 1))`` (all of them when there are at
+    most ``n_thresholds``), so the highest and the lowest score are included
+    and the average runs from (0, 0) to (1, 1).
+    """
+    distinct = np.unique(scores)[::-1]
+    h = distinct.size
+    if h > n_thresholds:
+        idx = np.unique(np.round(np.linspace(0, h - 1, n_thresholds)).astype(np.int64))
+        distinct = distinct[idx]
+    return np.concatenate([[np.inf], distinct])
+
+
+def fold_threshold_average(
+    y_true,
+    y_score,
+    folds,
+    *,
+    thresholds=None,
+    n_thresholds=DEFAULT_N_THRESHOLDS,
+    pos_label=None,
+    confidence_level=0.95,
+    spread="t",
+) -> FoldThresholdAverage:
+    """Fold-averaged ROC curve by threshold averaging (Fawcett 2004, Algorithm 4).
+
+    At each threshold ``t`` every fold's classifier ``score >= t`` gives a
+    point ``(FPR_k(t), TPR_k(t)) = (fp_k(t)/n_k−, tp_k(t)/n_k+)``; the average
+    point and the spreads are, on each axis,
+
+    ``FPR̄(t) = (1/K) Σ_k FPR_k(t)``,  ``TPR̄(t) = (1/K) Σ_k TPR_k(t)``,
+
+    with standard deviations over folds (``ddof = 1``) and the band chosen by
+    ``spread`` (as in :func:`fold_vertical_average`).  Unlike vertical
+    averaging, every averaged point is the mean of classifiers that really
+    exist (one threshold), so the spread is two-dimensional.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, folds, confidence_level, spread
+        As in :func:`fold_vertical_average`.
+    thresholds : array_like, optional
+        Thresholds (any reals, ``±inf`` allowed), sorted decreasingly in the
+        result.  Default: :func:`default_fold_thresholds` -- ``+inf`` and
+        ``n_thresholds`` pooled scores evenly spaced by rank.
+    n_thresholds : int, default 50
+        Number of sampled thresholds when ``thresholds`` is not given.
+
+    Returns
+    -------
+    FoldThresholdAverage
+        ``to_frame()``: ``threshold, fpr_mean, fpr_std, fpr_low, fpr_high,
+        tpr_mean, tpr_std, tpr_low, tpr_high, n_folds``; ``folds_frame()``
+        has each fold's point and counts.
+
+    Notes
+    -----
+    ROCR's ``avg="threshold"`` linearly interpolates each fold's rates
+    between its cutoffs; here each fold's rates are its counts at ``t``
+    exactly (``score >= t``), as in Fawcett's ``ROC_POINT_AT_THRESHOLD``.
+
+    Examples
+    --------
+    >>> import rocci
+    >>> res = rocci.fold_threshold_average([0, 1, 0, 1], [.2, .7, .4, .3], [1, 1, 2, 2], thresholds=[0.5])
+    >>> res.fold_tpr.ravel().tolist(), res.fold_fpr.ravel().tolist()
+    ([1.0, 0.0], [0.0, 0.0])
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice("spread", spread, SPREADS)
+    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
+    if thresholds is None:
+        if isinstance(n_thresholds, (bool, np.bool_)) or not isinstance(n_thresholds, (int, np.integer)) or n_thresholds < 2:
+            raise InputError(f"n_thresholds ({n_thresholds!r}) must be a whole number of at least 2.")
+        t = default_fold_thresholds(scores, int(n_thresholds))
+    else:
+        t = np.sort(_as_grid("thresholds", thresholds))[::-1]
+    folded = _split(mask, scores, labels, codes, pos_label)
+    tp = np.vstack([c.n_pos_ge(t) for c in folded.counts]).astype(np.int64)
+    fp = np.vstack([c.n_neg_ge(t) for c in folded.counts]).astype(np.int64)
+    tpr = tp / folded.n_pos[:, None]
+    fpr = fp / folded.n_neg[:, None]
+    f_mean, f_sd, f_low, f_high = _spread(fpr, level, spread)
+    t_mean, t_sd, t_low, t_high = _spread(tpr, level, spread)
+    return FoldThresholdAverage(
+        thresholds=t, fold_fpr=fpr, fold_tpr=tpr, fold_tp=tp, fold_fp=fp,
+        fpr_mean=f_mean, fpr_std=f_sd, fpr_low=f_low, fpr_high=f_high,
+        tpr_mean=t_mean, tpr_std=t_sd, tpr_low=t_low, tpr_high=t_high,
+        folds=labels, spread=spread, confidence_level=level,
+    )
+
+
+def _threshold_value(name: str, value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} ({value!r}) must be a number (score >= {name} is positive).") from None
+    if np.isnan(v):
+        raise InputError(f"{name} must be a number, not NaN.")
+    return v
+
+
+def compare_folds(
+    y_true,
+    score_a,
+    score_b,
+    folds,
+    *,
+    measure="auc",
+    threshold_a=None,
+    threshold_b=None,
+    pos_label=None,
+    confidence_level=0.95,
+    alternative="two-sided",
+) -> FoldComparison:
+    """Paired t-test over folds (k-fold cross-validated paired t-test).
+
+    Both models are scored on the same instances in the same folds.  In fold
+    ``k`` each model gets a value (its AUC, or its error rate at a fixed
+    threshold) and ``d_k = value_a,k − value_b,k``.  With
+
+    ``d̄ = (1/K) Σ_k d_k``,  ``S² = Σ_k (d_k − d̄)² / (K − 1)``,
+
+    the statistic ``t = √K·d̄/S`` follows Student's t with ``K − 1`` degrees
+    of freedom under ``H0: E[d] = 0`` (Alpaydin; seed 003 §7.2), and the
+    confidence interval for ``E[d]`` is ``d̄ ± t_{K−1, (1+level)/2}·S/√K``.
+    The same numbers as ``scipy.stats.ttest_rel(value_a, value_b)``.
+
+    Parameters
+    ----------
+    y_true, pos_label
+        As in :func:`rocci.roc_curve`.
+    score_a, score_b : array_like of shape (n,)
+        The two models' scores of the same instances.
+    folds : array_like of shape (n,)
+        The fold of each instance (the same for both models).
+    measure : {"auc", "error"}
+        ``"auc"``: each fold's AUC (Mann–Whitney, ties 1/2).  ``"error"``:
+        each fold's error rate ``(FN + FP)/n_k`` with ``score >= threshold``
+        predicted positive.
+    threshold_a, threshold_b : float
+        Thresholds of the error rates (``measure="error"``; ``threshold_b``
+        defaults to ``threshold_a``).
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+        ``H1: E[d] ≠ 0``, ``E[d] < 0`` or ``E[d] > 0``.
+
+    Returns
+    -------
+    FoldComparison
+        ``to_frame()``: ``fold, n_pos, n_neg, value_a, value_b, difference``;
+        ``summary_frame()``: the test in one row.
+
+    Notes
+    -----
+    The folds' training sets overlap, so the ``d_k`` are not independent and
+    this test is known to be liberal (too many false rejections; Dietterich
+    1998, "Approximate statistical tests for comparing supervised
+    classification learning algorithms").  Read its p-value as a rough guide.
+    With ``S = 0`` the statistic is ``±inf`` (``d̄ ≠ 0``) or NaN (every
+    ``d_k = 0``), as in SciPy.
+
+    Examples
+    --------
+    >>> import rocci
+    >>> y, f = [0, 1, 0, 1, 0, 1, 0, 1], [1, 1, 1, 1, 2, 2, 2, 2]
+    >>> res = rocci.compare_folds(y, [.1, .9, .2, .8, .3, .7, .6, .4], [.5, .6, .4, .3, .5, .6, .4, .3], f)
+    >>> res.value_a.tolist(), res.value_b.tolist(), res.df
+    ([1.0, 0.75], [0.5, 0.5], 1)
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice("measure", measure, MEASURES)
+    check_choice("alternative", alternative, ALTERNATIVES)
+    mask, a, labels, codes, pos_label = _prepare(y_true, score_a, folds, pos_label, name="score_a")
+    b = check_scores(score_b, name="score_b", n=mask.size)
+    if measure == "error":
+        if threshold_a is None:
+            raise InputError(
+                "measure='error' needs threshold_a (and optionally threshold_b): the score at or above "
+                "which an instance is predicted positive, e.g. 0.5 for probabilities."
+            )
+        ta = _threshold_value("threshold_a", threshold_a)
+        tb = ta if threshold_b is None else _threshold_value("threshold_b", threshold_b)
+    else:
+        ta = tb = None
+    fa = _split(mask, a, labels, codes, pos_label)
+    fb = _split(mask, b, labels, codes, pos_label)
+
+    def values(folded: _Folded, t) -> np.ndarray:
+        out = np.empty(len(folded.counts))
+        for k, c in enumerate(folded.counts):
+            if t is None:
+                _, tp, fp = _curve(c)
+                out[k] = _auc_from_counts(tp, fp, c.n_pos, c.n_neg)
+            else:
+                fn = c.n_pos - int(c.n_pos_ge(t))
+                out[k] = (fn + int(c.n_neg_ge(t))) / (c.n_pos + c.n_neg)
+        return out
+
+    va, vb = values(fa, ta), values(fb, tb)
+    d = va - vb
+    k = d.size
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1))
+    se = sd / np.sqrt(k)
+    df = k - 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = float(np.divide(mean, se)) if se > 0 else (np.nan if mean == 0 else float(np.copysign(np.inf, mean)))
+    if np.isnan(t):
+        p = np.nan
+    elif alternative == "two-sided":
+        p = float(2 * stats.t.sf(abs(t), df))
+    elif alternative == "less":
+        p = float(stats.t.cdf(t, df))
+    else:
+        p = float(stats.t.sf(t, df))
+    if alternative == "two-sided":
+        q = float(stats.t.ppf(0.5 + level / 2, df))
+        low, high = mean - q * se, mean + q * se
+    else:
+        q = float(stats.t.ppf(level, df))
+        low, high = (-np.inf, mean + q * se) if alternative == "less" else (mean - q * se, np.inf)
+    return FoldComparison(
+        measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb, difference=d,
+        mean=mean, std=sd, se=float(se), statistic=t, df=int(df), pvalue=p, low=float(low), high=float(high),
+        confidence_level=level, alternative=alternative, threshold_a=ta, threshold_b=tb,
+    )

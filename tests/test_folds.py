@@ -1,0 +1,329 @@
+"""Cross-validation folds: per-fold curves, vertical and threshold averaging, the paired t-test.
+
+The averages are checked against a direct computation written as plain loops
+in exact rational arithmetic (Fawcett 2004, Algorithms 3 and 4, with ROC
+points built by counting), on random folds with many tied scores; against a
+small example worked by hand; and the t-test against ``scipy.stats.ttest_rel``.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from statistics import mean, stdev
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import rocci
+from rocci import InputError
+from rocci.folds import default_fold_thresholds
+
+# --------------------------------------------------------------------------
+# direct computation (loops, fractions)
+# --------------------------------------------------------------------------
+
+
+def roc_points(y, s):
+    """ROC vertices (fp, tp) of one fold by counting, thresholds decreasing, +inf first."""
+    pts = [(0, 0)]
+    for t in sorted(set(s), reverse=True):
+        tp = sum(1 for yi, si in zip(y, s) if yi and si >= t)
+        fp = sum(1 for yi, si in zip(y, s) if not yi and si >= t)
+        pts.append((fp, tp))
+    return pts
+
+
+def tpr_for_fpr(x, pts, n_pos, n_neg):
+    """Fawcett's TPR_FOR_FPR, literally: walk while the next point's FPR <= x."""
+    roc = [(Fraction(fp, n_neg), Fraction(tp, n_pos)) for fp, tp in pts]
+    i = 0
+    while i < len(roc) - 1 and roc[i + 1][0] <= x:
+        i += 1
+    if roc[i][0] == x:
+        return roc[i][1]
+    (x1, y1), (x2, y2) = roc[i], roc[i + 1]
+    return y1 + (y2 - y1) / (x2 - x1) * (x - x1)
+
+
+def split(y, s, f):
+    out = {}
+    for yi, si, fi in zip(y, s, f):
+        out.setdefault(fi, ([], []))
+        out[fi][0].append(bool(yi))
+        out[fi][1].append(float(si))
+    return [out[k] for k in sorted(out)]
+
+
+def random_folds(seed, n=60, k=4, levels=6):
+    """Labels, heavily tied scores and folds, every fold with both classes."""
+    rng = np.random.default_rng(seed)
+    while True:
+        y = rng.integers(0, 2, n)
+        s = rng.integers(0, levels, n) / (levels - 1) + 0.3 * y * rng.integers(0, 2, n)
+        f = rng.integers(1, k + 1, n)
+        ok = all(0 < y[f == j].sum() < (f == j).sum() for j in range(1, k + 1))
+        if ok and len(set(f)) == k:
+            return y, np.round(s, 6), f
+
+
+# --------------------------------------------------------------------------
+# per-fold curves
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fold_curves_equal_roc_curve_of_each_fold(seed):
+    y, s, f = random_folds(seed)
+    res = rocci.fold_roc_curves(y, s, f)
+    assert res.folds == [1, 2, 3, 4]
+    for fold, curve in zip(res.folds, res.curves):
+        direct = rocci.roc_curve(y[f == fold], s[f == fold])
+        np.testing.assert_array_equal(curve.thresholds, direct.thresholds)
+        np.testing.assert_array_equal(curve.tp, direct.tp)
+        np.testing.assert_array_equal(curve.fp, direct.fp)
+        assert curve.auc == direct.auc
+    frame = res.to_frame()
+    assert list(frame.columns) == ["fold", "n_pos", "n_neg", "auc"]
+    assert frame["n_pos"].sum() == y.sum() and frame["n_neg"].sum() == (1 - y).sum()
+    pts = res.points_frame()
+    assert list(pts.columns) == ["fold", "threshold", "fpr", "tpr", "tp", "fp"]
+    assert len(pts) == sum(len(c.thresholds) for c in res.curves)
+
+
+def test_text_folds_and_labels():
+    y = ["M", "B", "M", "B", "B", "M"]
+    res = rocci.fold_roc_curves(y, [0.9, 0.1, 0.4, 0.5, 0.2, 0.8], ["b", "a", "a", "b", "a", "b"], pos_label="M")
+    assert res.folds == ["a", "b"]
+    assert res.curve("a").auc == 1.0 and res.curve("b").auc == 1.0
+
+
+# --------------------------------------------------------------------------
+# vertical averaging
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("spread", ["t", "sd", "se"])
+def test_vertical_average_equals_direct_loops(seed, spread):
+    y, s, f = random_folds(seed, k=3 + seed % 3)
+    grid = [Fraction(j, 20) for j in range(21)] + [Fraction(1, 7), Fraction(5, 9)]
+    res = rocci.fold_vertical_average(y, s, f, fpr=[float(x) for x in grid], spread=spread, confidence_level=0.9)
+    folds = split(y, s, f)
+    k = len(folds)
+    for j, x in enumerate(grid):
+        per_fold = []
+        for yy, ss in folds:
+            n_pos = sum(yy)
+            per_fold.append(tpr_for_fpr(x, roc_points(yy, ss), n_pos, len(yy) - n_pos))
+        np.testing.assert_allclose(res.fold_tpr[:, j], [float(v) for v in per_fold], rtol=0, atol=1e-12)
+        m, sd = float(mean(per_fold)), float(stdev(per_fold))
+        half = {"t": stats.t.ppf(0.95, k - 1) * sd / np.sqrt(k), "sd": sd, "se": sd / np.sqrt(k)}[spread]
+        assert res.tpr_mean[j] == pytest.approx(m, abs=1e-12)
+        assert res.tpr_std[j] == pytest.approx(sd, abs=1e-12)
+        assert res.tpr_low[j] == pytest.approx(max(0.0, m - half), abs=1e-12)
+        assert res.tpr_high[j] == pytest.approx(min(1.0, m + half), abs=1e-12)
+
+
+def test_vertical_average_hand_example():
+    """Fawcett's definitions on two folds worked by hand.
+
+    Fold 1: positives 0.9, 0.6; negatives 0.7, 0.3.  Vertices (FPR, TPR):
+    (0, 0), (0, ½) at 0.9, (½, ½) at 0.7, (½, 1) at 0.6, (1, 1) at 0.3.
+    Fold 2: positives 0.8, 0.4, 0.4; negatives 0.4, 0.2.  Vertices:
+    (0, 0), (0, ⅓) at 0.8, (½, 1) at 0.4 (a diagonal: a positive–negative tie), (1, 1).
+
+    FPR 0: the tops of the vertical segments, ½ and ⅓, mean 5/12.
+    FPR ¼: fold 1 is flat at ½; fold 2 is halfway up its diagonal, ⅓ + ⅓ = ⅔; mean 7/12.
+    FPR ½: fold 1's vertical segment there has top 1; fold 2's vertex is 1; mean 1, sd 0.
+    """
+    y = [1, 1, 0, 0, 1, 1, 1, 0, 0]
+    s = [0.9, 0.6, 0.7, 0.3, 0.8, 0.4, 0.4, 0.4, 0.2]
+    f = [1, 1, 1, 1, 2, 2, 2, 2, 2]
+    res = rocci.fold_vertical_average(y, s, f, fpr=[0, 0.25, 0.5])
+    np.testing.assert_allclose(res.fold_tpr, [[0.5, 0.5, 1.0], [1 / 3, 2 / 3, 1.0]])
+    np.testing.assert_allclose(res.tpr_mean, [5 / 12, 7 / 12, 1.0])
+    assert res.tpr_std[2] == 0.0
+    assert res.tpr_std[0] == pytest.approx(np.std([0.5, 1 / 3], ddof=1))
+    frame = res.to_frame()
+    assert list(frame.columns) == ["fpr", "tpr_mean", "tpr_std", "tpr_low", "tpr_high", "n_folds"]
+    long = res.folds_frame()
+    assert list(long.columns) == ["fold", "fpr", "tpr"] and len(long) == 6
+
+    # Threshold averaging on the same folds.
+    th = rocci.fold_threshold_average(y, s, f, thresholds=[0.4, 0.6])
+    assert th.thresholds.tolist() == [0.6, 0.4]  # decreasing
+    # t = 0.6: fold 1 (TPR 1, FPR ½), fold 2 (TPR ⅓, FPR 0).
+    np.testing.assert_allclose(th.fold_tpr[:, 0], [1.0, 1 / 3])
+    np.testing.assert_allclose(th.fold_fpr[:, 0], [0.5, 0.0])
+    assert th.tpr_mean[0] == pytest.approx(2 / 3) and th.fpr_mean[0] == pytest.approx(0.25)
+    # t = 0.4: fold 1 (1, ½) and fold 2 (1, ½): no spread.
+    assert th.tpr_mean[1] == 1.0 and th.fpr_mean[1] == 0.5
+    assert th.tpr_std[1] == 0.0 and th.fpr_std[1] == 0.0
+    assert th.tpr_low[1] == th.tpr_high[1] == 1.0
+
+
+def test_vertical_average_default_grid_runs_corner_to_corner():
+    y, s, f = random_folds(7)
+    res = rocci.fold_vertical_average(y, s, f)
+    assert res.fpr.size == 101 and res.fpr[0] == 0 and res.fpr[-1] == 1
+    assert np.all(res.tpr_mean[-1] == 1.0)
+    assert np.all(np.diff(res.tpr_mean) >= -1e-12)  # each fold's curve is monotone, so is the mean
+    assert np.all(res.tpr_low <= res.tpr_mean + 1e-12) and np.all(res.tpr_mean <= res.tpr_high + 1e-12)
+
+
+# --------------------------------------------------------------------------
+# threshold averaging
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_threshold_average_equals_direct_loops(seed):
+    y, s, f = random_folds(seed + 10, k=3)
+    thresholds = sorted({float(v) for v in s} | {-1.0, 0.55, 2.0, float("inf")}, reverse=True)
+    res = rocci.fold_threshold_average(y, s, f, thresholds=thresholds, spread="t", confidence_level=0.95)
+    folds = split(y, s, f)
+    k = len(folds)
+    for j, t in enumerate(thresholds):
+        tprs, fprs = [], []
+        for yy, ss in folds:
+            n_pos = sum(yy)
+            tp = sum(1 for a, b in zip(yy, ss) if a and b >= t)
+            fp = sum(1 for a, b in zip(yy, ss) if not a and b >= t)
+            tprs.append(Fraction(tp, n_pos))
+            fprs.append(Fraction(fp, len(yy) - n_pos))
+            assert res.fold_tp[len(tprs) - 1, j] == tp and res.fold_fp[len(fprs) - 1, j] == fp
+        q = stats.t.ppf(0.975, k - 1) / np.sqrt(k)
+        for got_mean, got_sd, got_lo, got_hi, vals in (
+            (res.tpr_mean, res.tpr_std, res.tpr_low, res.tpr_high, tprs),
+            (res.fpr_mean, res.fpr_std, res.fpr_low, res.fpr_high, fprs),
+        ):
+            m, sd = float(mean(vals)), float(stdev(vals))
+            assert got_mean[j] == pytest.approx(m, abs=1e-12)
+            assert got_sd[j] == pytest.approx(sd, abs=1e-12)
+            assert got_lo[j] == pytest.approx(max(0.0, m - q * sd), abs=1e-12)
+            assert got_hi[j] == pytest.approx(min(1.0, m + q * sd), abs=1e-12)
+    frame = res.to_frame()
+    assert list(frame.columns) == ["threshold", "fpr_mean", "fpr_std", "fpr_low", "fpr_high",
+                                   "tpr_mean", "tpr_std", "tpr_low", "tpr_high", "n_folds"]
+    assert list(res.folds_frame().columns) == ["fold", "threshold", "fpr", "tpr", "tp", "fp"]
+
+
+def test_default_thresholds_sample_pooled_scores_by_rank():
+    scores = np.arange(1000) / 999
+    t = default_fold_thresholds(scores, 11)
+    assert t[0] == np.inf and t.size == 12
+    np.testing.assert_allclose(t[1:], np.linspace(1, 0, 11), atol=1e-3)
+    assert t[1] == 1.0 and t[-1] == 0.0
+    few = default_fold_thresholds(np.array([0.2, 0.2, 0.5]), 50)
+    assert few.tolist() == [np.inf, 0.5, 0.2]
+    y, s, f = random_folds(3)
+    res = rocci.fold_threshold_average(y, s, f, n_thresholds=5)
+    assert res.thresholds[0] == np.inf and res.tpr_mean[0] == 0 and res.fpr_mean[0] == 0
+    assert res.tpr_mean[-1] == 1 and res.fpr_mean[-1] == 1
+
+
+# --------------------------------------------------------------------------
+# paired t-test over folds
+# --------------------------------------------------------------------------
+
+
+def two_models(seed, n=300, k=10):
+    rng = np.random.default_rng(seed)
+    y = np.tile([0, 1], n // 2)
+    f = np.repeat(np.arange(1, k + 1), n // k)
+    rng.shuffle(f)
+    a = y * 1.0 + rng.normal(size=n)
+    b = y * 0.7 + rng.normal(size=n) + 0.3 * a
+    return y, np.round(a, 1), np.round(b, 1), f
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("measure", ["auc", "error"])
+def test_paired_t_test_matches_scipy(measure, alternative):
+    y, a, b, f = two_models(1)
+    kw = dict(threshold_a=0.5, threshold_b=0.3) if measure == "error" else {}
+    res = rocci.compare_folds(y, a, b, f, measure=measure, alternative=alternative, confidence_level=0.9, **kw)
+    # Direct per-fold values.
+    for j, fold in enumerate(res.folds):
+        m = f == fold
+        if measure == "auc":
+            va, vb = rocci.roc_auc(y[m], a[m]).auc, rocci.roc_auc(y[m], b[m]).auc
+        else:
+            va = np.mean((a[m] >= 0.5) != (y[m] == 1))
+            vb = np.mean((b[m] >= 0.3) != (y[m] == 1))
+        assert res.value_a[j] == pytest.approx(va, abs=1e-15)
+        assert res.value_b[j] == pytest.approx(vb, abs=1e-15)
+    ref = stats.ttest_rel(res.value_a, res.value_b, alternative=alternative)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert res.df == ref.df == len(res.folds) - 1
+    ci = ref.confidence_interval(0.9)
+    assert res.low == pytest.approx(ci.low, rel=1e-12)
+    assert res.high == pytest.approx(ci.high, rel=1e-12)
+    # The seed's formula: t = √k·d̄/S.
+    d = res.value_a - res.value_b
+    assert res.statistic == pytest.approx(np.sqrt(d.size) * d.mean() / d.std(ddof=1))
+    assert list(res.to_frame().columns) == ["fold", "n_pos", "n_neg", "value_a", "value_b", "difference"]
+    assert res.summary_frame().loc[0, "pvalue"] == res.pvalue
+
+
+def test_paired_t_test_degenerate_differences():
+    y = [0, 1, 0, 1, 0, 1, 0, 1]
+    f = [1, 1, 2, 2, 3, 3, 4, 4]
+    s = [0.1, 0.9, 0.2, 0.8, 0.3, 0.7, 0.1, 0.5]
+    same = rocci.compare_folds(y, s, s, f)
+    assert np.isnan(same.statistic) and np.isnan(same.pvalue) and same.mean == 0
+    flipped = rocci.compare_folds(y, s, [-v for v in s], f)  # AUC 1 vs 0 in every fold
+    assert flipped.mean == 1.0 and flipped.std == 0.0
+    assert flipped.statistic == np.inf and flipped.pvalue == 0.0
+
+
+# --------------------------------------------------------------------------
+# bad input
+# --------------------------------------------------------------------------
+
+
+def test_bad_input_messages():
+    y = [0, 1, 0, 1]
+    s = [0.1, 0.9, 0.3, 0.4]
+    with pytest.raises(InputError, match="only one fold"):
+        rocci.fold_vertical_average(y, s, [1, 1, 1, 1])
+    with pytest.raises(InputError, match=r"Fold 2 has no negative instances .*stratified folds"):
+        rocci.fold_roc_curves([0, 1, 1, 1], s, [1, 1, 2, 2])
+    with pytest.raises(InputError, match="Fold 'b' has no positive"):
+        rocci.fold_threshold_average([0, 1, 0, 0], s, ["a", "a", "b", "b"])
+    with pytest.raises(InputError, match="missing"):
+        rocci.fold_roc_curves(y, s, [1, 1, None, 2])
+    with pytest.raises(InputError, match="missing"):
+        rocci.fold_roc_curves(y, s, [1.0, 1.0, np.nan, 2.0])
+    with pytest.raises(InputError, match="3 values but y_true has 4"):
+        rocci.fold_roc_curves(y, s, [1, 1, 2])
+    with pytest.raises(InputError, match="spread"):
+        rocci.fold_vertical_average(y, s, [1, 1, 2, 2], spread="boxplot")
+    with pytest.raises(InputError, match=r"fpr values must be numbers in \[0, 1\]"):
+        rocci.fold_vertical_average(y, s, [1, 1, 2, 2], fpr=[0.5, 1.5])
+    with pytest.raises(InputError, match="n_thresholds"):
+        rocci.fold_threshold_average(y, s, [1, 1, 2, 2], n_thresholds=1)
+    with pytest.raises(InputError, match="needs threshold_a"):
+        rocci.compare_folds(y, s, s, [1, 1, 2, 2], measure="error")
+    with pytest.raises(InputError, match="measure"):
+        rocci.compare_folds(y, s, s, [1, 1, 2, 2], measure="f1")
+    with pytest.raises(InputError, match="score_b has 3 values"):
+        rocci.compare_folds(y, s, s[:3], [1, 1, 2, 2])
+    with pytest.raises(InputError, match="exactly two classes"):
+        rocci.fold_roc_curves([0, 1, 2, 1], s, [1, 1, 2, 2])
+
+
+def test_million_rows_run_quickly():
+    rng = np.random.default_rng(0)
+    n = 1_000_000
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    f = rng.integers(0, 10, n)
+    start = time.perf_counter()
+    rocci.fold_vertical_average(y, s, f)
+    rocci.fold_threshold_average(y, s, f)
+    rocci.compare_folds(y, s, -s, f)
+    assert time.perf_counter() - start < 20
