@@ -1,0 +1,392 @@
+"""Threshold explorer page: one threshold's confusion matrix and indicators, with intervals.
+
+Thin UI: every number comes from rocci (``confusion_at``, ``threshold_table``,
+``gain_curve``, ``precision_recall_curve``, ``reading_curve``, the threshold
+choosers and ``binomial_test``) through the cached wrappers in
+ui.cache_explore; figures come from rocci.plots_explore.  The page's choices
+are bound to the URL query string (``bind="query-params"``), like the other
+pages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci import plots_explore
+from rocci.plots import plotly_config
+from ui import cache, cache_explore
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import label_text, md_escape, number, percent
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
+METHOD_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
+BY = {"slider": "Slider", "value": "Type it", "rate": "Positive rate", "youden": "Youden", "cost": "Lowest cost"}
+ALTERNATIVES = {"less": "Below p0", "greater": "Above p0", "two-sided": "Different from p0"}
+#: Rows of the indicator table shown (rocci.INDICATORS order), with plain-words help.
+INDICATOR_TEXT = {
+    "accuracy": ("Accuracy", "(TP + TN) / n: share of all instances classified correctly."),
+    "error_rate": ("Error rate", "(FP + FN) / n: share of all instances misclassified."),
+    "precision": ("Precision", "TP / (TP + FP): share of the predicted positives that are positive."),
+    "recall": ("Recall (sensitivity)", "TP / (TP + FN): share of the positives that are found."),
+    "specificity": ("Specificity", "TN / (TN + FP): share of the negatives classified negative."),
+    "fpr": ("False-positive rate", "FP / (FP + TN) = 1 − specificity: share of the negatives flagged positive."),
+    "f1": ("F-measure (F1)", "2·TP / (2·TP + FP + FN): harmonic mean of precision and recall."),
+    "total_positive_rate": ("Total-positive rate", "(TP + FP) / n: share of all instances predicted positive "
+                            "(the target size, relative)."),
+}
+IND_COLUMNS = {
+    "indicator": ("Indicator", "What is measured (definitions under the table)."),
+    "value": ("Value", "The indicator on the data at this threshold."),
+    "low": ("Low", "Lower end of the interval."),
+    "high": ("High", "Upper end of the interval."),
+    "successes": ("Count", "The count in the numerator of the binomial proportion the interval rests on."),
+    "trials": ("Of", "Its number of trials (the denominator). For F1: TP among TP + FP + FN."),
+    "method": ("Method", "Interval method, and the bootstrap law it uses (exact: worked out by formula)."),
+}
+TABLE_COLUMNS = {
+    "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
+    "n_at_threshold": ("At score", "Instances with exactly this score (ties share one row).", "%d"),
+    "tp": ("TP (a)", "True positives.", "%d"),
+    "fn": ("FN (b)", "False negatives.", "%d"),
+    "fp": ("FP (c)", "False positives.", "%d"),
+    "tn": ("TN (d)", "True negatives.", "%d"),
+    "target_size": ("Target size", "Instances predicted positive, TP + FP.", "%d"),
+    "target_rate": ("Target rate", "(TP + FP) / n.", "%.4f"),
+    "recall": ("Recall", "TP / (TP + FN).", "%.4f"),
+    "precision": ("Precision", "TP / (TP + FP).", "%.4f"),
+    "fpr": ("FPR", "FP / (FP + TN).", "%.4f"),
+    "specificity": ("Specificity", "TN / (FP + TN).", "%.4f"),
+    "accuracy": ("Accuracy", "(TP + TN) / n.", "%.4f"),
+    "error_rate": ("Error rate", "(FP + FN) / n.", "%.4f"),
+    "f1": ("F1", "2·TP / (2·TP + FP + FN).", "%.4f"),
+    "lift": ("Lift", "Precision / share of positives = recall / target rate.", "%.3f"),
+}
+MAX_TABLE_ROWS = 2000
+
+CAPTION = (
+    "Pick a **threshold**: instances scoring at or above it are predicted positive. See the confusion matrix "
+    "and the usual indicators at that threshold, each with an interval, and where the threshold sits on the "
+    "gain chart and the precision–recall curve."
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    model: str
+    threshold: float
+    how: str
+    level: float
+    method: str
+    p0_text: str
+    alternative: str
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
+    """Slider bounds snapped to a round step (about 200–2000 steps), the step and its decimals."""
+    span = hi - lo
+    if not span > 0:
+        span = max(abs(lo), 1.0)
+    exponent = math.floor(math.log10(span / 200.0))
+    step = 10.0 ** exponent
+    decimals = max(0, -exponent)
+    low = round(math.floor(lo / step) * step, decimals)
+    high = round(math.ceil(hi / step) * step, decimals)
+    if high <= low:
+        high = round(low + step, decimals)
+    return low, high, step, decimals
+
+
+def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | None:
+    """The threshold and how it was chosen (None if the inputs are invalid)."""
+    y, s = an.arrays(model)
+    lo, hi, step, decimals = slider_scale(float(s.min()), float(s.max()))
+    default = 0.5 if lo <= 0.5 <= hi else round(float(np.median(s)), decimals)
+    with st.container(border=True):
+        st.markdown("**Threshold**")
+        by = st.segmented_control(
+            "Choose it by", list(BY), format_func=BY.get, default="slider", required=True, key="ex_by", bind=URL,
+            help="Slider or typed value; or the threshold that predicts a given share of instances positive; "
+            "or the one with the largest Youden index (sensitivity + specificity − 1); or the one with the "
+            "lowest expected cost for a prior and two costs.",
+        )
+        try:
+            if by == "slider":
+                t = st.slider("Threshold", lo, hi, value=default, step=step, format=f"%.{decimals}f",
+                              key="ex_t", bind=URL,
+                              help="Instances with score ≥ threshold are predicted positive.")
+                return round(float(t), decimals), "set with the slider"
+            if by == "value":
+                t = st.number_input("Threshold", value=default, step=step, format="%g", key="ex_tv", bind=URL,
+                                    help="Any number; scores ≥ it are predicted positive.")
+                return float(t), "typed"
+            if by == "rate":
+                rate = st.number_input(
+                    "Total-positive rate", min_value=0.0, max_value=1.0, value=0.5, step=0.05, format="%.3f",
+                    key="ex_rate", bind=URL,
+                    help="Share of all instances to predict positive, e.g. 0.1 = the top 10% of scores. The "
+                    "threshold is the ⌈rate·n⌉-th largest score (ties may add a few more).",
+                )
+                t = cache_explore.chosen_threshold(an.key, model, "rate", float(rate), None, None, None, y, s)
+                return t, f"predicting {percent(rate)} of instances positive"
+            if by == "youden":
+                t = cache_explore.chosen_threshold(an.key, model, "youden", None, None, None, None, y, s)
+                st.caption("The threshold with the largest **sensitivity + specificity − 1** (Youden's index); "
+                           "ties go to the highest threshold. It is also the lowest-cost threshold when both "
+                           "classes are equally likely and both errors cost the same.")
+                return t, "by Youden's index"
+            p = an.prepared
+            share = p.n_pos / (p.n_pos + p.n_neg)
+            p_pos = st.number_input(
+                "Prior p(+)", min_value=0.001, max_value=0.999, value=None, step=0.01, format="%.3f",
+                key="ex_p", bind=URL, placeholder=f"{share:.3f} (share in the data)",
+                help="Share of positives where the model will be used. Empty = the share in the data.",
+            )
+            c1, c2 = st.columns(2)
+            cost_fn = c1.number_input("C(−|+), missed positive", min_value=0.0, value=1.0, step=0.5,
+                                      key="ex_cfn", bind=URL, help="Cost of calling a positive negative.")
+            cost_fp = c2.number_input("C(+|−), false alarm", min_value=0.0, value=1.0, step=0.5,
+                                      key="ex_cfp", bind=URL, help="Cost of calling a negative positive.")
+            t = cache_explore.chosen_threshold(an.key, model, "cost", None,
+                                               None if p_pos is None else float(p_pos), float(cost_fn),
+                                               float(cost_fp), y, s)
+            w = rocci.operating_point(share if p_pos is None else p_pos, cost_fn, cost_fp)
+            st.caption(f"Operating point w = {w:.4f}: the threshold minimising w·(1 − recall) + (1 − w)·FPR, "
+                       "as on the Cost curves page.")
+            return t, "with the lowest expected cost"
+        except rocci.InputError as exc:
+            st.warning(md_escape(str(exc)), icon=":material/warning:")
+            return None
+
+
+def controls(an: cache.Analysis) -> Choice | None:
+    models = an.models
+    with st.container(border=True):
+        st.markdown("**Model and intervals**")
+        model = models[0]
+        if len(models) > 1:
+            model = st.selectbox("Model", models, format_func=str, key="ex_model", bind=URL,
+                                 help="The score column whose threshold you explore.")
+        level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="ex_level",
+                                 bind=URL, help="Level of each interval on this page (each on its own).")
+        method = st.selectbox(
+            "Interval method", METHODS, format_func=METHOD_LABELS.get, key="ex_method", bind=URL,
+            help="How each binomial proportion's interval is computed: Wilson (default), Agresti–Coull or "
+            "Wald, or the percentile interval (quantiles of the exact bootstrap law).",
+        )
+    chosen = threshold_controls(an, model)
+    with st.container(border=True):
+        st.markdown("**Binomial test of the error rate**")
+        p = an.prepared
+        trivial = min(p.n_pos, p.n_neg) / (p.n_pos + p.n_neg)
+        p0_text = st.text_input(
+            "Reference error rate p0", value="", key="ex_p0", bind=URL,
+            placeholder=f"{trivial:.4f} (always predict the larger class)",
+            help="A number strictly between 0 and 1. Empty = the error rate of always predicting the larger "
+            "class.",
+        )
+        alternative = st.selectbox("Is the error rate…", list(ALTERNATIVES), format_func=ALTERNATIVES.get,
+                                   key="ex_alt", bind=URL,
+                                   help="The alternative hypothesis; the null is that the error rate equals p0. "
+                                   "Below p0: the model does better than the reference; above p0: worse.")
+    if chosen is None:
+        return None
+    t, how = chosen
+    return Choice(model=model, threshold=float(t), how=how, level=level, method=method,
+                  p0_text=p0_text.strip() or f"{trivial!r}", alternative=alternative)
+
+
+def indicator_frame(conf) -> pd.DataFrame:
+    frame = conf.to_frame()
+    frame["indicator"] = [INDICATOR_TEXT[k][0] for k in frame["indicator"]]
+    return frame[list(IND_COLUMNS)]
+
+
+def indicator_config(level: float) -> dict:
+    cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1])
+           for c in ("indicator", "method")}
+    for c in ("value", "low", "high"):
+        help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c != "value" else "")
+        cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=help_text, format="%.4f")
+    for c in ("successes", "trials"):
+        cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1], format="%d")
+    return cfg
+
+
+def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
+    m = conf.matrix()
+    m.index = [f"Actual positive ({pos_text})", "Actual negative", "Total"]
+    return m
+
+
+def main() -> None:
+    st.title("Threshold explorer", anchor=False)
+    st.caption(CAPTION)
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return
+    if an is None:
+        st.info("No data loaded yet.")
+        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        return
+
+    left, right = st.columns([1, 2.6], gap="medium")
+    with left:
+        choice = controls(an)
+    if choice is None:
+        with right:
+            st.info("Fix the highlighted input on the left to update the results.")
+        return
+
+    y, s = an.arrays(choice.model)
+    try:
+        conf = cache_explore.confusion_at(an.key, choice.model, choice.threshold, choice.level, choice.method, y, s)
+        gain = cache_explore.gain_curve(an.key, choice.model, y, s)
+        pr = cache_explore.precision_recall_curve(an.key, choice.model, y, s)
+        reading = cache_explore.reading_curve(an.key, choice.model, y, s)
+    except rocci.InputError as exc:
+        with right:
+            error(str(exc))
+        return
+
+    pos_text = label_text(an.prepared.pos_label)
+    cfg = plotly_config(image_format=image_format(), filename="rocci_explorer")
+    with right:
+        thr = number(conf.threshold, 6)
+        st.markdown(f"**{md_escape(choice.model)}** · threshold **score ≥ {md_escape(thr)}** "
+                    f"({md_escape(choice.how)})")
+        cols = st.columns(4)
+        cols[0].metric("Predicted positive", f"{conf.target_size} of {conf.n}",
+                       help="Instances with score ≥ threshold (the target).")
+        cols[1].metric("Accuracy", f"{conf.accuracy:.4f}", help=INDICATOR_TEXT["accuracy"][1])
+        cols[2].metric("Precision", "—" if np.isnan(conf.precision) else f"{conf.precision:.4f}",
+                       help=INDICATOR_TEXT["precision"][1])
+        cols[3].metric("Recall", f"{conf.recall:.4f}", help=INDICATOR_TEXT["recall"][1])
+
+        mcol, bcol = st.columns([1.15, 1], gap="medium")
+        with mcol:
+            st.markdown("**Confusion matrix**")
+            st.table(matrix_frame(conf, pos_text))
+            st.caption(f"Rows: the true class (positive = {md_escape(pos_text)}); columns: the prediction at "
+                       "this threshold. The diagonal (true positives, true negatives) is correct.")
+        with bcol:
+            binomial(conf, choice)
+
+        st.markdown("**Indicators with intervals**")
+        st.dataframe(indicator_frame(conf), hide_index=True, column_config=indicator_config(choice.level),
+                     key="ex_indicators")
+        st.caption(
+            f"{percent(choice.level)} {METHOD_LABELS[choice.method]} intervals, each from a binomial law that the "
+            "bootstrap gives exactly (resampling infinitely often, worked out by formula) with the threshold held "
+            "fixed. **Recall, specificity, FPR** are shares of one class: positives and negatives resampled "
+            "separately. **Accuracy, error rate, total-positive rate** are shares of all instances: all "
+            "instances resampled together. **Precision** counts positives among the predicted positives, and "
+            "**F1** true positives among the instances that are not true negatives: their intervals take that "
+            "number of instances as fixed (a conditional law; see the Method column). "
+            + " ".join(f"{name}: {text}" for name, text in INDICATOR_TEXT.values())
+        )
+        download_csv(conf.to_frame().assign(threshold=conf.threshold, confidence_level=conf.confidence_level),
+                     label="Download the indicators (CSV)", file_name="rocci_indicators.csv", key="dl_ex_ind")
+
+        if conf.target_size == 0:
+            st.info("No instance scores at or above this threshold: precision is undefined (no predicted "
+                    "positive), so the current point is left off the precision–recall and reading-rate charts.")
+        gcol, pcol = st.columns(2)
+        with gcol:
+            st.markdown("**Gain chart**")
+            st.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model), config=cfg,
+                            key="ex_gain")
+            st.caption("Share of the positives found (recall) against the share of all instances targeted, "
+                       "scores taken from the top. Diamond: the current threshold, with its intervals.")
+        with pcol:
+            st.markdown("**Precision–recall curve**")
+            st.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
+                                                    name=choice.model), config=cfg, key="ex_pr")
+            st.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
+                       "lowered and recall grows; the dotted line is the precision of random scores.")
+
+    results(an, choice, conf, reading, cfg)
+
+
+def binomial(conf, choice: Choice) -> None:
+    st.markdown("**Binomial test of the error rate**")
+    text = choice.p0_text
+    try:
+        p0: object = float(text.replace("−", "-"))
+    except ValueError:
+        p0 = text  # rocci says what is wrong with it
+    try:
+        test = rocci.binomial_test(conf.errors, conf.n, p0, alternative=choice.alternative,
+                                   confidence_level=choice.level)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    st.metric("Errors", f"{test.errors} of {test.n}", help="Misclassified instances, FP + FN; error rate "
+              f"{test.error_rate:.4f}.")
+    st.metric("P-value", f"{test.pvalue:.4g}", help="Binomial test against the reference error rate p0.")
+    outcome = {
+        "less": f"at most {test.errors} errors out of {test.n}",
+        "greater": f"at least {test.errors} errors out of {test.n}",
+        "two-sided": f"an error count no likelier than {test.errors} out of {test.n}",
+    }[choice.alternative]
+    ci = f"[{test.low:.4f}, {test.high:.4f}]"
+    kind = "" if choice.alternative == "two-sided" else "one-sided "
+    st.caption(
+        f"Error rate {test.error_rate:.4f}. "
+        f"If each instance were misclassified with probability p0 = {test.p0:.4g}, independently, "
+        f"{outcome} would happen with probability **{test.pvalue:.4g}** "
+        f"(the p-value). {percent(choice.level)} {kind}Clopper–Pearson interval for the error rate: **{ci}**. "
+        "The test treats the threshold as fixed in advance; a threshold tuned on these same data makes the "
+        "error rate look better than it will be on new data."
+    )
+
+
+def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
+    st.subheader("More", anchor=False)
+    tabs = st.tabs(["Reading-rate curve", "All thresholds"])
+    y, s = an.arrays(choice.model)
+    with tabs[0]:
+        st.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model), config=cfg,
+                        key="ex_reading")
+        st.caption(
+            "Read the positive class as \"the classifier's answer is right\" and the score as its confidence: "
+            "answers scoring at or above the threshold are accepted. The **reading rate** is the share "
+            "accepted, the **substitution rate** the share of accepted answers that are wrong. Lowering the "
+            "threshold past a right answer lowers the substitution rate, past a wrong one raises it, so the "
+            "curve zigzags: one substitution rate can go with several reading rates."
+        )
+    with tabs[1]:
+        try:
+            table = cache_explore.threshold_table(an.key, choice.model, y, s)
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+        shown = table if len(table) <= MAX_TABLE_ROWS else table.head(MAX_TABLE_ROWS)
+        st.caption(
+            "Every distinct score as a threshold, from the highest down (tied scores share a row), as in "
+            "Tanagra's tutorial: the cells a, b, c, d of the confusion matrix and the indicators. "
+            + (f"The first {MAX_TABLE_ROWS:,} of {len(table):,} rows are shown; the download has them all."
+               if len(table) > MAX_TABLE_ROWS else "")
+        )
+        cfg_cols = {c: st.column_config.NumberColumn(v[0], help=v[1], format=v[2]) for c, v in TABLE_COLUMNS.items()}
+        st.dataframe(shown, hide_index=True, column_config=cfg_cols, height=360, key="ex_table")
+        download_csv(lambda: cache_explore.threshold_table(an.key, choice.model, y, s).assign(model=choice.model),
+                     label="Download the full table (CSV)", file_name="rocci_thresholds.csv", key="dl_ex_table")
+
+
+main()

@@ -1,0 +1,174 @@
+"""Threshold explorer page, driven by AppTest: confusion matrix, indicators, charts, threshold choosers,
+binomial test, URL round trip and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+from rocci import data as rdata
+
+PAGE = "app_pages/explorer.py"
+
+
+def _arrays(model, sample="breast_cancer_cv.csv"):
+    """(is_positive, scores) of a bundled sample, prepared as the dashboard does."""
+    df = rocci.load_table(ROOT / "data" / sample)
+    g = rdata.guess_columns(df)
+    scores = ["score"] if sample == "heart_disease_test20.csv" else g["scores"]
+    pos = rdata.guess_pos_label(rdata.label_values(df, g["label"]))
+    prep = rdata.prepare_binary(df, label=g["label"], scores=scores, pos_label=pos)
+    return np.asarray(prep.is_positive, bool), np.asarray(prep.scores[model], float)
+
+
+def table(at, column: str) -> pd.DataFrame:
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def matrix(at) -> pd.DataFrame:
+    return next(t.value for t in at.table if "Predicted positive" in t.value.columns)
+
+
+def metrics(at) -> dict:
+    labels = [m.label for m in at.metric]
+    assert len(labels) == len(set(labels)), labels  # each number shown once
+    return {m.label: m.value for m in at.metric}
+
+
+def heart_app():
+    at = new_app()
+    at.selectbox(key="sample").set_value("heart_disease_test20.csv").run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    return at
+
+
+def _assert_indicators(at, conf):
+    tab = table(at, "successes")
+    ref = conf.to_frame()
+    np.testing.assert_allclose(tab["value"], ref["value"])
+    np.testing.assert_allclose(tab["low"], ref["low"])
+    np.testing.assert_allclose(tab["high"], ref["high"])
+    assert list(tab["method"]) == list(ref["method"])
+
+
+def test_heart_sample_matches_the_api_and_tanagra():
+    at = heart_app()
+    y, s = _arrays("score", "heart_disease_test20.csv")
+    conf = rocci.confusion_at(y, s, 0.5)
+    # Tanagra's matrix at 0.5 (seed 004): 5 5 / 2 8
+    assert matrix(at).values.tolist() == [[5, 5, 10], [2, 8, 10], [7, 13, 20]]
+    _assert_indicators(at, conf)
+    m = metrics(at)
+    assert m["Predicted positive"] == "7 of 20"
+    assert m["Accuracy"] == f"{conf.accuracy:.4f}" and m["Precision"] == f"{conf.precision:.4f}"
+    # charts: curves are rocci's, the current point sits at the confusion matrix's rates
+    gain = figure(at, "ex_gain")
+    curve = traces(gain, "gain")[0]
+    np.testing.assert_allclose(decode(curve["y"]), rocci.gain_curve(y, s)["recall"])
+    cur = traces(gain, "current")[0]
+    assert decode(cur["x"])[0] == pytest.approx(0.35) and decode(cur["y"])[0] == pytest.approx(0.5)
+    pr = figure(at, "ex_pr")
+    np.testing.assert_allclose(decode(traces(pr, "pr")[0]["y"]), rocci.precision_recall_curve(y, s)["precision"])
+    assert traces(figure(at, "ex_reading"), "reading")
+    # the full table is threshold_table's
+    full = table(at, "n_at_threshold")
+    pd.testing.assert_frame_equal(full.reset_index(drop=True), rocci.threshold_table(y, s), check_dtype=False)
+    # binomial test against the default p0 = error rate of always predicting the larger class (0.5 here)
+    test = rocci.binomial_test(7, 20, 0.5, alternative="less")
+    assert m["P-value"] == f"{test.pvalue:.4g}" and m["Errors"] == "7 of 20"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"[{test.low:.4f}, {test.high:.4f}]" in captions
+    assert "Clopper–Pearson" in captions
+
+
+@pytest.mark.parametrize(
+    "by, setup, expected",
+    [
+        ("rate", {"ex_rate": 0.35}, lambda y, s: rocci.rate_threshold(y, s, 0.35)),
+        ("youden", {}, lambda y, s: rocci.youden_threshold(y, s)),
+        ("cost", {"ex_p": 0.2, "ex_cfn": 5.0}, lambda y, s: rocci.cost_threshold(y, s, p_pos=0.2, cost_fn=5.0)),
+        ("cost", {}, lambda y, s: rocci.cost_threshold(y, s)),
+        ("value", {"ex_tv": 0.3}, lambda y, s: 0.3),
+    ],
+)
+def test_threshold_choosers(by, setup, expected):
+    at = heart_app()
+    at.segmented_control(key="ex_by").set_value(by).run()
+    for key, value in setup.items():
+        at.number_input(key=key).set_value(value).run()
+    assert_clean(at)
+    y, s = _arrays("score", "heart_disease_test20.csv")
+    t = expected(y, s)
+    _assert_indicators(at, rocci.confusion_at(y, s, t))
+    text = " ".join(m.value for m in at.markdown)
+    assert f"score ≥ {rocci.confusion_at(y, s, t).threshold:g}".replace(".", "\\.") in text
+
+
+def test_youden_on_heart_is_the_higher_of_two_ties():
+    at = heart_app()
+    at.segmented_control(key="ex_by").set_value("youden").run()
+    assert_clean(at)
+    assert matrix(at).values.tolist()[0][:2] == [7, 3]  # threshold 0.4468, not 0.3956
+
+
+def test_model_level_and_method_follow_the_api():
+    at = new_app(PAGE)
+    assert_clean(at)
+    at.selectbox(key="ex_model").set_value("naive_bayes").run()
+    at.select_slider(key="ex_level").set_value(0.9).run()
+    at.selectbox(key="ex_method").set_value("percentile").run()
+    assert_clean(at)
+    y, s = _arrays("naive_bayes")
+    conf = rocci.confusion_at(y, s, 0.5, confidence_level=0.9, method="percentile")
+    _assert_indicators(at, conf)
+    assert table(at, "successes")["method"].str.startswith("percentile of the exact law").all()
+
+
+def test_choices_restored_from_the_url():
+    query = {"ex_model": "naive_bayes", "ex_by": "Positive rate", "ex_rate": "0.2", "ex_level": "90%",
+             "ex_method": "Agresti-Coull", "ex_p0": "0.3", "ex_alt": "Different from p0"}
+    at = new_app(PAGE, query)
+    assert_clean(at)
+    assert at.selectbox(key="ex_model").value == "naive_bayes"
+    assert at.segmented_control(key="ex_by").value == "rate"
+    assert at.number_input(key="ex_rate").value == pytest.approx(0.2)
+    assert at.select_slider(key="ex_level").value == 0.9
+    assert at.selectbox(key="ex_method").value == "agresti-coull"
+    assert at.text_input(key="ex_p0").value == "0.3"
+    assert at.selectbox(key="ex_alt").value == "two-sided"
+    y, s = _arrays("naive_bayes")
+    t = rocci.rate_threshold(y, s, 0.2)
+    conf = rocci.confusion_at(y, s, t, confidence_level=0.9, method="agresti-coull")
+    _assert_indicators(at, conf)
+    test = rocci.binomial_test(conf.errors, conf.n, 0.3, alternative="two-sided", confidence_level=0.9)
+    assert metrics(at)["P-value"] == f"{test.pvalue:.4g}"
+    # (writing the choices back into the URL is the browser's job: tests/browser/test_explorer.py)
+
+
+@pytest.mark.parametrize("p0", ["1.5", "abc", "0", "1"])
+def test_bad_p0_gives_an_error_box(p0):
+    at = heart_app()
+    at.text_input(key="ex_p0").input(p0).run()
+    assert not at.exception
+    assert at.error and "p0" in at.error[0].value
+    # the rest of the page still works
+    assert matrix(at).values.tolist()[0][:2] == [5, 5]
+
+
+def test_zero_costs_warn_and_all_negative_threshold():
+    at = heart_app()
+    at.segmented_control(key="ex_by").set_value("cost").run()
+    at.number_input(key="ex_cfn").set_value(0.0).run()
+    at.number_input(key="ex_cfp").set_value(0.0).run()
+    assert not at.exception
+    assert at.warning and "both be 0" in at.warning[0].value
+    # a missed positive costs nothing: calling everything negative is cheapest (threshold +inf)
+    at.number_input(key="ex_cfp").set_value(1.0).run()
+    assert_clean(at)
+    assert matrix(at).values.tolist()[2][:2] == [0, 20]
+    assert metrics(at)["Precision"] == "—"
+    assert any("No instance scores at or above" in i.value for i in at.info)

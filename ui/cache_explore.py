@@ -1,0 +1,55 @@
+"""Cached calls into rocci's threshold-explorer API, for the Threshold explorer page.
+
+Same conventions as :mod:`ui.cache`: a text ``key`` (:func:`ui.state.data_key`,
+the digest of the bytes plus the column mapping), the model name and the
+options as plain hashable values; the arrays are passed in underscore
+arguments, which Streamlit does not hash.  Errors (``rocci.InputError``) are
+not cached.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import rocci
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the indicators at every threshold…")
+def threshold_table(key: str, model: str, _y, _s):
+    """``rocci.threshold_table``: one row per distinct score."""
+    return rocci.threshold_table(_y, _s)
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the gain chart…")
+def gain_curve(key: str, model: str, _y, _s):
+    return rocci.gain_curve(_y, _s)
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the precision–recall curve…")
+def precision_recall_curve(key: str, model: str, _y, _s):
+    return rocci.precision_recall_curve(_y, _s)
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the reading-rate curve…")
+def reading_curve(key: str, model: str, _y, _s):
+    return rocci.reading_curve(_y, _s)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def confusion_at(key: str, model: str, threshold: float, confidence_level: float, method: str, _y, _s):
+    """``rocci.confusion_at`` at one threshold."""
+    return rocci.confusion_at(_y, _s, threshold, confidence_level=confidence_level, method=method)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def chosen_threshold(key: str, model: str, by: str, rate: float | None, p_pos: float | None,
+                     cost_fn: float | None, cost_fp: float | None, _y, _s) -> float:
+    """The threshold chosen by total positive rate ("rate"), Youden's index ("youden")
+    or lowest cost ("cost"; ``p_pos`` None = the share of positives in the data)."""
+    if by == "rate":
+        return rocci.rate_threshold(_y, _s, rate)
+    if by == "youden":
+        return rocci.youden_threshold(_y, _s)
+    if by == "cost":
+        return rocci.cost_threshold(_y, _s, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp)
+    raise ValueError(f"unknown choice {by!r}")
