@@ -117,3 +117,129 @@ def test_monte_carlo_correlated_binormal():
         counts = np.bincount((d + n_pos).astype(int), minlength=2 * n_pos + 1) / B
         # Bonferroni over the support: 5.3 SE keeps a chance failure below 1e-5.
         assert np.all(np.abs(counts - probs) <= 5.3 * np.sqrt(probs * (1 - probs) / B) + 1e-12)
+
+
+# ---------------------------------------------------------------------------
+# The fast route (quadrature over the order statistic, Fourier mixture)
+# against the direct multinomial formula and against plain enumeration.
+# ---------------------------------------------------------------------------
+from scipy import stats  # noqa: E402
+
+from rocci import vertical_paired as vp  # noqa: E402
+
+
+def _paired(n_pos, n_neg, seed, rho=0.6, digits=None):
+    rng = np.random.default_rng(seed)
+    z = rng.multivariate_normal([0.0, 0.0], [[1.0, rho], [rho, 1.0]], n_pos + n_neg)
+    z[:n_pos] += [1.0, 0.7]
+    if digits is not None:
+        z = z.round(digits)  # ties within and across classes
+    return z[:n_pos, 0], z[:n_pos, 1], z[n_pos:, 0], z[n_pos:, 1]
+
+
+@pytest.mark.parametrize(
+    "n_pos, n_neg, m, digits, seed",
+    [(5, 6, None, 1, 0), (8, 9, (6, 11), 1, 1), (20, 25, None, None, 2), (30, 40, (25, 33), 1, 3),
+     (40, 60, None, None, 4)],
+)
+def test_quadrature_route_equals_direct_formula(n_pos, n_neg, m, digits, seed):
+    """Joint law of the ranks, the law of ΔTPR*, its mean and sd: fast route = direct formula to 1e-12."""
+    pa, pb, na, nb = _paired(n_pos, n_neg, seed, digits=digits)
+    m_pos, m_neg = (n_pos, n_neg) if m is None else m
+    ctx = _PairedData(pa, pb, na, nb, m_pos, m_neg)
+    for r in sorted({1, 2, max(1, m_neg // 10), m_neg // 2, m_neg - 1, m_neg}):
+        direct, fast = ctx.level(r, route="direct"), ctx.level(r)
+        np.testing.assert_allclose(fast["joint"][2], direct["joint"][2], rtol=0, atol=1e-12, err_msg=f"r={r}")
+        np.testing.assert_allclose(fast["pmf"], direct["pmf"], rtol=0, atol=1e-12, err_msg=f"r={r}")
+        assert fast["mean"] == pytest.approx(direct["mean"], abs=1e-12)
+        assert fast["std"] == pytest.approx(direct["std"], abs=1e-12)
+        assert fast["trunc"] <= 1e-13
+
+
+def test_sum_tail_against_scipy():
+    """P(X + Y >= s) for independent binomials, including empty and certain cells."""
+    rng = np.random.default_rng(5)
+    for n1, n2 in [(0, 7), (9, 0), (1, 1), (30, 50), (400, 250)]:
+        q_lo = np.r_[0.0, 1.0, rng.uniform(0, 1, 60), 1e-9, 1 - 1e-9]
+        q_hi = np.r_[1.0, 0.0, rng.uniform(0, 1, 60), 0.5, 0.5]
+        s = rng.integers(-1, n1 + n2 + 2, q_lo.size).astype(float)
+        got = vp._sum_tail(q_lo, q_hi, s, n1, n2)
+        x = np.arange(n1 + 1)
+        want = np.array([
+            np.sum(stats.binom.pmf(x, n1, a) * stats.binom.sf(si - x - 1, n2, b)) for a, b, si in zip(q_lo, q_hi, s)
+        ])
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+
+
+def test_chernoff_windows_are_bounds():
+    """The windows ``[floor(n·p − lo), ceil(n·p + up)]`` built from :func:`_kl_bound`
+    leave at most 1e-16 on each side (what _sum_tail relies on)."""
+    rng = np.random.default_rng(6)
+    n = rng.integers(0, 3000, 400).astype(float)
+    p = np.r_[rng.uniform(0, 1, 300), rng.uniform(0, 1e-3, 50), 1 - rng.uniform(0, 1e-3, 50)]
+    up = vp._kl_bound(n, p, upper=True)
+    lo = vp._kl_bound(n, p, upper=False)
+    assert np.all(stats.binom.sf(np.ceil(n * p + up), n, p) <= 1.01e-16)
+    assert np.all(stats.binom.cdf(np.floor(n * p - lo) - 1, n, p) <= 1.01e-16)
+    # and they are not wasteful: within 15% of the exact quantile distance (+2) for large n·p(1 − p)
+    big = n * p * (1 - p) > 100
+    exact = stats.binom.isf(1e-16, n[big], p[big]) - n[big] * p[big]
+    assert np.all(up[big] <= 1.15 * exact + 2)
+
+
+def test_fourier_mixture_equals_exact_components():
+    """The mixture of difference laws by one FFT equals the sum of exact components."""
+    rng = np.random.default_rng(8)
+    for n, m, size in [(7, 7, 5), (40, 55, 300), (300, 300, 600)]:
+        n_a = rng.integers(0, n + 1, size)
+        n_b = np.minimum(rng.integers(0, n + 1, size), n - n_a)
+        n_a[:2], n_b[:2] = (n, 0), (0, n)  # every draw in one cell
+        w = rng.dirichlet(np.ones(size))
+        d, pmf = vp._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
+        want = vp._mixture_difference_pmf(w, n_a / n, n_b / n, m)
+        full = np.zeros(2 * m + 1)
+        full[d + m] = pmf
+        np.testing.assert_allclose(full, want, rtol=0, atol=1e-13)
+
+
+def test_monte_carlo_correlated_binormal_n200():
+    """ρ = 0.6, 100 + 100 instances with ties: 10⁵ seeded resamples agree with the exact
+    mean, variance and P(ΔTPR* > 0) within 4.5 SE, and with the law (Bonferroni 5.3 SE)."""
+    rng = np.random.default_rng(11)
+    n_pos = n_neg = 100
+    pa, pb, na, nb = _paired(n_pos, n_neg, 12, digits=1)
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    a, b = np.r_[pa, na], np.r_[pb, nb]
+    res = compare_vertical(y, a, b, fpr=[0.2])
+    r = int(res.r[0])
+    B = 100_000
+    d = np.empty(B)
+    for start in range(0, B, 10_000):
+        ni = rng.integers(0, n_neg, (10_000, n_neg))
+        t_a = -np.partition(-na[ni], r - 1, axis=1)[:, r - 1][:, None]
+        t_b = -np.partition(-nb[ni], r - 1, axis=1)[:, r - 1][:, None]
+        pi = rng.integers(0, n_pos, (10_000, n_pos))
+        xa, xb = pa[pi], pb[pi]
+        d[start:start + 10_000] = ((xa >= t_a) & (xb < t_b)).sum(1) - ((xa < t_a) & (xb >= t_b)).sum(1)
+    delta = d / n_pos
+    assert abs(delta.mean() - res.delta_tpr_mean[0]) < 4.5 * delta.std() / np.sqrt(B)
+    fourth = np.mean((delta - delta.mean()) ** 4)
+    assert abs(delta.var() - res.delta_tpr_std[0] ** 2) < 4.5 * np.sqrt((fourth - delta.var() ** 2) / B)
+    p = res.p_a_better[0]
+    assert abs(np.mean(delta > 0) - p) < 4.5 * np.sqrt(p * (1 - p) / B)
+    values, probs = res.distribution(0)
+    counts = np.bincount((d + n_pos).astype(int), minlength=2 * n_pos + 1) / B
+    assert np.all(np.abs(counts - probs) <= 5.3 * np.sqrt(probs * (1 - probs) / B) + 1e-12)
+
+
+def test_thousands_of_negatives_progress_and_mass():
+    """n− = 2000 at one level: runs, reports progress, the law sums to 1 and nothing is truncated."""
+    pa, pb, na, nb = _paired(500, 2000, 13)
+    y = np.r_[np.ones(500, int), np.zeros(2000, int)]
+    seen = []
+    res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.1], progress=lambda f, msg: seen.append(f))
+    values, probs = res.distribution(0)
+    assert probs.sum() == pytest.approx(1.0, abs=1e-12)
+    assert res.truncated_mass[0] <= 1e-12
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and np.all(np.diff(seen) >= 0) and len(seen) > 2
+    assert np.sum(values * probs) == pytest.approx(res.delta_tpr_mean[0], abs=1e-12)
