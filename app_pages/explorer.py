@@ -215,7 +215,8 @@ def indicator_frame(conf) -> pd.DataFrame:
 
 
 def indicator_config(level: float) -> dict:
-    cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1])
+    cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1],
+                                          width="large" if c == "method" else None)
            for c in ("indicator", "method")}
     for c in ("value", "low", "high"):
         help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c != "value" else "")
@@ -226,8 +227,9 @@ def indicator_config(level: float) -> dict:
 
 
 def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
+    """The 2×2 matrix with totals; st.table renders Markdown, so the label from the file is escaped."""
     m = conf.matrix()
-    m.index = [f"Actual positive ({pos_text})", "Actual negative", "Total"]
+    m.index = [f"Actual positive ({md_escape(pos_text)})", "Actual negative", "Total"]
     return m
 
 

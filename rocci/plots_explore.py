@@ -83,6 +83,25 @@ def _current_trace(x, y, *, x_int, y_int, name: str, text: str, hover: str) -> "
     )
 
 
+def _add_curve(fig: "go.Figure", frame: Any, x_col: str, y_col: str, extra: tuple, *, kind: str, name: str,
+               label: str, color_index: int, max_points: int, markers: bool, hover: str) -> None:
+    """One model's curve from ``frame``'s columns; ``customdata`` = threshold text, then ``extra`` columns."""
+    x = np.asarray(frame[x_col], dtype=float)
+    y = np.asarray(frame[y_col], dtype=float)
+    idx = curve_indices(x, y, max_points=max_points)
+    custom = np.column_stack(
+        [_threshold_text(np.asarray(frame["threshold"], dtype=float)[idx])]
+        + [np.asarray(frame[c])[idx] for c in extra]
+    ).astype(object)
+    fig.add_trace(go.Scatter(
+        x=x[idx], y=y[idx], mode="lines+markers" if markers and idx.size <= 200 else "lines",
+        line=dict(color=color_for(color_index), width=2.2), marker=dict(size=5),
+        name=(_text(name) or label) + _drawn(idx, x.size), meta=[kind, str(name)], legendrank=100,
+        customdata=custom,
+        hovertemplate="<b>threshold: score ≥ %{customdata[0]}</b><br>" + hover + "<extra></extra>",
+    ))
+
+
 def _layout(fig: "go.Figure", height: int) -> None:
     _base_layout(fig, title=None, height=height)
     fig.update_layout(margin=dict(l=60, r=20, t=20, b=120),
@@ -123,22 +142,10 @@ def gain_figure(gain: Any, *, current: Any = None, name: str = "", color_index: 
         fig.add_trace(go.Scatter(x=[0, share, 1], y=[0, 1, 1], mode="lines", name="ideal model",
                                  line=dict(color="#2ca02c", dash="dash", width=1), hoverinfo="skip",
                                  meta=["ideal"], legendrank=999))
-    x = np.asarray(gain["target_rate"], dtype=float)
-    y = np.asarray(gain["recall"], dtype=float)
-    idx = curve_indices(x, y, max_points=max_points)
-    custom = np.column_stack([
-        _threshold_text(np.asarray(gain["threshold"], dtype=float)[idx]),
-        np.asarray(gain["target_size"])[idx], np.asarray(gain["tp"])[idx], np.asarray(gain["lift"], float)[idx],
-    ]).astype(object)
-    fig.add_trace(go.Scatter(
-        x=x[idx], y=y[idx], mode="lines", line=dict(color=color_for(color_index), width=2.2),
-        name=(_text(name) or "gain") + _drawn(idx, x.size), meta=["gain", str(name)], legendrank=100,
-        customdata=custom,
-        hovertemplate=("<b>threshold: score ≥ %{customdata[0]}</b><br>"
-                       "target: %{customdata[1]} instances (%{x:.3f} of all)<br>"
-                       "recall %{y:.4f} (%{customdata[2]} positives)<br>"
-                       "lift %{customdata[3]:.3f}<extra></extra>"),
-    ))
+    _add_curve(fig, gain, "target_rate", "recall", ("target_size", "tp", "lift"), kind="gain", name=name,
+               label="gain", color_index=color_index, max_points=max_points, markers=False,
+               hover=("target: %{customdata[1]} instances (%{x:.3f} of all)<br>"
+                      "recall %{y:.4f} (%{customdata[2]} positives)<br>lift %{customdata[3]:.3f}"))
     if current is not None:
         ci_x, ci_y = current.interval("total_positive_rate"), current.interval("recall")
         fig.add_trace(_current_trace(
@@ -182,22 +189,9 @@ def pr_figure(pr: Any, *, current: Any = None, name: str = "", color_index: int 
                                  name=f"random scores (precision {share:.3f})",
                                  line=dict(color="#9a9a9a", dash="dot", width=1), hoverinfo="skip",
                                  meta=["baseline"], legendrank=1000))
-    x = np.asarray(pr["recall"], dtype=float)
-    y = np.asarray(pr["precision"], dtype=float)
-    idx = curve_indices(x, y, max_points=max_points)
-    custom = np.column_stack([
-        _threshold_text(np.asarray(pr["threshold"], dtype=float)[idx]),
-        np.asarray(pr["tp"])[idx], np.asarray(pr["fp"])[idx],
-    ]).astype(object)
-    fig.add_trace(go.Scatter(
-        x=x[idx], y=y[idx], mode="lines+markers" if idx.size <= 200 else "lines",
-        line=dict(color=color_for(color_index), width=2), marker=dict(size=5),
-        name=(_text(name) or "precision–recall") + _drawn(idx, x.size), meta=["pr", str(name)], legendrank=100,
-        customdata=custom,
-        hovertemplate=("<b>threshold: score ≥ %{customdata[0]}</b><br>"
-                       "recall %{x:.4f}, precision %{y:.4f}<br>"
-                       "TP %{customdata[1]}, FP %{customdata[2]}<extra></extra>"),
-    ))
+    _add_curve(fig, pr, "recall", "precision", ("tp", "fp"), kind="pr", name=name, label="precision–recall",
+               color_index=color_index, max_points=max_points, markers=True,
+               hover="recall %{x:.4f}, precision %{y:.4f}<br>TP %{customdata[1]}, FP %{customdata[2]}")
     if current is not None:
         ci_x, ci_y = current.interval("recall"), current.interval("precision")
         fig.add_trace(_current_trace(
@@ -234,22 +228,10 @@ def reading_figure(reading: Any, *, current: Any = None, name: str = "", color_i
         threshold order; it turns back on itself (not monotone).
     """
     fig = go.Figure()
-    x = np.asarray(reading["substitution_rate"], dtype=float)
-    y = np.asarray(reading["reading_rate"], dtype=float)
-    idx = curve_indices(x, y, max_points=max_points)
-    custom = np.column_stack([
-        _threshold_text(np.asarray(reading["threshold"], dtype=float)[idx]),
-        np.asarray(reading["accepted"])[idx], np.asarray(reading["errors"])[idx],
-    ]).astype(object)
-    fig.add_trace(go.Scatter(
-        x=x[idx], y=y[idx], mode="lines+markers" if idx.size <= 200 else "lines",
-        line=dict(color=color_for(color_index), width=2), marker=dict(size=5),
-        name=(_text(name) or "reading rate") + _drawn(idx, x.size), meta=["reading", str(name)], legendrank=100,
-        customdata=custom,
-        hovertemplate=("<b>threshold: score ≥ %{customdata[0]}</b><br>"
-                       "reading rate %{y:.4f} (%{customdata[1]} accepted)<br>"
-                       "substitution rate %{x:.4f} (%{customdata[2]} of them wrong)<extra></extra>"),
-    ))
+    _add_curve(fig, reading, "substitution_rate", "reading_rate", ("accepted", "errors"), kind="reading",
+               name=name, label="reading rate", color_index=color_index, max_points=max_points, markers=True,
+               hover=("reading rate %{y:.4f} (%{customdata[1]} accepted)<br>"
+                      "substitution rate %{x:.4f} (%{customdata[2]} of them wrong)"))
     if current is not None and current.target_size > 0:
         p = current.interval("precision")
         sub = 1.0 - current.precision

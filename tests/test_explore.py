@@ -468,6 +468,11 @@ def test_cost_threshold_minimises_expected_cost():
         best = np.flatnonzero(nec <= nec.min() + 1e-12)[0]  # ties -> highest threshold
         assert t == t_all[best]
     assert rocci.cost_threshold(y, s, w=0.0) == np.inf
+    # the data's own prior and equal costs: the threshold of highest accuracy (ties -> highest threshold)
+    table = rocci.threshold_table(y, s)
+    acc = np.r_[neg.size / y.size, table["accuracy"]]
+    best = np.flatnonzero(acc >= acc.max() - 1e-12)[0]
+    assert rocci.cost_threshold(y, s) == np.r_[np.inf, table["threshold"]][best]
 
 
 # ---------------------------------------------------------------------------

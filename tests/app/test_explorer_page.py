@@ -159,6 +159,12 @@ def test_bad_p0_gives_an_error_box(p0):
     assert matrix(at).values.tolist()[0][:2] == [5, 5]
 
 
+def test_p0_text_from_a_shared_link_is_not_markup():
+    at = new_app(PAGE, {"ex_p0": "**big** [x](http://e.org)"})
+    assert not at.exception
+    assert at.error and "\\*\\*big\\*\\*" in at.error[0].value and "\\[x\\]" in at.error[0].value
+
+
 def test_zero_costs_warn_and_all_negative_threshold():
     at = heart_app()
     at.segmented_control(key="ex_by").set_value("cost").run()

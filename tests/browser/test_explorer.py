@@ -8,7 +8,7 @@ import pytest
 import rocci
 from rocci import data as rdata
 
-from .conftest import ROOT
+from .conftest import ARTIFACTS, ROOT
 
 try:
     from playwright.sync_api import expect
@@ -52,6 +52,17 @@ def test_explorer_page_draws_charts_with_rocci_numbers(page, app_url, wait, shot
     assert page.get_by_test_id("stException").count() == 0
     assert "Traceback" not in body
     shot(page, "explorer_page")
+    # the full threshold table downloads with every distinct score
+    page.get_by_role("tab", name="All thresholds").click()
+    button = page.get_by_test_id("stDownloadButton").filter(has_text="Download the full table")
+    expect(button).to_be_visible()
+    with page.expect_download() as dl:
+        button.locator("button").click()
+    path = ARTIFACTS / "rocci_thresholds.csv"
+    dl.value.save_as(str(path))
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("threshold,n_at_threshold,tp,fn,fp,tn,target_size,target_rate,recall,precision")
+    assert len(lines) == 1 + len(rocci.threshold_table(y, s))
 
 
 def test_explorer_choices_go_to_the_url_and_bad_p0_is_an_error_box(page, app_url, wait, shot):
