@@ -178,3 +178,27 @@ def test_zero_costs_warn_and_all_negative_threshold():
     assert matrix(at).values.tolist()[2][:2] == [0, 20]
     assert metrics(at)["Precision"] == "—"
     assert any("No instance scores at or above" in i.value for i in at.info)
+
+
+def test_large_upload_stays_compact():
+    """100,000 rows: charts drawn from a compact grid, the table shows its first rows, numbers are rocci's."""
+    rng = np.random.default_rng(5)
+    n = 100_000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = np.round(rng.normal(size=n) + 1.1 * y, 4)
+    csv = pd.DataFrame({"label": y, "score": s}).to_csv(index=False).encode()
+    at = new_app()
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value(("big.csv", csv, "text/csv")).run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    from rocci.plots import MAX_CURVE_POINTS
+
+    for key, kind in (("ex_gain", "gain"), ("ex_pr", "pr"), ("ex_reading", "reading")):
+        curve = traces(figure(at, key), kind)[0]
+        assert len(decode(curve["x"])) <= MAX_CURVE_POINTS + 2, key
+    shown = table(at, "n_at_threshold")
+    assert len(shown) == 2000
+    assert any("The first 2,000 of" in c.value for c in at.caption)
+    conf = rocci.confusion_at(y, s, 0.5)
+    _assert_indicators(at, conf)
