@@ -27,6 +27,7 @@ SAMPLES: dict[str, str] = {
     "breast_cancer_cv.csv": "Breast cancer — 569 tumours, two models (logistic, naive Bayes), 5-fold CV scores",
     "heart_disease_test20.csv": "Heart disease — 20 patients, logistic regression (Tanagra tutorial)",
     "thesis_example.csv": "Thesis example — 20 positives, 40 negatives (Gadoury 2009, ch. 2)",
+    "wine_cv.csv": "Wine — 178 wines, 3 cultivars, class probabilities from 5-fold CV (Folds & classes page)",
 }
 DEFAULT_SAMPLE = "breast_cancer_cv.csv"
 
