@@ -455,10 +455,12 @@ def match_score_columns(columns, classes) -> dict:
 def class_columns(df: pd.DataFrame, *, max_classes: int = 50) -> list:
     """Columns that can hold a class with more than two values.
 
-    Columns with between 3 and ``max_classes`` distinct non-missing values
-    that are not floats with a fractional part (those are scores), not named
-    like an id or a fold, with label-like names (``label``, ``class``,
-    ``target``...) first.
+    A column qualifies when it has between 3 and ``max_classes`` distinct
+    non-missing values, is not a float column with fractional values (those
+    are scores), is not named like an id or a fold, and either has a
+    label-like name (``label``, ``class``, ``target``...) or every one of its
+    values has a numeric score column found by :func:`match_score_columns`.
+    Label-like names come first.
 
     Returns
     -------
@@ -467,16 +469,25 @@ def class_columns(df: pd.DataFrame, *, max_classes: int = 50) -> list:
     from .data import _FOLD_NAMES, _LABEL_NAMES, _is_id_like
     from .data import _norm as _dnorm
 
+    numeric = [c for c in df.columns
+               if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
     found = []
     for c in df.columns:
         if _is_id_like(c) or _dnorm(c) in _FOLD_NAMES:
             continue
         s = df[c].dropna()
-        if pd.api.types.is_float_dtype(s) and not np.all(np.mod(s.to_numpy(), 1) == 0):
-            continue
         if pd.api.types.is_bool_dtype(s):
             continue
+        if pd.api.types.is_float_dtype(s) and not np.all(np.mod(s.to_numpy(), 1) == 0):
+            continue
         k = s.nunique()
-        if 3 <= k <= max_classes:
+        if not 3 <= k <= max_classes:
+            continue
+        if _dnorm(c) in _LABEL_NAMES:
+            found.append(c)
+            continue
+        values = pd.unique(s)
+        matched = match_score_columns([x for x in numeric if x != c], [_py(v) for v in values])
+        if all(col is not None for col in matched.values()):
             found.append(c)
     return sorted(found, key=lambda c: (_dnorm(c) not in _LABEL_NAMES, list(df.columns).index(c)))

@@ -128,9 +128,14 @@ def test_match_score_columns_rules():
 def test_class_columns():
     df = pd.DataFrame({
         "id": range(6), "fold": [1, 2, 3, 1, 2, 3], "species": list("abcabc"), "label": [1, 2, 3, 4, 1, 2],
-        "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "binary": list("ababab"),
+        "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "binary": list("ababab"), "count": [3, 4, 5, 6, 7, 8],
     })
+    # 'label' by its name; 'species' only once each of its values has a score column; never 'count'.
+    assert class_columns(df) == ["label"]
+    df = df.assign(p_a=0.1, p_b=0.2, p_c=0.7)
     assert class_columns(df) == ["label", "species"]
+    heart = rocci.load_table(DATA / "heart_disease_test20.csv")
+    assert class_columns(heart) == []  # integer predictors are not classes
 
 
 def test_bad_input_messages():
