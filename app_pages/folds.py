@@ -339,7 +339,7 @@ def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
         error(str(exc))
         return
     what = "AUC" if measure == "auc" else "error rate"
-    c = st.columns(4)
+    c = st.columns([1.2, 1.6, 0.8, 1.0])
     c[0].metric(f"Mean {what} difference (A − B)", f"{cmp.mean:+.4f}",
                 help=f"Average over the {len(cmp.folds)} folds of A's {what} minus B's.")
     c[1].metric("95% interval", f"[{cmp.low:.4f}, {cmp.high:.4f}]",

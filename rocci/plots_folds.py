@@ -155,7 +155,7 @@ def folds_figure(
         _points_with_bars(
             fig, threshold.thresholds, threshold.fpr_mean, threshold.fpr_low, threshold.fpr_high,
             threshold.tpr_mean, threshold.tpr_low, threshold.tpr_high, color=color_for(color_index + 1),
-            name=f"{prefix}threshold average (mean point at each threshold; bars: {what})",
+            name=f"{prefix}threshold average (bars: {what})",
             meta=["threshold-average", "points"], word="mean ", joined=True,
         )
     _square_axes(fig, corner)

@@ -327,3 +327,28 @@ def test_million_rows_run_quickly():
     rocci.fold_threshold_average(y, s, f)
     rocci.compare_folds(y, s, -s, f)
     assert time.perf_counter() - start < 20
+
+
+def test_figures_draw_the_results_as_they_are():
+    from rocci import plots_folds
+
+    y, a, b, f = two_models(2, n=200, k=5)
+    curves = rocci.fold_roc_curves(y, a, f)
+    vert = rocci.fold_vertical_average(y, a, f, spread="se")
+    thr = rocci.fold_threshold_average(y, a, f, n_thresholds=8)
+    fig = plots_folds.folds_figure(curves, vertical=vert, threshold=thr, name="a<b>")
+    by_meta = {tuple(t.meta): t for t in fig.data if t.meta}
+    assert sum(1 for t in fig.data if t.meta and t.meta[0] == "fold") == 5
+    np.testing.assert_array_equal(by_meta[("vertical-average", "mean")].y, vert.tpr_mean)
+    np.testing.assert_array_equal(by_meta[("vertical-average", "band")].y, vert.tpr_high)
+    pts = by_meta[("threshold-average", "points")]
+    np.testing.assert_array_equal(pts.x, thr.fpr_mean)
+    np.testing.assert_allclose(pts.error_y.array, thr.tpr_high - thr.tpr_mean)
+    assert "a&lt;b&gt;" in pts.name  # user text is escaped
+    assert plots_folds.spread_text("t", 0.9, 5) == "90% t-interval of the mean over 5 folds"
+    cmp = rocci.compare_folds(y, a, b, f)
+    vals = plots_folds.fold_values_figure(cmp, name_a="a", name_b="b")
+    np.testing.assert_array_equal(vals.data[1].y, cmp.value_b)
+    pooled = plots_folds.pooled_figure(rocci.roc_curve(y, a), threshold=rocci.threshold_ci(y, a, thresholds=thr.thresholds),
+                                       corner=True)
+    assert list(pooled.layout.xaxis.range) == pytest.approx([-0.005, 0.505])

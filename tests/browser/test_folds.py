@@ -45,10 +45,11 @@ def test_folds_page_draws_folds_pooled_band_and_ttest(page, app_url, wait, shot)
     page.get_by_test_id("stButtonGroup").get_by_role("radio", name="Threshold", exact=True).click()
     wait(page)
     assert "fc_avg=Threshold" in page.url
-    page.goto(page.url)
+    page.goto(page.url + "&fc_corner=true")
     wait(page)
     expect(page.get_by_text("each square is the mean (FPR, TPR)", exact=False)).to_be_visible()
     assert page.get_by_test_id("stException").count() == 0
+    shot(page, "folds_page_threshold")
 
 
 def test_classes_page_with_the_wine_sample(page, app_url, wait, shot):
