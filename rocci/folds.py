@@ -238,8 +238,19 @@ class FoldCurves(_FrameResult):
         return out[["fold", "threshold", "fpr", "tpr", "tp", "fp"]]
 
 
+class _FoldAverage(_FrameResult):
+    """Shared by the two fold averages: the number of folds, and the repr's scalars."""
+
+    folds: list
+    _scalar_fields = ("n_folds", "spread", "confidence_level")
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.folds)
+
+
 @dataclass(repr=False)
-class FoldVerticalAverage(_FrameResult):
+class FoldVerticalAverage(_FoldAverage):
     """Vertical averaging over folds: the mean TPR at fixed FPR values.
 
     Attributes
@@ -271,12 +282,6 @@ class FoldVerticalAverage(_FrameResult):
     spread: str
     confidence_level: float
 
-    _scalar_fields = ("n_folds", "spread", "confidence_level")
-
-    @property
-    def n_folds(self) -> int:
-        return len(self.folds)
-
     def to_frame(self) -> pd.DataFrame:
         """Columns ``fpr, tpr_mean, tpr_std, tpr_low, tpr_high, n_folds``."""
         return pd.DataFrame({
@@ -296,7 +301,7 @@ class FoldVerticalAverage(_FrameResult):
 
 
 @dataclass(repr=False)
-class FoldThresholdAverage(_FrameResult):
+class FoldThresholdAverage(_FoldAverage):
     """Threshold averaging over folds: the mean (FPR, TPR) at fixed thresholds.
 
     Attributes
@@ -331,12 +336,6 @@ class FoldThresholdAverage(_FrameResult):
     folds: list
     spread: str
     confidence_level: float
-
-    _scalar_fields = ("n_folds", "spread", "confidence_level")
-
-    @property
-    def n_folds(self) -> int:
-        return len(self.folds)
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``threshold, fpr_mean, fpr_std, fpr_low, fpr_high, tpr_mean,
