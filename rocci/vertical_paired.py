@@ -43,8 +43,8 @@ from scipy import special
 from scipy.fft import fft, next_fast_len
 
 from ._results import _FrameResult
-from ._validation import check_choice, check_confidence_level, check_labels, check_m, check_scores
-from .compare import difference_pmf
+from ._validation import check_choice, check_confidence_level, check_m
+from .compare import _check_paired, difference_pmf
 from .counts import joint_ge_counts
 from .exact import QUANTILE_TOL, _boost_binom_pmf, binomial_cdf, binomial_pmf, order_statistic_law
 from .vertical import fpr_levels
@@ -386,8 +386,9 @@ def _difference_mixture_pmf(weights: np.ndarray, n_a: np.ndarray, n_b: np.ndarra
     p_a, p_b = n_a / n, n_b / n
     mean = m * (p_a - p_b)
     half = _bernstein(m * (p_a + p_b))
-    d_lo = int(max(-m, np.floor((mean - half).min())))
-    d_hi = int(min(m, np.ceil((mean + half).max())))
+    # The window, within the support: D <= 0 surely when no component has an a-only cell, etc.
+    d_lo = int(max(-m if (n_b > 0).any() else 0, np.floor((mean - half).min())))
+    d_hi = int(min(m if (n_a > 0).any() else 0, np.ceil((mean + half).max())))
     size = d_hi - d_lo + 1
     length = next_fast_len(size)
     t = np.arange(length // 2 + 1)
@@ -532,9 +533,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, ("percentile",))
-    mask, _ = check_labels(y_true, pos_label)
-    sa = check_scores(score_a, name="score_a", n=mask.size)
-    sb = check_scores(score_b, name="score_b", n=mask.size)
+    mask, sa, sb, _ = _check_paired(y_true, score_a, score_b, pos_label)
     n_pos, n_neg = int(mask.sum()), int((~mask).sum())
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     r_levels = fpr_levels(fpr, m_neg)
@@ -556,8 +555,8 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         cdf = np.cumsum(pmf)
         out["low"][i] = d[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)] / m_pos
         out["high"][i] = d[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)] / m_pos
-        out["better"][i] = float(pmf[d > 0].sum())
-        out["tie"][i] = float(pmf[d == 0].sum())
+        out["better"][i] = min(1.0, float(pmf[d > 0].sum()))  # round-off can pass 1 by 1e-14
+        out["tie"][i] = min(1.0, float(pmf[d == 0].sum()))
         laws.append((d, pmf))
         joints.append(lv["joint"])
 

@@ -243,3 +243,27 @@ def test_thousands_of_negatives_progress_and_mass():
     assert res.truncated_mass[0] <= 1e-12
     assert seen[0] == 0.0 and seen[-1] == 1.0 and np.all(np.diff(seen) >= 0) and len(seen) > 2
     assert np.sum(values * probs) == pytest.approx(res.delta_tpr_mean[0], abs=1e-12)
+
+
+def test_bad_input_and_constant_model():
+    """Clear messages for unpaired or missing scores; a constant model is a legitimate comparison."""
+    from rocci import InputError
+
+    pa, pb, na, nb = _paired(6, 8, 14, digits=1)
+    y = np.r_[np.ones(6, int), np.zeros(8, int)]
+    a, b = np.r_[pa, na], np.r_[pb, nb]
+    with pytest.raises(InputError, match="same instances"):
+        compare_vertical(y, a, b[:-1], fpr=[0.5])
+    b_nan = b.copy()
+    b_nan[2] = np.nan
+    with pytest.raises(InputError, match="score_b") as err:
+        compare_vertical(y, a, b_nan, fpr=[0.5])
+    assert "score_a" not in str(err.value)
+    with pytest.raises(InputError, match="fpr"):
+        compare_vertical(y, a, b, fpr=[1.5])
+    const = np.full(a.size, 0.3)
+    res = compare_vertical(y, a, const, fpr=[0.25, 0.5])
+    # Model b predicts every instance positive at every level: TPR_b* = 1, so ΔTPR* = TPR_a* − 1.
+    tpr_a = compare_vertical(y, a, a, fpr=[0.25, 0.5])  # identical models: ΔTPR* = 0 surely
+    assert np.all(tpr_a.p_tie == pytest.approx(1.0, abs=1e-12))
+    assert np.all(res.p_a_better == 0.0) and np.all(res.delta_tpr_mean <= 0)
