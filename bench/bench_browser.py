@@ -1,0 +1,138 @@
+"""Large data in the browser: time from upload to chart and from a control change to redraw.
+
+Starts the dashboard (``streamlit run app.py``) on a free loopback port, drives
+Debian's Chromium with Playwright, uploads a CSV of N rows with two models
+(default 10⁶) and prints wall-clock times a person would feel:
+
+* upload → the Data page's summary is drawn;
+* Data → ROC page: first chart;
+* ROC page: a control change (confidence level) → redraw;
+* each further page (Cost curves, Compare models, Threshold explorer,
+  Folds & classes, when registered): first chart.
+
+Times include Streamlit's rerun and the browser's drawing; they are single
+runs on a shared machine, so read them as orders of magnitude.
+
+Usage: ``python bench/bench_browser.py [--rows N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("ROCCI_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, log):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
+         "--server.fileWatcherType=none", "--global.developmentMode=false"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError("the server did not start")
+
+
+def settle(page) -> None:
+    page.wait_for_timeout(200)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=600_000)
+    page.wait_for_function("() => document.querySelectorAll(\"[data-testid='stSkeleton']\").length === 0",
+                           timeout=600_000)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    args = parser.parse_args()
+    from playwright.sync_api import expect, sync_playwright
+
+    rng = np.random.default_rng(1)
+    n = args.rows
+    y = rng.integers(0, 2, n)
+    z = rng.multivariate_normal([0, 0], [[1, 0.6], [0.6, 1]], n)
+    a, b = z[:, 0] + 1.0 * y, z[:, 1] + 0.8 * y
+    tmp = Path(tempfile.mkdtemp())
+    path = tmp / "big_two_models.csv"
+    with open(path, "w") as f:
+        f.write("label,model_a,model_b\n")
+        np.savetxt(f, np.c_[y, a, b], fmt=["%d", "%.6f", "%.6f"], delimiter=",")
+    print(f"{n:,} rows, two models: {path.stat().st_size / 1e6:.1f} MB")
+
+    port = free_port()
+    with open(tmp / "server.log", "wb") as log:
+        proc = start_server(port, log)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = browser.new_context(viewport={"width": 1400, "height": 2000}).new_page()
+                page.set_default_timeout(600_000)
+                page.goto(f"http://127.0.0.1:{port}")
+                settle(page)
+                page.get_by_test_id("stButtonGroup").get_by_role("radio", name="Upload a file").first.click()
+                settle(page)
+                t = time.perf_counter()
+                page.get_by_test_id("stFileUploader").locator("input[type='file']").set_input_files(str(path))
+                settle(page)
+                expect(page.get_by_test_id("stMetric").first).to_be_visible()
+                print(f"upload -> data summary: {time.perf_counter() - t:6.1f} s")
+
+                nav = page.get_by_test_id("stSidebarNavLink")
+                t = time.perf_counter()
+                nav.filter(has_text="ROC curve").click()
+                settle(page)
+                expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
+                print(f"ROC page, first chart:  {time.perf_counter() - t:6.1f} s")
+                slider = page.get_by_test_id("stSlider").first.get_by_role("slider")
+                t = time.perf_counter()
+                slider.focus()
+                slider.press("ArrowLeft")
+                settle(page)
+                print(f"ROC page, control change -> redraw: {time.perf_counter() - t:6.1f} s")
+                for title in ("Cost curves", "Compare models", "Threshold explorer", "Folds & classes"):
+                    link = nav.filter(has_text=title)
+                    if link.count() == 0:
+                        continue
+                    t = time.perf_counter()
+                    link.click()
+                    settle(page)
+                    first = page.get_by_test_id("stPlotlyChart").first
+                    drawn = first.count() > 0
+                    print(f"{title}, first chart: {time.perf_counter() - t:6.1f} s"
+                          + ("" if drawn else " (no chart on this page for these data)"))
+                    if page.get_by_test_id("stException").count():
+                        print(f"  !! exception on {title}")
+                browser.close()
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+
+
+if __name__ == "__main__":
+    main()
