@@ -269,29 +269,30 @@ def _sum_tail(q_lo: np.ndarray, q_hi: np.ndarray, s: np.ndarray, n1: int, n2: in
         return out
     ql, qh, ss = q_lo[todo], q_hi[todo], s[todo].astype(np.int64)
     x0, x1, y0, y1 = x0[todo], x1[todo], y0[todo], y1[todo]
-    # Rows of similar width together, so that each block's common width is tight.
-    order = np.argsort(x1 - x0 + y1 - y0, kind="stable")
-    todo, ql, qh, ss, x0, x1, y0, y1 = (v[order] for v in (todo, ql, qh, ss, x0, x1, y0, y1))
+    # Points come in (k, node, j) order: within a block, many share q_lo (same overlap
+    # count below u) or q_hi, so each distinct binomial row is computed once.
     a = 0
     while a < todo.size:
-        look = slice(a, a + 1024)  # widths grow along the sorted rows: size the block from its start
+        look = slice(a, a + 1024)
         width = int((x1[look] - x0[look]).max() + (y1[look] - y0[look]).max()) + 2
         b = slice(a, a + max(1, _BLOCK // (2 * width + 2 * _SEGMENT)))
         lx = int((x1[b] - x0[b]).max()) + 1
         ly = int((y1[b] - y0[b]).max()) + 1
-        px = _binomial_rows(n1, ql[b], x0[b], lx)
-        py = _binomial_rows(n2, qh[b], y0[b], ly)
+        ux, first_x, ix = np.unique(ql[b], return_index=True, return_inverse=True)
+        uy, first_y, iy = np.unique(qh[b], return_index=True, return_inverse=True)
+        px = _binomial_rows(n1, ux, x0[b][first_x], lx)
+        py = _binomial_rows(n2, uy, y0[b][first_y], ly)
         # g[:, lx + k] = P(Y >= y0 + k): the reversed cumulative sum for 0 <= k < ly,
         # P(Y >= y0) (= 1 within _TAIL_EPS) for k < 0, and 0 for k >= ly.
-        g = np.zeros((px.shape[0], 2 * lx + ly))
+        g = np.zeros((uy.size, 2 * lx + ly))
         g[:, lx:lx + ly] = np.cumsum(py[:, ::-1], axis=1)[:, ::-1]
         g[:, :lx] = g[:, lx:lx + 1]
         # Term i pairs x = x0 + i with y − y0 = off − i, off = s − x0 − y0: column lx + off − i.
         # Clipping off to [−1, lx + ly − 1] changes no term (all ones / all zeros beyond).
         off = np.clip(ss[b] - x0[b] - y0[b], -1, lx + ly - 1)
-        windows = np.lib.stride_tricks.sliding_window_view(g, lx, axis=1)  # [p, c, t] = g[p, c + t]
-        take = windows[np.arange(px.shape[0]), off + 1]  # t = lx − 1 − i
-        out[todo[b]] = np.einsum("pt,pt->p", px[:, ::-1], take)
+        windows = np.lib.stride_tricks.sliding_window_view(g, lx, axis=1)  # [u, c, t] = g[u, c + t]
+        take = windows[iy.ravel(), off + 1]  # t = lx − 1 − i
+        out[todo[b]] = np.einsum("pt,pt->p", px[:, ::-1][ix.ravel()], take)
         a = b.stop
         if tick is not None:
             tick(min(a, todo.size) / todo.size)
