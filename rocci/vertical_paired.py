@@ -232,19 +232,19 @@ def _binomial_rows(n: int, q: np.ndarray, start: np.ndarray, length: int) -> np.
     q = np.clip(q, 0.0, 1.0)
     sure = q >= 1.0
     odds = q / np.where(sure, 1.0, 1.0 - q)
-    x = start[:, None] + np.arange(cols)[None, :]
-    ratio = base[x]
+    # Row p of the ratios is base[start[p] : start[p] + cols]: copy whole rows, not elements.
+    ratio = np.lib.stride_tricks.sliding_window_view(base, cols)[start]
     ratio *= odds[:, None]
     ratio = ratio.reshape(-1, n_seg, _SEGMENT)
-    xa = x[:, ::_SEGMENT]
+    xa = start[:, None] + _SEGMENT * np.arange(n_seg)[None, :]
     anchors = np.where(xa <= n, _boost_binom_pmf(np.minimum(xa, n).astype(float), float(n), q[:, None]), 0.0)
     vals = np.empty_like(ratio)
     vals[:, :, 0] = anchors
     np.cumprod(ratio[:, :, :-1], axis=2, out=vals[:, :, 1:])
     vals[:, :, 1:] *= anchors[:, :, None]
-    vals = vals.reshape(x.shape)
+    vals = vals.reshape(q.size, cols)
     if sure.any():  # q = 1: all the mass at n (the ratio is 0·∞ there)
-        vals[sure] = (x[sure] == n).astype(float)
+        vals[sure] = (start[sure][:, None] + np.arange(cols)[None, :] == n).astype(float)
     return vals[:, :length]
 
 
