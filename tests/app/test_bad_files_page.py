@@ -1,0 +1,40 @@
+"""Data page, driven by AppTest: every file of the bad-file corpus gives an
+error box (never a traceback) and the app stays usable afterwards."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from apphelpers import assert_clean, data_app  # noqa: F401  (fixture)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_bad_files import BAD, _zip_bomb  # noqa: E402
+
+
+def upload(at, name, data):
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((name, data, "text/csv")).run()
+    return at
+
+
+def test_each_bad_file_shows_an_error_then_a_good_file_loads(data_app):
+    at = data_app
+    files = {f"{k}.csv": v for k, v in BAD.items()}
+    files["bomb.xlsx"] = _zip_bomb(300 * 1024**2)
+    for name, data in files.items():
+        at = upload(at, name, data)
+        assert not at.exception, (name, at.exception)
+        assert at.error, name
+        assert len(at.error[0].value) > 20, name
+    at = upload(at, "good.csv", b"y,s\n1,0.9\n0,0.1\n1,0.7\n0,0.4\n")
+    assert_clean(at)
+    assert not at.error
+
+
+def test_markup_in_labels_and_columns_is_text(data_app):
+    csv = b'y,<b>x</b>\n<script>,0.9\n**y**,0.1\n<script>,0.7\n**y**,0.4\n'
+    at = upload(data_app, "markup.csv", csv)
+    assert not at.exception
+    for md in at.markdown:
+        assert "<script>" not in md.value or "&lt;" in md.value or "\\<" in md.value
