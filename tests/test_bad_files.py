@@ -1,7 +1,7 @@
 """Bad-file corpus (issue 7, "Safety and reliability"): each bad file gives
 a clear :class:`rocci.InputError` (or is read correctly), never a crash."""
-import io
-import zipfile
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,22 +9,15 @@ import pytest
 import rocci
 from rocci.data import prepare_binary
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "bad_files"))
+from corpus import BAD, zip_bomb as _zip_bomb  # noqa: E402
+
 
 def _load_prepare(data: bytes, name: str = "x.csv"):
     df = rocci.load_table(data, filename=name)
     return prepare_binary(df, label="y", scores="s")
 
 
-BAD = {
-    "empty": b"",
-    "header_only": b"y,s\n",
-    "one_class": b"y,s\n1,0.2\n1,0.5\n1,0.9\n",
-    "all_nan": b"y,s\n0,\n1,\n0,\n1,\n",
-    "text_score": b"y,s\n0,0.1\n1,high\n0,0.3\n1,0.8\n",
-    "inf": b"y,s\n0,0.1\n1,inf\n0,0.3\n1,0.8\n",
-    "duplicate_cols": b"y,s,s\n0,0.1,0.2\n1,0.9,0.8\n",
-    "ragged": b"y,s,a,b,c\n0,0.1,1,2,3\n1,0.9,1\n0,0.2,1,2,3,4,5,6\n",
-}
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
@@ -42,14 +35,6 @@ def test_latin1_read_or_clear_message():
         assert "encod" in str(err).lower() or "utf" in str(err).lower()
     else:
         assert list(df["note"])[0] == "café"
-
-
-def _zip_bomb(uncompressed: int) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", "<x/>")
-        z.writestr("xl/worksheets/sheet1.xml", b"\0" * uncompressed)
-    return buf.getvalue()
 
 
 def test_zip_bomb_xlsx_refused_before_parsing():

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from apphelpers import assert_clean, data_app  # noqa: F401  (fixture)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_bad_files import BAD, _zip_bomb  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bad_files"))
+from corpus import BAD, zip_bomb as _zip_bomb  # noqa: E402
 
 
 def upload(at, name, data):
