@@ -142,7 +142,7 @@ def load_table(
     if fmt == "parquet":
         df = _read_parquet(data, label)
     elif fmt == "xlsx":
-        df = _read_xlsx(data, label)
+        df = _read_xlsx(data, label, max_bytes)
     else:
         df = _read_text(data, label, fmt)
     return df
@@ -460,7 +460,7 @@ def _read_parquet(data: bytes, label: str) -> pd.DataFrame:
     return _finish(df, label, delimiter=None)
 
 
-def _read_xlsx(data: bytes, label: str) -> pd.DataFrame:
+def _read_xlsx(data: bytes, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
     bad = InputError(
         f"{_cap(label)} could not be read as an Excel (.xlsx) workbook: it is truncated, "
         "corrupt or not an xlsx file. Open it in Excel and save it again as .xlsx, "
@@ -473,6 +473,20 @@ def _read_xlsx(data: bytes, label: str) -> pd.DataFrame:
         )
     if data[:4] != _ZIP_MAGIC:
         raise bad
+    # Zip-bomb guard: an xlsx is a zip archive; refuse it before parsing if
+    # its members would unpack to more than ``max_bytes`` in total.
+    try:
+        import zipfile
+
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except Exception:
+        raise bad from None
+    if unpacked > max_bytes:
+        raise InputError(
+            f"{_cap(label)} would unpack to {_human_bytes(unpacked)}, more than the limit of "
+            f"{_human_bytes(max_bytes)}. Upload a smaller workbook, or export the sheet as CSV."
+        )
     try:
         import openpyxl
 

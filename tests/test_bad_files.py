@@ -40,8 +40,9 @@ def test_latin1_read_or_clear_message():
 def test_zip_bomb_xlsx_refused_before_parsing():
     data = _zip_bomb(300 * 1024**2)
     assert len(data) < 1024**2  # small on disk
-    with pytest.raises(rocci.InputError):
+    with pytest.raises(rocci.InputError) as err:
         rocci.load_table(data, filename="bomb.xlsx")
+    assert "unpack" in str(err.value)
 
 
 def test_upload_size_limit_respected():
