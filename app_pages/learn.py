@@ -1,0 +1,442 @@
+"""Learn page: a guided walk through the thesis's worked example, for teaching.
+
+Five sections, each a short text, an interactive chart and the numbers:
+a ROC point and its confusion matrix; a cost line and the ROC point it maps
+to; the envelope as the convex hull; bootstrap worlds and the exact bootstrap;
+threshold vs vertical averaging.
+
+Thin UI: every number comes from rocci (``roc_curve``, ``confusion_at``,
+``cost_curve``, ``cost_ci``, ``threshold_ci``, ``vertical_ci``) through cached
+wrappers (ui.cache, ui.cache_cost, ui.cache_learn); figures come from
+rocci.plots_learn.  The random bootstrap worlds are drawn, seeded, in
+ui.cache_learn.  The page's choices are bound to the URL query string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci import plots_learn
+from rocci.plots import plotly_config
+from ui import cache, cache_cost, cache_learn
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import label_text, md_escape, number, percent
+
+URL = "query-params"
+SOURCES = {"example": "Worked example (thesis)", "loaded": "Data loaded on the Data page"}
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+WORLD_COUNTS = [5, 10, 20, 50, 100, 200]
+#: At most this many thresholds are offered on a slider (evenly spaced among the distinct scores).
+MAX_SLIDER = 400
+AVG_RATES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+AVG_FPR = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+CAPTION = (
+    "A guided tour for the classroom: what a ROC point is, how a cost line and a ROC point are two views of "
+    "the same classifier, why the cost curve is the ROC convex hull in disguise, and why one ROC curve is "
+    "not enough — with the worked example of Gadoury (2009), 20 positives and 40 negatives."
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    key: str
+    model: str
+    y: np.ndarray
+    s: np.ndarray
+    name: str
+    pos_text: str
+    example: bool
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def cfg(name: str) -> dict:
+    return plotly_config(image_format=image_format(), filename=f"rocci_learn_{name}")
+
+
+def choose_source() -> Source | None:
+    """The worked example, or the loaded data and one of its models."""
+    src = st.segmented_control(
+        "Data for this page", list(SOURCES), format_func=SOURCES.get, default="example", required=True,
+        key="ln_src", bind=URL,
+        help="The thesis's worked example (data/thesis_example.csv) whatever is loaded, or the data and a "
+        "model from the Data page.",
+    )
+    if src == "loaded":
+        try:
+            an = cache.current_analysis()
+        except rocci.InputError as exc:
+            error(str(exc))
+            st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+            return None
+        if an is None:
+            st.info("No data loaded: showing the worked example.")
+        else:
+            model = an.models[0]
+            if len(an.models) > 1:
+                model = st.selectbox("Model", an.models, format_func=str, key="ln_model", bind=URL,
+                                     help="The score column to use on this page.")
+            y, s = an.arrays(model)
+            return Source(key=an.key, model=model, y=y, s=s, name=an.dataset.name,
+                          pos_text=label_text(an.prepared.pos_label), example=False)
+    key, y, s = cache_learn.example()
+    return Source(key=key, model=cache_learn.EXAMPLE_MODEL, y=y, s=s, name=cache_learn.EXAMPLE, pos_text="1",
+                  example=True)
+
+
+def slider_thresholds(roc) -> list[float]:
+    """The distinct finite scores, increasing (evenly thinned to MAX_SLIDER, hull vertices kept)."""
+    t = np.asarray(roc.thresholds, float)
+    t = np.sort(t[np.isfinite(t)])
+    if t.size > MAX_SLIDER:
+        t = t[plots_learn.thin_indices(t.size, MAX_SLIDER)]
+    return [float(v) for v in t]
+
+
+def nearest(options: list[float], value: float) -> float:
+    return options[int(np.argmin(np.abs(np.asarray(options) - value)))]
+
+
+def threshold_slider(label: str, options: list[float], default: float, key: str, help: str) -> float:
+    # A value set by a button (session state) is not given a default as well (Streamlit warns about both).
+    value = {} if key in st.session_state else {"value": nearest(options, default)}
+    return float(st.select_slider(label, options=options, format_func=lambda v: number(v, 6), key=key,
+                                  bind=URL, help=help, **value))
+
+
+# ---------------------------------------------------------------------------
+# 1. A ROC point
+# ---------------------------------------------------------------------------
+
+
+def section_point(src: Source, roc, options: list[float]) -> None:
+    st.header("1 · A ROC point and its confusion matrix", anchor=False)
+    st.markdown(
+        "A classifier gives each instance a **score**. Choose a **threshold**: every instance scoring at or "
+        "above it is *predicted positive*. Counting the four outcomes gives the **confusion matrix**; two "
+        "shares of it make one **point** of the ROC curve: the true-positive rate (the share of positives "
+        "found) and the false-positive rate (the share of negatives wrongly flagged). Move the threshold "
+        "and watch the point walk along the curve."
+    )
+    t = threshold_slider("Threshold", options, float(np.median(options)), "ln_t",
+                         "Scores at or above the threshold are predicted positive. The slider visits the "
+                         "distinct scores.")
+    conf = cache_learn.confusion_at(src.key, src.model, t, src.y, src.s)
+    c1, c2 = st.columns([1, 1.3], gap="medium")
+    with c1:
+        st.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
+        m = conf.matrix()
+        m.index = [f"Actual positive ({md_escape(src.pos_text)})", "Actual negative", "Total"]
+        st.table(m)
+        a, b, c = st.columns(3)
+        a.metric("TP", f"{conf.tp}", help="True positives: positives with score ≥ threshold.")
+        b.metric("FN", f"{conf.fn}", help="False negatives: positives with score < threshold (missed).")
+        c.metric("n+", f"{conf.n_pos}", help="Number of positives, TP + FN.")
+        a, b, c = st.columns(3)
+        a.metric("FP", f"{conf.fp}", help="False positives: negatives with score ≥ threshold (false alarms).")
+        b.metric("TN", f"{conf.tn}", help="True negatives: negatives with score < threshold.")
+        c.metric("n−", f"{conf.n_neg}", help="Number of negatives, FP + TN.")
+        a, b = st.columns(2)
+        a.metric("TPR", f"{conf.recall:.4f}",
+                 help=f"True-positive rate = TP / n+ = {conf.tp} / {conf.n_pos}: share of positives found "
+                 "(sensitivity, recall).")
+        b.metric("FPR", f"{conf.fpr:.4f}",
+                 help=f"False-positive rate = FP / n− = {conf.fp} / {conf.n_neg}: share of negatives flagged "
+                 "(1 − specificity).")
+        st.markdown(
+            f"**TPR** = TP / n+ = {conf.tp} / {conf.n_pos} = **{conf.recall:.4f}**  \n"
+            f"**FPR** = FP / n− = {conf.fp} / {conf.n_neg} = **{conf.fpr:.4f}**"
+        )
+    with c2:
+        st.plotly_chart(plots_learn.roc_point_figure(roc, conf), config=cfg("roc_point"), key="ln_roc_point")
+        st.caption("The empirical ROC curve: one point per threshold. Orange: the current threshold's point "
+                   "(FPR, TPR).")
+    st.plotly_chart(plots_learn.strip_figure(src.s, src.y, t, positive_name=f"positives ({src.pos_text})",
+                                             negative_name="negatives"),
+                    config=cfg("scores"), key="ln_strip")
+    st.caption("Each dot is an instance, by true class (jittered up and down so ties stay visible). Filled: "
+               "predicted positive (right of the dashed threshold); open: predicted negative. Filled red "
+               "dots are the true positives, filled blue dots the false positives.")
+
+
+# ---------------------------------------------------------------------------
+# 2. Cost line ↔ ROC point
+# ---------------------------------------------------------------------------
+
+
+def use_optimal(key: str, value: float) -> None:
+    st.session_state[key] = value
+
+
+def section_duality(src: Source, roc, env, options: list[float]) -> None:
+    st.header("2 · A cost line and the ROC point it maps to", anchor=False)
+    st.markdown(
+        "Costs depend on the situation: how common positives are and what each mistake costs. They boil "
+        "down to one number, the **operating point w** between 0 and 1 (large w: missing a positive is what "
+        "hurts). A threshold's **normalised expected cost** is NEC(w) = w·(1 − TPR) + (1 − w)·FPR: a "
+        "**straight line** in w, from FPR at w = 0 to 1 − TPR at w = 1. So each ROC *point* is a cost "
+        "*line*, and back: **TPR = 1 − slope − FPR** (eq. 3.6). Move the threshold to see its line; move w "
+        "to see which threshold is cheapest there — on the ROC plot, the hull vertex that a line of slope "
+        "(1 − w)/w touches."
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        w = float(st.slider("Operating point w", 0.0, 1.0, value=0.3, step=0.01, key="ln_w", bind=URL,
+                            help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)): the share of the expected "
+                            "cost that comes from missed positives when every instance is called negative."))
+    optimum = cache_learn.cost_at(src.key, src.model, (w,), None, src.y, src.s)
+    best = float(optimum.threshold[0])
+    # Default: the cheapest threshold at the default w = 0.3 (fixed, so that moving w leaves the threshold alone).
+    default = float(cache_learn.cost_at(src.key, src.model, (0.3,), None, src.y, src.s).threshold[0])
+    with c2:
+        t = threshold_slider("Threshold whose cost line to draw", options, default if np.isfinite(default) else
+                             options[-1], "ln_t2", "Scores at or above the threshold are predicted positive.")
+        if np.isfinite(best):
+            st.button(f"Use the cheapest threshold at w = {w:.2f} ({number(best, 6)})", key="ln_use_best",
+                      on_click=use_optimal, args=("ln_t2", nearest(options, best)),
+                      help="Set the threshold to the envelope's minimiser at this w.")
+    line = cache_learn.cost_at(src.key, src.model, (0.0, 1.0, w), (t,), src.y, src.s)
+    point = cache.threshold_ci(src.key, src.model, (t,), None, 0.95, "wilson", "rectangle", None, src.y, src.s)
+    hits = np.flatnonzero(np.asarray(env.hull_thresholds, float) == best)
+    vertex = int(hits[0]) if hits.size else 0
+    grid = tuple(float(v) for v in np.union1d(cache_cost.W_GRID, env.breakpoints))
+    curve = cache_cost.cost_curve(src.key, src.model, grid, src.y, src.s)
+
+    f1, f2 = st.columns(2)
+    with f1:
+        st.plotly_chart(plots_learn.cost_duality_figure(curve, line, optimum), config=cfg("cost_line"),
+                        key="ln_cost_line")
+        st.caption("Cost space: x = operating point w, y = normalised expected cost. Orange: the chosen "
+                   "threshold's cost line; green: the lower envelope (the cheapest threshold at each w); "
+                   "dashed grey: the trivial classifiers.")
+    with f2:
+        st.plotly_chart(plots_learn.roc_duality_figure(roc, env, point, w=w, vertex=vertex),
+                        config=cfg("roc_iso"), key="ln_roc_iso")
+        st.caption("ROC space: orange, the chosen threshold's point; green, the convex hull and the "
+                   "iso-performance line of slope (1 − w)/w through the vertex that is cheapest at w (every "
+                   "point on that line has the same cost).")
+
+    fpr, tpr = float(point.fpr[0]), float(point.tpr[0])
+    c0, c1w, cw = (float(v) for v in line.cost)
+    slope = c1w - c0
+    a, b, c, d = st.columns(4)
+    a.metric("FPR (intercept at w = 0)", f"{c0:.4f}", help="The cost line's value at w = 0 is the FPR.")
+    b.metric("1 − TPR (value at w = 1)", f"{c1w:.4f}", help="The cost line's value at w = 1 is 1 − TPR.")
+    c.metric("Slope", f"{slope:.4f}", help="Slope of the cost line: (1 − TPR) − FPR.")
+    d.metric("TPR = 1 − slope − FPR", f"{1.0 - slope - c0:.4f}",
+             help="Eq. 3.6: the ROC point read back from the line.")
+    st.markdown(
+        f"**In words.** Threshold **{md_escape(number(t, 6))}** is the ROC point "
+        f"(FPR {fpr:.4f}, TPR {tpr:.4f}) and, in cost space, the line from ({0}, {c0:.4f}) to (1, {c1w:.4f}): "
+        f"intercept FPR = {c0:.4f}, slope 1 − TPR − FPR = {slope:.4f}, and back, TPR = 1 − {slope:.4f} − "
+        f"{c0:.4f} = {1.0 - slope - c0:.4f}. At w = {w:.2f} it costs **{cw:.4f}**. The cheapest threshold "
+        f"there is **{md_escape(number(best, 6))}** with cost **{float(optimum.cost[0]):.4f}**"
+        + ("  — the chosen threshold is the cheapest." if abs(cw - float(optimum.cost[0])) < 1e-12 else
+           f"; the chosen threshold costs {cw - float(optimum.cost[0]):.4f} more.")
+    )
+
+
+# ---------------------------------------------------------------------------
+# 3. Envelope = convex hull
+# ---------------------------------------------------------------------------
+
+
+def section_hull(src: Source, roc, env) -> None:
+    st.header("3 · The cost curve is the ROC convex hull", anchor=False)
+    st.markdown(
+        "Draw the cost line of **every** threshold. At each w, the cheapest one is at the bottom: the "
+        "**lower envelope** of the lines is the **cost curve**. Only a few thresholds ever reach it — "
+        "exactly the **vertices of the upper convex hull** of the ROC curve. Each hull vertex owns one "
+        "segment of the envelope, and consecutive vertices swap at the **breakpoint** "
+        "w* = ΔFPR / (ΔFPR + ΔTPR). Points under the hull are never the cheapest choice, whatever the costs."
+    )
+    f1, f2 = st.columns(2)
+    with f1:
+        st.plotly_chart(plots_learn.hull_figure(roc, env), config=cfg("hull"), key="ln_hull")
+        st.caption("The ROC curve (thin) and its upper convex hull; each vertex in its own colour.")
+    with f2:
+        st.plotly_chart(plots_learn.envelope_figure(roc, env), config=cfg("envelope"), key="ln_envelope")
+        st.caption("Grey: the cost line of every threshold; bold: the lower envelope, each segment in the "
+                   "colour of its hull vertex; ×: the breakpoints.")
+    frame = env.hull_frame()
+    frame = frame[frame["w_high"] > frame["w_low"]].reset_index(drop=True)
+    parts = [f"**{md_escape(number(r.threshold, 6))}** on w ∈ [{r.w_low:.4f}, {r.w_high:.4f}]"
+             for r in frame.itertuples()]
+    bps = [float(v) for v in env.breakpoints if 0 < v < 1]
+    st.markdown("Hull vertices and the stretch of w where each is cheapest: " + "; ".join(parts) + ". "
+                + ("Breakpoints: " + ", ".join(f"**{v:.4f}**" for v in bps) + "." if bps else ""))
+    st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config={
+        "threshold": st.column_config.NumberColumn("Threshold", help="Hull vertex: score ≥ threshold.",
+                                                   format="%.6g"),
+        "fpr": st.column_config.NumberColumn("FPR", help="False-positive rate of the vertex.", format="%.4f"),
+        "tpr": st.column_config.NumberColumn("TPR", help="True-positive rate of the vertex.", format="%.4f"),
+        "w_low": st.column_config.NumberColumn("w from", help="Lower end of the w range where this vertex is "
+                                               "cheapest (a breakpoint).", format="%.4f"),
+        "w_high": st.column_config.NumberColumn("w to", help="Upper end of that range.", format="%.4f"),
+    })
+    download_csv(frame, label="Download the hull (CSV)", file_name="rocci_learn_hull.csv", key="ln_dl_hull")
+
+
+# ---------------------------------------------------------------------------
+# 4. Bootstrap worlds
+# ---------------------------------------------------------------------------
+
+
+def new_worlds() -> None:
+    st.session_state["ln_seed"] = int(st.session_state.get("ln_seed", 1) or 0) % 1_000_000 + 1
+
+
+def section_worlds(src: Source, roc, options: list[float], level: float) -> None:
+    st.header("4 · Why one ROC curve is not enough", anchor=False)
+    st.markdown(
+        "Our data are one sample. Another sample from the same population would give another curve. The "
+        "**bootstrap** imitates this: draw, with replacement, as many positives and as many negatives as we "
+        "have — a new **world** — and redraw the ROC curve. Each world's curve differs a little. The "
+        "**exact bootstrap** works out by formula what **infinitely many** worlds would give: no random "
+        "draws, no Monte Carlo noise. Below, K random worlds and the exact band they fill in."
+    )
+    c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.6])
+    k = int(c1.selectbox("Worlds K", WORLD_COUNTS, index=WORLD_COUNTS.index(20), key="ln_k", bind=URL,
+                         help="How many random bootstrap resamples to draw."))
+    value = {} if "ln_seed" in st.session_state else {"value": 1}
+    seed = int(c2.number_input("Seed", min_value=0, max_value=1_000_000, step=1, key="ln_seed", bind=URL,
+                               help="The random seed: the same seed draws the same worlds.", **value))
+    with c3:
+        st.button(f"Draw {k} new worlds", key="ln_draw", on_click=new_worlds, icon=":material/casino:",
+                  help="Draw another set of K worlds (the seed goes up by one).")
+    with c4:
+        t = threshold_slider("Threshold to follow", options, float(np.median(options)), "ln_t4",
+                             "The threshold held fixed in every world: its point moves from world to world.")
+    worlds = cache_learn.bootstrap_worlds(src.key, src.model, k, seed, t, src.y, src.s)
+    band = cache.vertical_ci(src.key, src.model, tuple(float(v) for v in np.linspace(0.01, 0.99, 99)), level,
+                             "percentile", None, src.y, src.s)
+    at = cache.threshold_ci(src.key, src.model, (t,), None, level, "wilson", "rectangle", None, src.y, src.s)
+    f1, f2 = st.columns([1.3, 1])
+    with f1:
+        st.plotly_chart(plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at,
+                                                  world_points=(worlds.fpr, worlds.tpr)),
+                        config=cfg("worlds"), key="ln_worlds")
+        st.caption(
+            f"Red: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue shading: the "
+            f"exact bootstrap band, {percent(level)} pointwise percentile intervals of the TPR at fixed FPR "
+            f"(vertical averaging). Blue box: the {percent(level)} Wilson exact bootstrap confidence rectangle "
+            f"at threshold {md_escape(number(t, 6))} (each axis at {percent(float(at.axis_confidence_level))}); "
+            "red dots: the worlds' points at that threshold. The exact bootstrap is the limit of infinitely "
+            "many such worlds."
+        )
+    with f2:
+        st.plotly_chart(plots_learn.worlds_law_figure(worlds.tpr, at.distribution(0, "tpr")),
+                        config=cfg("worlds_law"), key="ln_worlds_law")
+        st.caption(f"TPR at threshold {md_escape(number(t, 6))}: bars, the share of the {k} worlds at each "
+                   "value; blue, its exact bootstrap law Bin(n+, TPR)/n+. More worlds, closer bars.")
+        table = pd.DataFrame({
+            "rate": ["TPR", "FPR"],
+            "worlds_mean": [worlds.tpr_mean, worlds.fpr_mean],
+            "worlds_sd": [worlds.tpr_sd, worlds.fpr_sd],
+            "exact_mean": [float(at.tpr[0]), float(at.fpr[0])],
+            "exact_sd": [float(at.tpr_std[0]), float(at.fpr_std[0])],
+        })
+        st.dataframe(table, hide_index=True, key="ln_worlds_table", column_config={
+            "rate": st.column_config.TextColumn("Rate", help="Rate at the threshold followed."),
+            "worlds_mean": st.column_config.NumberColumn(f"Mean over {k} worlds", format="%.4f",
+                                                         help="Average of the rate over the K random worlds."),
+            "worlds_sd": st.column_config.NumberColumn(f"SD over {k} worlds", format="%.4f",
+                                                       help="Standard deviation over the K worlds (divisor K − 1)."),
+            "exact_mean": st.column_config.NumberColumn("Exact mean", format="%.4f",
+                                                        help="Exact bootstrap mean: the observed rate."),
+            "exact_sd": st.column_config.NumberColumn("Exact SD", format="%.4f",
+                                                      help="Exact bootstrap standard deviation sqrt(p(1 − p)/m)."),
+        })
+        st.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
+                   "columns agree more closely; the exact numbers do not change.")
+        download_csv(table.assign(threshold=t, k=k, seed=seed), label="Download this table (CSV)",
+                     file_name="rocci_learn_worlds.csv", key="ln_dl_worlds")
+
+
+# ---------------------------------------------------------------------------
+# 5. Threshold vs vertical averaging
+# ---------------------------------------------------------------------------
+
+
+def section_averaging(src: Source, roc, level: float) -> None:
+    st.header("5 · Threshold averaging or vertical averaging?", anchor=False)
+    st.markdown(
+        "Two ways to put intervals on a ROC curve, answering two different questions."
+    )
+    tci = cache.threshold_ci(src.key, src.model, None, AVG_RATES, level, "wilson", "rectangle", None, src.y,
+                             src.s)
+    vci = cache.vertical_ci(src.key, src.model, AVG_FPR, level, "percentile", None, src.y, src.s)
+    left, right = plots_learn.averaging_figures(roc, tci, vci)
+    f1, f2 = st.columns(2)
+    with f1:
+        st.markdown("**Threshold averaging: rectangles at fixed thresholds**")
+        st.plotly_chart(left, config=cfg("threshold_avg"), key="ln_avg_thr")
+        st.markdown(
+            "*If I use this threshold, what true- and false-positive rates should I expect?* The threshold "
+            "is fixed, so **both** rates vary: a rectangle."
+        )
+        st.caption(f"{percent(level)} Wilson exact bootstrap confidence rectangles (each axis at "
+                   f"{percent(float(tci.axis_confidence_level))}), at the thresholds that predict 10%, 20%, …, "
+                   "90% of all instances positive.")
+    with f2:
+        st.markdown("**Vertical averaging: bars at fixed FPR**")
+        st.plotly_chart(right, config=cfg("vertical_avg"), key="ln_avg_vert")
+        st.markdown(
+            "*If I allow this false-alarm rate, what share of positives will I find?* The FPR is fixed "
+            "(the threshold moves with the sample), so only the TPR varies: a vertical bar."
+        )
+        st.caption(f"{percent(level)} percentile intervals of the exact bootstrap law of the TPR at FPR = "
+                   "0.1, 0.2, …, 0.9 (stratified bootstrap, m± = n±).")
+
+
+def main() -> None:
+    st.title("Learn", anchor=False)
+    st.caption(CAPTION)
+    top1, top2 = st.columns([2, 1])
+    with top1:
+        src = choose_source()
+    if src is None:
+        return
+    with top2:
+        level = st.select_slider("Confidence level (sections 4 and 5)", LEVELS, value=0.95, format_func=percent,
+                                 key="ln_level", bind=URL,
+                                 help="Level of the intervals, band and rectangles in sections 4 and 5.")
+    try:
+        roc = cache.roc_curve(src.key, src.model, src.y, src.s)
+        env = cache_cost.cost_curve(src.key, src.model, None, src.y, src.s)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    n_pos, n_neg = int(roc.n_pos), int(roc.n_neg)
+    what = ("the thesis's worked example" if src.example else
+            f"**{md_escape(src.name)}**, model **{md_escape(src.model)}**")
+    st.markdown(f"Using {what}: {n_pos} positives, {n_neg} negatives, AUC {roc.auc:.4f}.")
+    options = slider_thresholds(roc)
+    if not options:
+        error("The scores have no finite value to use as a threshold.")
+        return
+    sections = (
+        lambda: section_point(src, roc, options),
+        lambda: section_duality(src, roc, env, options),
+        lambda: section_hull(src, roc, env),
+        lambda: section_worlds(src, roc, options, level),
+        lambda: section_averaging(src, roc, level),
+    )
+    for run in sections:
+        try:
+            run()
+        except rocci.InputError as exc:
+            error(str(exc))
+        st.divider()
+
+
+main()
