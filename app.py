@@ -30,6 +30,7 @@ PAGES = [
     st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
     st.Page("app_pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
     st.Page("app_pages/cost.py", title="Cost curves", icon=":material/payments:", url_path="cost"),
+    st.Page("app_pages/compare.py", title="Compare models", icon=":material/compare_arrows:", url_path="compare"),
     st.Page("app_pages/explorer.py", title="Threshold explorer", icon=":material/tune:", url_path="explorer"),
     st.Page("app_pages/folds.py", title="Folds & classes", icon=":material/stacks:", url_path="folds"),
 ]

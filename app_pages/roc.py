@@ -18,6 +18,7 @@ import streamlit as st
 import rocci
 from rocci import plots
 from ui import cache
+from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import METHOD_NAMES, REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
@@ -227,22 +228,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                 "clipped to [0, 1]. Wald: mean ± z·sd.",
             )
 
-    with st.container(border=True):
-        st.markdown("**Bootstrap size**")
-        c1, c2 = st.columns(2)
-        m_pos = c1.number_input(
-            "m+", min_value=1, max_value=10_000_000, value=None, step=1, key="m_pos", bind=URL,
-            placeholder=f"{p.n_pos} (= n+)",
-            help=f"Positives drawn in each bootstrap resample. Empty = the number of positives in the data ({p.n_pos}).",
-        )
-        m_neg = c2.number_input(
-            "m−", min_value=1, max_value=10_000_000, value=None, step=1, key="m_neg", bind=URL,
-            placeholder=f"{p.n_neg} (= n−)",
-            help=f"Negatives drawn in each bootstrap resample. Empty = the number of negatives in the data ({p.n_neg}).",
-        )
-        m = None if m_pos is None and m_neg is None else (int(m_pos or p.n_pos), int(m_neg or p.n_neg))
-        if m is not None:
-            st.caption(f"Resamples of m+ = {m[0]:,} positives and m− = {m[1]:,} negatives.")
+    m = controls_ui.bootstrap_size(p.n_pos, p.n_neg)
 
     if vert_show and vert_style == "band":
         # The band's levels are the attainable FPR values r / m−, 1 ≤ r ≤ m− − 1, evenly spread.

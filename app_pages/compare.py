@@ -1,0 +1,435 @@
+"""Compare models page: two models scored on the same instances, paired exact bootstrap.
+
+Thin UI: every number comes from rocci (``compare_thresholds``,
+``dominance_map``, ``compare_auc``, ``mcnemar``, ``compare_vertical``,
+``threshold_ci``, ``roc_curve``) through the cached wrappers in ui.cache and
+ui.cache_compare; figures come from rocci.plots and rocci.plots_compare.  The
+page's choices are bound to the URL query string, as on the ROC page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci import plots, plots_compare
+from rocci.vertical import fpr_levels
+from ui import cache, cache_compare
+from ui import controls as controls_ui
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import ParseError, md_escape, number, parse_numbers, percent
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+PAIR_BY = {"rate": "Equal total-positive rate", "thr": "Equal thresholds"}
+#: Up to this many bootstrap negatives the paired vertical law is computed as soon as the tab opens
+#: (about a second per level); beyond, it runs on a button press, with a progress bar.
+VERTICAL_AUTO_NEG = 2000
+#: Rough seconds per level at m− = 1,000 on a slow machine (grows like m−^1.5); only used for the notice.
+VERTICAL_SECONDS_PER_1000 = 1.0
+
+EXACT_CAPTION = (
+    "Both models scored the same instances, so they are compared **paired**: each bootstrap world resamples "
+    "instances (with both scores). Probabilities and intervals use the **exact bootstrap** — what infinitely "
+    "many resamples would give, worked out by formula, with no random draws."
+)
+
+PAIR_COLUMNS = {
+    "total_positive_rate": ("Total-positive rate", "Fraction of all instances each model predicts positive.", "%.3f"),
+    "threshold_a": ("Threshold A", "Model A predicts positive when its score ≥ this threshold.", "%.6g"),
+    "threshold_b": ("Threshold B", "Model B predicts positive when its score ≥ this threshold.", "%.6g"),
+    "p_a_dominates": ("P(A dominates)", "Exact bootstrap probability that A has TPR ≥ B's and FPR ≤ B's, "
+                      "and is strictly better on at least one.", "%.4f"),
+    "p_b_dominates": ("P(B dominates)", "The same with the roles of A and B swapped.", "%.4f"),
+    "delta_tpr": ("ΔTPR", "TPR of A − TPR of B (observed = exact bootstrap mean).", "%.4f"),
+    "delta_tpr_low": ("ΔTPR low", "Lower end of the ΔTPR score interval.", "%.4f"),
+    "delta_tpr_high": ("ΔTPR high", "Upper end of the ΔTPR score interval.", "%.4f"),
+    "delta_fpr": ("ΔFPR", "FPR of A − FPR of B (observed = exact bootstrap mean).", "%.4f"),
+    "delta_fpr_low": ("ΔFPR low", "Lower end of the ΔFPR score interval.", "%.4f"),
+    "delta_fpr_high": ("ΔFPR high", "Upper end of the ΔFPR score interval.", "%.4f"),
+    "rate_a": ("Flagged by A", "Fraction of all instances model A predicts positive at its threshold (tied "
+               "scores can make it larger than the rate asked for).", "%.3f"),
+    "rate_b": ("Flagged by B", "The same for model B.", "%.3f"),
+    "tpr_a": ("TPR A", "Model A's true-positive rate at its threshold.", "%.4f"),
+    "fpr_a": ("FPR A", "Model A's false-positive rate at its threshold.", "%.4f"),
+    "tpr_b": ("TPR B", "Model B's true-positive rate at its threshold.", "%.4f"),
+    "fpr_b": ("FPR B", "Model B's false-positive rate at its threshold.", "%.4f"),
+}
+PAIR_ORDER = ["total_positive_rate", "threshold_a", "threshold_b", "rate_a", "rate_b", "p_a_dominates", "p_b_dominates",
+              "delta_tpr", "delta_tpr_low", "delta_tpr_high", "delta_fpr", "delta_fpr_low", "delta_fpr_high",
+              "tpr_a", "fpr_a", "tpr_b", "fpr_b"]
+VERT_COLUMNS = {
+    "fpr": ("FPR level", "The fixed false-positive rate r / m−.", "%.4f"),
+    "r": ("r", "Number of bootstrap negatives above each model's threshold at this level.", "%d"),
+    "delta_tpr_mean": ("ΔTPR mean", "Exact bootstrap mean of TPR A − TPR B at this FPR.", "%.4f"),
+    "delta_tpr_std": ("ΔTPR sd", "Exact bootstrap standard deviation of ΔTPR.", "%.4f"),
+    "delta_tpr_low": ("ΔTPR low", "Lower end of the percentile interval of the exact law.", "%.4f"),
+    "delta_tpr_high": ("ΔTPR high", "Upper end of the percentile interval of the exact law.", "%.4f"),
+    "p_a_better": ("P(A better)", "P(ΔTPR > 0): A finds more positives at this FPR.", "%.4f"),
+    "p_tie": ("P(tie)", "P(ΔTPR = 0).", "%.4f"),
+    "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
+}
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def thr(value) -> str:
+    """A threshold for a sentence: six significant digits, so 0.999999 is not shown as 1."""
+    v = float(value)
+    return number(v) if not np.isfinite(v) else f"{v:.6g}"
+
+
+def prob_text(p: float) -> str:
+    """A probability as a percentage for a sentence ("87%", "less than 0.1%")."""
+    p = float(p)
+    if p < 0.001:
+        return "less than 0.1%"
+    if p > 0.999:
+        return "more than 99.9%"
+    if 0.01 <= p <= 0.99:
+        return f"{100 * p:.0f}%"
+    return f"{100 * p:.1f}%"
+
+
+def column_config(spec: dict, frame: pd.DataFrame) -> dict:
+    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
+            for c in frame.columns if c in spec}
+
+
+def pair_sentence(i: int, cmp, a: str, b: str, frame: pd.DataFrame) -> str:
+    """Plain-language reading of the i-th threshold pair (numbers from the comparison)."""
+    pa, pb = float(cmp.p_a_dominates[i]), float(cmp.p_b_dominates[i])
+    neither = max(0.0, 1.0 - pa - pb)
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    each = percent(cmp.axis_confidence_level)
+    return (
+        f"**Pair {i + 1}** ({md_escape(a)} ≥ {thr(cmp.thresholds_a[i])}, "
+        f"{md_escape(b)} ≥ {thr(cmp.thresholds_b[i])}): in {prob_text(pa)} of bootstrap worlds model {A} has "
+        f"at least as high a TPR and at least as low an FPR as {B} (and is better on one); in {prob_text(pb)} "
+        f"{B} dominates {A}; in {prob_text(neither)} neither does. "
+        f"ΔTPR (A − B) = {cmp.delta_tpr[i]:+.3f}, {each} interval [{cmp.delta_tpr_low[i]:+.3f}, "
+        f"{cmp.delta_tpr_high[i]:+.3f}]; ΔFPR = {cmp.delta_fpr[i]:+.3f}, {each} interval "
+        f"[{cmp.delta_fpr_low[i]:+.3f}, {cmp.delta_fpr_high[i]:+.3f}]."
+        + ties_note(i, frame, a, b)
+    )
+
+
+def ties_note(i: int, frame: pd.DataFrame, a: str, b: str) -> str:
+    """Say so when tied scores make a model flag clearly more than the total-positive rate asked for."""
+    if "total_positive_rate" not in frame.columns or pd.isna(frame["total_positive_rate"].iloc[i]):
+        return ""
+    q = float(frame["total_positive_rate"].iloc[i])
+    notes = [f"{md_escape(name)} flags {percent(float(frame[col].iloc[i]))}"
+             for name, col in ((a, "rate_a"), (b, "rate_b")) if float(frame[col].iloc[i]) - q > 0.01]
+    if not notes:
+        return ""
+    return (f" *Tied scores: {' and '.join(notes)} of the instances, not {percent(q)}: no threshold of "
+            f"{'these models' if len(notes) > 1 else 'this model'} flags exactly {percent(q)}.*")
+
+
+def controls(an: cache.Analysis):
+    """The left-hand column of choices; returns (a, b, level, thresholds, rates, m) or None if invalid."""
+    models = an.models
+    with st.container(border=True):
+        st.markdown("**Models**")
+        a = st.selectbox("Model A", models, index=0, format_func=str, key="cmp_a", bind=URL,
+                         help="Differences are always model A − model B.")
+        others = [m for m in models if m != a]
+        b = st.selectbox("Model B", others, index=0, format_func=str, key="cmp_b", bind=URL,
+                         help="The model A is compared with (scored on the same instances).")
+        level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cmp_level",
+                                 bind=URL, help="Coverage of every interval on this page.")
+    with st.container(border=True):
+        st.markdown("**Threshold pairs**")
+        by = st.segmented_control(
+            "Pair the thresholds by", list(PAIR_BY), format_func=PAIR_BY.get, default="rate", required=True,
+            key="cmp_by", bind=URL,
+            help="Equal total-positive rate: each model's threshold classifies the same fraction of all "
+            "instances as positive (fair when the scores are on different scales). Equal thresholds: the same "
+            "score cut-off for both (calibrated scores).",
+        )
+        thresholds = rates = None
+        try:
+            if by == "rate":
+                text = st.text_input("Total-positive rates (0–1, comma-separated)", value="0.1, 0.2, 0.3, 0.5",
+                                     key="cmp_rates", bind=URL,
+                                     help="E.g. 0.1 = each model flags its top 10% of scores.")
+                rates = tuple(parse_numbers(text, what="total-positive rate", low=0.0, high=1.0))
+            else:
+                text = st.text_input("Thresholds (comma-separated, used for both models)", value="0.25, 0.5, 0.75",
+                                     key="cmp_thr", bind=URL,
+                                     help="An instance is predicted positive when its score is ≥ the threshold.")
+                thresholds = tuple(parse_numbers(text, what="threshold"))
+        except ParseError as exc:
+            st.warning(md_escape(str(exc)), icon=":material/warning:")
+            return None
+    p = an.prepared
+    m = controls_ui.bootstrap_size(p.n_pos, p.n_neg, keys=("cmp_m_pos", "cmp_m_neg"),
+                                   note=" (threshold pairs, dominance map and TPR at fixed FPR; DeLong and "
+                                   "McNemar use the data as they are)")
+    return a, b, level, thresholds, rates, m
+
+
+def main() -> None:
+    st.title("Compare models", anchor=False)
+    st.caption(EXACT_CAPTION)
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return
+    if an is None or len(an.models) < 2:
+        st.info("Comparing needs two models: map at least two score columns (one per model) on the Data page. "
+                "The bundled breast-cancer sample has two.")
+        st.page_link("app_pages/data.py", label="Choose the score columns on the Data page", icon=":material/table:")
+        return
+
+    left, right = st.columns([1, 2.6], gap="medium")
+    with left:
+        opts = controls(an)
+    if opts is None:
+        with right:
+            st.info("Fix the highlighted input on the left to update the comparison.")
+        return
+    a, b, level, thresholds, rates, m = opts
+    y, sa = an.arrays(a)
+    _, sb = an.arrays(b)
+    try:
+        curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in (a, b)}
+        cmp = cache_compare.compare_thresholds(an.key, a, b, thresholds, None, rates, level, "rectangle", m,
+                                               y, sa, sb)
+        tci_a = cache.threshold_ci(an.key, a, tuple(float(t) for t in cmp.thresholds_a), None, level, "wilson",
+                                   "rectangle", m, y, sa)
+        tci_b = cache.threshold_ci(an.key, b, tuple(float(t) for t in cmp.thresholds_b), None, level, "wilson",
+                                   "rectangle", m, y, sb)
+        auc = cache_compare.compare_auc(an.key, a, b, level, y, sa, sb)
+    except rocci.InputError as exc:
+        with right:
+            error(str(exc))
+        return
+
+    with right:
+        fig = plots.roc_figure(curves, auc_text={a: f"AUC {auc.auc_a:.3f}", b: f"AUC {auc.auc_b:.3f}"},
+                               height=640)
+        plots.add_threshold_ci(fig, tci_a, name=a, color_index=0)
+        plots.add_threshold_ci(fig, tci_b, name=b, color_index=1)
+        plots_compare.add_pair_links(fig, cmp, name_a=a, name_b=b)
+        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_compare"),
+                        key="cmp_chart")
+        st.caption(
+            f"Each model's point at each threshold pair with its {percent(level)} Wilson confidence rectangle "
+            f"(each axis at {percent(tci_a.axis_confidence_level)}; exact bootstrap, m+ = {tci_a.m_pos:,}, "
+            f"m− = {tci_a.m_neg:,}). Dotted segments join the two points of a pair; hover the numbered diamond "
+            "for the dominance probabilities."
+        )
+    pairs_section(cmp, a, b)
+    details(an, cmp, auc, a, b, level, m, y, sa, sb)
+
+
+def with_achieved_rates(cmp) -> pd.DataFrame:
+    """``cmp.to_frame()`` plus the fraction of instances each model actually predicts positive.
+
+    With tied scores a threshold can flag more instances than the total-positive
+    rate asked for (the threshold is the ⌈q·n⌉-th largest score, ties included).
+    """
+    frame = cmp.to_frame()
+    n = cmp.n_pos + cmp.n_neg
+    frame["rate_a"] = (np.asarray(cmp.tpr_a) * cmp.n_pos + np.asarray(cmp.fpr_a) * cmp.n_neg) / n
+    frame["rate_b"] = (np.asarray(cmp.tpr_b) * cmp.n_pos + np.asarray(cmp.fpr_b) * cmp.n_neg) / n
+    return frame
+
+
+def pairs_section(cmp, a: str, b: str) -> None:
+    st.subheader("Who dominates at each threshold pair", anchor=False)
+    frame = with_achieved_rates(cmp)
+    for i in range(len(cmp.thresholds_a)):
+        st.markdown(pair_sentence(i, cmp, a, b, frame))
+    st.caption(
+        f"Exact bootstrap probabilities of dominance (Gadoury 2009, eq. 4.5) and {percent(cmp.confidence_level)} "
+        f"joint score intervals for ΔTPR and ΔFPR (A − B; rectangle, each axis at "
+        f"{percent(cmp.axis_confidence_level)}); paired exact bootstrap, m+ = {cmp.m_pos:,}, m− = {cmp.m_neg:,}."
+    )
+    order = [c for c in PAIR_ORDER if c in frame.columns]
+    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(PAIR_COLUMNS, frame),
+                 key="cmp_table")
+    out = frame.copy()
+    out.insert(0, "model_b", str(b))
+    out.insert(0, "model_a", str(a))
+    out["confidence_level"] = cmp.confidence_level
+    out["axis_confidence_level"] = cmp.axis_confidence_level
+    out["method"] = "exact paired bootstrap; score intervals (eq. 4.8)"
+    out["m_pos"], out["m_neg"] = cmp.m_pos, cmp.m_neg
+    download_csv(out, label="Download the threshold-pair comparison (CSV)", file_name="rocci_compare_pairs.csv",
+                 key="dl_cmp_pairs")
+
+
+def details(an, cmp, auc, a: str, b: str, level: float, m, y, sa, sb) -> None:
+    """The tabs under the pair table; only the open tab runs (lazy tabs; the open tab is in the URL)."""
+    sections = {
+        "Dominance map": lambda: map_tab(an, a, b, m, y, sa, sb),
+        "AUC (DeLong)": lambda: auc_tab(auc, a, b),
+        "McNemar": lambda: mcnemar_tab(an, cmp, a, b, y, sa, sb),
+        "TPR at fixed FPR": lambda: vertical_section(an, a, b, level, m, y, sa, sb),
+        "Cost difference": lambda: cost_tab(a, b),
+    }
+    for tab, run in zip(st.tabs(list(sections), key="cmp_tab", on_change="rerun", bind=URL), sections.values()):
+        if tab.open:
+            with tab:
+                run()
+
+
+def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
+    A, B = md_escape(a), md_escape(b)
+    try:
+        dmap = cache_compare.dominance_map(an.key, a, b, cache_compare.GRID_SIZE, m, y, sa, sb)
+    except rocci.InputError as exc:
+        error(str(exc))
+    else:
+        st.caption(
+            f"P({A} dominates) − P({B} dominates) at every pair of thresholds on a "
+            f"{len(dmap.thresholds_a)} × {len(dmap.thresholds_b)} grid of quantiles of each model's scores "
+            f"(repeated quantiles of tied scores appear once). Blue: {A} dominates; red: {B} dominates; "
+            f"white: neither. Exact paired bootstrap, m+ = {dmap.m_pos:,}, m− = {dmap.m_neg:,}."
+        )
+        fig = plots_compare.dominance_heatmap(dmap, name_a=a, name_b=b)
+        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_dominance"),
+                        key="cmp_map")
+        download_csv(lambda: dmap.to_frame().assign(model_a=str(a), model_b=str(b), m_pos=dmap.m_pos,
+                                                     m_neg=dmap.m_neg),
+                     label="Download the dominance map (CSV)", file_name="rocci_dominance_map.csv",
+                     key="dl_cmp_map")
+
+
+def auc_tab(auc, a: str, b: str) -> None:
+    A, B = md_escape(a), md_escape(b)
+    c = st.columns(4)
+    c[0].metric("ΔAUC (A − B)", f"{auc.delta:+.4f}",
+                help=f"AUC of {a} ({auc.auc_a:.4f}) − AUC of {b} ({auc.auc_b:.4f}).")
+    c[1].metric(f"{percent(auc.confidence_level)} DeLong interval", f"[{auc.low:+.4f}, {auc.high:+.4f}]",
+                help="ΔAUC ± z·(DeLong paired standard error).")
+    c[2].metric("z (DeLong)", f"{auc.statistic:.3f}", help="ΔAUC / standard error.")
+    c[3].metric("p-value (DeLong, two-sided)", f"{auc.pvalue:.3g}", help="2·Φ(−|z|).")
+    verdict = ("the interval excludes 0: the AUCs differ at this level"
+               if auc.low > 0 or auc.high < 0 else "the interval contains 0: no clear difference at this level")
+    st.caption(
+        f"DeLong's paired test (normal approximation): AUC {A} = {auc.auc_a:.4f}, AUC {B} = {auc.auc_b:.4f}, "
+        f"difference {auc.delta:+.4f} (sd {auc.std:.4f}), {percent(auc.confidence_level)} interval "
+        f"[{auc.low:+.4f}, {auc.high:+.4f}] — {verdict}. Correlation of the two AUCs {auc.correlation:.3f}."
+    )
+    download_csv(auc.to_frame().assign(model_a=str(a), model_b=str(b)), label="Download the AUC comparison (CSV)",
+                 file_name="rocci_compare_auc.csv", key="dl_cmp_auc")
+
+
+def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
+    A, B = md_escape(a), md_escape(b)
+    n = len(cmp.thresholds_a)
+    i = st.selectbox(
+        "Threshold pair", list(range(n)), key="cmp_mc_pair",
+        format_func=lambda k: f"pair {k + 1}: {a} ≥ {thr(cmp.thresholds_a[k])}, "
+        f"{b} ≥ {thr(cmp.thresholds_b[k])}",
+        help="The pairs chosen on the left.",
+    )
+    corr = st.toggle("Continuity correction", value=True, key="cmp_mc_corr",
+                     help="(|e01 − e10| − 1)² / (e01 + e10), as R's mcnemar.test.")
+    try:
+        mc = cache_compare.mcnemar(an.key, a, b, float(cmp.thresholds_a[i]), float(cmp.thresholds_b[i]),
+                                   bool(corr), y, sa, sb)
+    except rocci.InputError as exc:
+        error(str(exc))
+    else:
+        c = st.columns(4)
+        c[0].metric("χ² (McNemar, 1 df)", f"{mc.statistic:.3f}")
+        c[1].metric("p-value (χ²)", f"{mc.pvalue:.3g}")
+        c[2].metric("Exact p-value (binomial)", f"{mc.exact_pvalue:.3g}")
+        c[3].metric("Accuracy A / B", f"{mc.accuracy_a:.3f} / {mc.accuracy_b:.3f}")
+        st.caption(
+            f"McNemar's test of equal error rates at pair {i + 1}: {mc.n_a_only_correct} instances are right "
+            f"by {A} only and {mc.n_b_only_correct} by {B} only; only these discordant instances count. "
+            + ("With" if corr else "Without") + " continuity correction; a small p-value means the two "
+            "classifiers' error rates differ."
+        )
+        table = mc.table()
+        table.index = [f"{a} correct", f"{a} wrong"]
+        table.columns = [f"{b} correct", f"{b} wrong"]
+        st.dataframe(table, key="cmp_mc_table")
+        download_csv(mc.to_frame().assign(model_a=str(a), model_b=str(b), threshold_a=mc.threshold_a,
+                                          threshold_b=mc.threshold_b, correction=mc.correction),
+                     label="Download McNemar (CSV)", file_name="rocci_mcnemar.csv", key="dl_cmp_mc")
+
+
+def cost_tab(a: str, b: str) -> None:
+    st.markdown(
+        f"The **cost difference** ΔC = C({md_escape(b)}) − C({md_escape(a)}) across operating conditions w, with its "
+        "exact bootstrap interval band and the range of w where the difference is significant, is on the "
+        "Cost curves page: choose the same two models there (model A and *Compare with model B*)."
+    )
+    st.page_link("app_pages/cost.py", label="Open the Cost curves page", icon=":material/payments:")
+
+
+def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
+    m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
+    st.caption(
+        "The exact paired bootstrap law of ΔTPR = TPR A − TPR B with both models held at the same FPR level "
+        "r / m−: in each bootstrap world each model's threshold is set so that exactly r of the resampled "
+        "negatives score above it (Gadoury 2009, §4.4.2; computed exactly, no random draws)."
+    )
+    text = st.text_input("FPR levels (between 0 and 1)", value="0.1, 0.2", key="cmp_vfpr", bind=URL,
+                         help="Each level is moved to the nearest attainable value r / m−.")
+    try:
+        fpr = tuple(parse_numbers(text, what="FPR level", low=0.0, high=1.0, inclusive=False))
+        levels = sorted(set(int(r) for r in fpr_levels(list(fpr), m_neg)))
+    except (ParseError, rocci.InputError) as exc:
+        st.warning(md_escape(str(exc)), icon=":material/warning:")
+        return
+    stored = [cache_compare.VERTICAL_LEVELS.get(cache_compare.vertical_level_key(an.key, a, b, r, level, m))
+              for r in levels]
+    if m_neg > VERTICAL_AUTO_NEG and any(v is None for v in stored):
+        seconds = max(1, round(VERTICAL_SECONDS_PER_1000 * (m_neg / 1000) ** 1.5))
+        st.info(f"With m− = {m_neg:,} negatives each level takes about {seconds} s or more; "
+                "it runs when you ask, with a progress bar.", icon=":material/schedule:")
+        if not st.button("Compute ΔTPR at these FPR levels", key="cmp_vrun", icon=":material/play_arrow:"):
+            return
+    try:
+        bar = st.progress(0.0, text="Computing the exact paired law of ΔTPR…")
+        parts = cache_compare.compare_vertical_levels(
+            an.key, a, b, fpr, level, m, y, sa, sb,
+            progress=lambda f, msg: bar.progress(min(max(float(f), 0.0), 1.0), text=msg))
+        bar.empty()
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    frame = pd.concat([vc.to_frame() for vc in parts], ignore_index=True)
+    first = parts[0]
+    better = [f"FPR {vc.fpr[0]:.3f}: P(A better) = {vc.p_a_better[0]:.3f}" for vc in parts]
+    st.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
+               f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
+    st.dataframe(frame, hide_index=True, column_config=column_config(VERT_COLUMNS, frame), key="cmp_vtable")
+    download_csv(frame.assign(model_a=str(a), model_b=str(b), confidence_level=first.confidence_level,
+                              method="exact paired bootstrap; percentile interval", m_pos=first.m_pos,
+                              m_neg=first.m_neg),
+                 label="Download ΔTPR at fixed FPR (CSV)", file_name="rocci_compare_vertical.csv", key="dl_cmp_v")
+    if st.toggle("Show the exact distribution", value=False, key="cmp_vdist", bind=URL,
+                 help="A bar chart of P(ΔTPR = value) at one FPR level."):
+        k = st.selectbox("FPR level", list(range(len(parts))), key="cmp_vlevel",
+                         format_func=lambda j: f"FPR {parts[j].fpr[0]:.4f} (r = {int(parts[j].r[0])})")
+        vc = parts[k]
+        values, probs = vc.distribution(0)
+        fig = plots_compare.delta_distribution_figure(values, probs, low=float(vc.delta_tpr_low[0]),
+                                                      high=float(vc.delta_tpr_high[0]), level=vc.confidence_level)
+        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_delta_tpr"),
+                        key="cmp_vchart")
+        st.caption(
+            f"Exact bootstrap law of ΔTPR at FPR {vc.fpr[0]:.4f}: in {prob_text(vc.p_a_better[0])} of bootstrap "
+            f"worlds {md_escape(a)} finds more positives than {md_escape(b)} at this false-alarm rate, in "
+            f"{prob_text(vc.p_tie[0])} they tie. The shaded band is the {percent(vc.confidence_level)} "
+            "percentile interval."
+        )
+
+
+main()

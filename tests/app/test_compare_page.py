@@ -1,0 +1,174 @@
+"""Compare models page, driven by AppTest: every number on the page is the Python API's, the choices
+live in the URL, only the open tab runs, bad input gives a message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+from rocci import data as rdata
+from ui import cache_compare
+
+PAGE = "app_pages/compare.py"
+
+
+def _arrays(sample="breast_cancer_cv.csv"):
+    """(is_positive, scores of model a, scores of model b) of a bundled sample, as the dashboard prepares them."""
+    df = rocci.load_table(ROOT / "data" / sample)
+    g = rdata.guess_columns(df)
+    pos = rdata.guess_pos_label(rdata.label_values(df, g["label"]))
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"], pos_label=pos)
+    a, b = g["scores"][:2]
+    return np.asarray(prep.is_positive, bool), np.asarray(prep.scores[a], float), np.asarray(prep.scores[b], float)
+
+
+def table(at, column: str) -> pd.DataFrame:
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_pairs_dominance_and_chart_are_the_api_numbers():
+    at = new_app(PAGE)
+    assert_clean(at)
+    y, a, b = _arrays()
+    ref = rocci.compare_thresholds(y, a, b, total_positive_rate=[0.1, 0.2, 0.3, 0.5])
+    tab = table(at, "p_a_dominates")
+    for col in ["threshold_a", "threshold_b", "p_a_dominates", "p_b_dominates", "delta_tpr", "delta_tpr_low",
+                "delta_tpr_high", "delta_fpr_low", "delta_fpr_high"]:
+        np.testing.assert_allclose(tab[col], ref.to_frame()[col], rtol=1e-12, atol=1e-15, err_msg=col)
+    # the achieved fraction flagged by each model (ties can make it exceed the rate asked for)
+    n = y.size
+    np.testing.assert_allclose(tab["rate_a"], [(a >= t).sum() / n for t in ref.thresholds_a], rtol=1e-12)
+    np.testing.assert_allclose(tab["rate_b"], [(b >= t).sum() / n for t in ref.thresholds_b], rtol=1e-12)
+    # one plain-language sentence per pair, with the probabilities written as percentages
+    sentences = [m.value for m in at.markdown if m.value.startswith("**Pair ")]
+    assert len(sentences) == 4
+    assert f"in {round(100 * ref.p_a_dominates[2])}% of bootstrap worlds model **logistic**" in sentences[2]
+    # naive_bayes has 31% of its scores tied at 1: at rate 0.1 it flags them all, and the sentence says so
+    flagged = 100 * (b >= ref.thresholds_b[0]).mean()
+    assert flagged > 30
+    assert f"Tied scores: naive\\_bayes flags {flagged:.1f}% of the instances, not 10%" in sentences[0]
+    assert "logistic flags" not in sentences[0]
+    # the chart: both ROC curves, both models' rectangles, and the pair links at the compared points
+    spec = figure(at, "cmp_chart")
+    assert len(traces(spec, "roc")) == 2
+    labels = traces(spec, "pair-label")[0]
+    np.testing.assert_allclose(decode(labels["x"]), (ref.fpr_a + ref.fpr_b) / 2, rtol=1e-12)
+    np.testing.assert_allclose(decode(labels["y"]), (ref.tpr_a + ref.tpr_b) / 2, rtol=1e-12)
+
+
+def test_equal_thresholds_and_bootstrap_size_from_the_url():
+    at = new_app(PAGE, query={"cmp_by": "Equal thresholds", "cmp_thr": "0.3, 0.7", "cmp_m_pos": "100", "cmp_level": "90%"})
+    assert_clean(at)
+    y, a, b = _arrays()
+    ref = rocci.compare_thresholds(y, a, b, thresholds_a=[0.3, 0.7], m=[100, int((~y).sum())],
+                                   confidence_level=0.9)
+    tab = table(at, "p_a_dominates")
+    np.testing.assert_allclose(tab["threshold_a"], [0.3, 0.7])
+    np.testing.assert_allclose(tab["threshold_b"], [0.3, 0.7])
+    np.testing.assert_allclose(tab["p_b_dominates"], ref.p_b_dominates, rtol=1e-12)
+    np.testing.assert_allclose(tab["delta_fpr_high"], ref.delta_fpr_high, rtol=1e-12)
+    # the same numbers differ from those at m = n, so the control is really used
+    full = rocci.compare_thresholds(y, a, b, thresholds_a=[0.3, 0.7], confidence_level=0.9)
+    assert not np.allclose(full.delta_tpr_low, ref.delta_tpr_low)
+    assert any("m+ = 100" in c.value for c in at.caption)
+
+
+def test_dominance_map_tab():
+    at = new_app(PAGE)
+    y, a, b = _arrays()
+    spec = figure(at, "cmp_map")  # the first tab is open by default
+    z = decode(traces(spec, "dominance-map")[0]["z"])
+    ta, tb = cache_compare.quantile_grid(a), cache_compare.quantile_grid(b)
+    ref = rocci.dominance_map(y, a, b, thresholds_a=list(ta), thresholds_b=list(tb))
+    np.testing.assert_allclose(z, ref.p_a_dominates - ref.p_b_dominates, atol=1e-12)
+    assert z.shape == (len(ta), len(tb))
+
+
+def test_only_the_open_tab_runs_and_auc_tab_is_delong():
+    at = new_app(PAGE)
+    assert not at.metric  # AUC and McNemar tabs are closed: their code did not run
+    at = new_app(PAGE, query={"cmp_tab": "AUC (DeLong)"})
+    assert_clean(at)
+    y, a, b = _arrays()
+    ref = rocci.compare_auc(y, a, b)
+    got = metrics(at)
+    assert got["ΔAUC (A − B)"] == f"{ref.delta:+.4f}"
+    assert got["95% DeLong interval"] == f"[{ref.low:+.4f}, {ref.high:+.4f}]"
+    assert got["p-value (DeLong, two-sided)"] == f"{ref.pvalue:.3g}"
+    assert not at.get("plotly_chart") or all(not el.proto.id.endswith("-cmp_map") for el in at.get("plotly_chart"))
+
+
+@pytest.mark.parametrize("correction", [True, False])
+def test_mcnemar_tab(correction):
+    at = new_app(PAGE, query={"cmp_tab": "McNemar"})
+    at.selectbox(key="cmp_mc_pair").set_value(2)
+    at.toggle(key="cmp_mc_corr").set_value(correction).run()
+    assert_clean(at)
+    y, a, b = _arrays()
+    pairs = rocci.compare_thresholds(y, a, b, total_positive_rate=[0.1, 0.2, 0.3, 0.5])
+    ref = rocci.mcnemar(y, a, b, threshold_a=pairs.thresholds_a[2], threshold_b=pairs.thresholds_b[2],
+                        correction=correction)
+    got = metrics(at)
+    assert got["χ² (McNemar, 1 df)"] == f"{ref.statistic:.3f}"
+    assert got["p-value (χ²)"] == f"{ref.pvalue:.3g}"
+    assert got["Exact p-value (binomial)"] == f"{ref.exact_pvalue:.3g}"
+    cells = at.dataframe[-1].value.to_numpy()
+    np.testing.assert_array_equal(cells, ref.table().to_numpy())
+
+
+def test_vertical_tab_table_and_distribution():
+    cache_compare.VERTICAL_LEVELS.clear()
+    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_vfpr": "0.05, 0.2", "cmp_vdist": "true"})
+    assert_clean(at)
+    y, a, b = _arrays()
+    ref = rocci.compare_vertical(y, a, b, fpr=[0.05, 0.2])
+    tab = table(at, "delta_tpr_mean")
+    for col in ["r", "delta_tpr_mean", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie"]:
+        np.testing.assert_allclose(tab[col], getattr(ref, col), rtol=1e-10, atol=1e-13, err_msg=col)
+    # the bar chart is the exact law of the first level (bars above 1e-6 only)
+    values, probs = ref.distribution(0)
+    bars = traces(figure(at, "cmp_vchart"), "delta-law")[0]
+    x, p = decode(bars["x"]), decode(bars["y"])
+    keep = np.flatnonzero(probs > 1e-6)
+    np.testing.assert_allclose(x, values[keep[0]:keep[-1] + 1], rtol=1e-12)
+    np.testing.assert_allclose(p, probs[keep[0]:keep[-1] + 1], rtol=1e-12)
+    # each level is stored once: asking again computes nothing new
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 2
+    at.text_input(key="cmp_vfpr").set_value("0.2, 0.3").run()
+    assert_clean(at)
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 3
+    np.testing.assert_allclose(table(at, "delta_tpr_mean")["delta_tpr_mean"],
+                               rocci.compare_vertical(y, a, b, fpr=[0.2, 0.3]).delta_tpr_mean, rtol=1e-10)
+
+
+def test_vertical_tab_waits_for_a_button_on_large_bootstrap_samples():
+    cache_compare.VERTICAL_LEVELS.clear()
+    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_m_neg": "2500"})
+    assert_clean(at)
+    assert not [d for d in at.dataframe if "delta_tpr_mean" in d.value.columns]
+    assert any("2,500 negatives" in i.value for i in at.info)
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 0
+
+
+def test_bad_input_gives_messages_not_tracebacks():
+    at = new_app(PAGE, query={"cmp_rates": "0.1, 1.7"})
+    assert not at.exception
+    assert any("1\\.7 is outside" in w.value for w in at.warning)  # md-escaped
+    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_vfpr": "0.1, zero"})
+    assert not at.exception
+    assert any("zero" in w.value for w in at.warning)
+
+
+def test_needs_two_models():
+    at = new_app()
+    at.selectbox(key="sample").set_value("heart_disease_test20.csv").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert any("two models" in i.value for i in at.info)

@@ -1,0 +1,36 @@
+"""Controls shared by several pages, so they look and behave the same everywhere."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+URL = "query-params"
+
+
+def bootstrap_size(n_pos: int, n_neg: int, *, keys: tuple[str, str] = ("m_pos", "m_neg"),
+                   note: str = "") -> tuple[int, int] | None:
+    """The "Bootstrap size" box: m+ and m− inputs bound to the URL.
+
+    Empty inputs mean ``m± = n±`` (the data's class sizes).  Returns
+    ``(m_pos, m_neg)`` when either is set (the other defaults to its class
+    size), else None, which rocci reads as ``m = n``.  ``note`` is appended to
+    the caption that states the sizes in use.
+    """
+    with st.container(border=True):
+        st.markdown("**Bootstrap size**")
+        c1, c2 = st.columns(2)
+        m_pos = c1.number_input(
+            "m+", min_value=1, max_value=10_000_000, value=None, step=1, key=keys[0], bind=URL,
+            placeholder=f"{n_pos} (= n+)",
+            help=f"Positives drawn in each bootstrap resample. Empty = the number of positives in the data ({n_pos}).",
+        )
+        m_neg = c2.number_input(
+            "m−", min_value=1, max_value=10_000_000, value=None, step=1, key=keys[1], bind=URL,
+            placeholder=f"{n_neg} (= n−)",
+            help=f"Negatives drawn in each bootstrap resample. Empty = the number of negatives in the data ({n_neg}).",
+        )
+        if m_pos is None and m_neg is None:
+            return None
+        m = (int(m_pos or n_pos), int(m_neg or n_neg))
+        st.caption(f"Resamples of m+ = {m[0]:,} positives and m− = {m[1]:,} negatives{note}.")
+        return m
