@@ -113,6 +113,17 @@ def threshold_slider(label: str, options: list[float], default: float, key: str,
                                   bind=URL, help=help, **value))
 
 
+def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
+    """The 2×2 matrix with each cell named (st.table renders Markdown: the label from the file is escaped)."""
+    return pd.DataFrame(
+        [[f"TP = {conf.tp}", f"FN = {conf.fn}", f"n+ = {conf.n_pos}"],
+         [f"FP = {conf.fp}", f"TN = {conf.tn}", f"n− = {conf.n_neg}"],
+         [f"{conf.tp + conf.fp}", f"{conf.fn + conf.tn}", f"n = {conf.n}"]],
+        index=[f"Actual positive ({md_escape(pos_text)})", "Actual negative", "Total"],
+        columns=["Predicted positive", "Predicted negative", "Total"],
+    )
+
+
 # ---------------------------------------------------------------------------
 # 1. A ROC point
 # ---------------------------------------------------------------------------
@@ -134,17 +145,9 @@ def section_point(src: Source, roc, options: list[float]) -> None:
     c1, c2 = st.columns([1, 1.3], gap="medium")
     with c1:
         st.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
-        m = conf.matrix()
-        m.index = [f"Actual positive ({md_escape(src.pos_text)})", "Actual negative", "Total"]
-        st.table(m)
-        a, b, c = st.columns(3)
-        a.metric("TP", f"{conf.tp}", help="True positives: positives with score ≥ threshold.")
-        b.metric("FN", f"{conf.fn}", help="False negatives: positives with score < threshold (missed).")
-        c.metric("n+", f"{conf.n_pos}", help="Number of positives, TP + FN.")
-        a, b, c = st.columns(3)
-        a.metric("FP", f"{conf.fp}", help="False positives: negatives with score ≥ threshold (false alarms).")
-        b.metric("TN", f"{conf.tn}", help="True negatives: negatives with score < threshold.")
-        c.metric("n−", f"{conf.n_neg}", help="Number of negatives, FP + TN.")
+        st.table(matrix_frame(conf, src.pos_text))
+        st.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
+                   "FN: positives missed; FP: negatives flagged (false alarms); TN: negatives left alone.")
         a, b = st.columns(2)
         a.metric("TPR", f"{conf.recall:.4f}",
                  help=f"True-positive rate = TP / n+ = {conf.tp} / {conf.n_pos}: share of positives found "
@@ -339,22 +342,18 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
         st.caption(f"TPR at threshold {md_escape(number(t, 6))}: bars, the share of the {k} worlds at each "
                    "value; blue, its exact bootstrap law Bin(n+, TPR)/n+. More worlds, closer bars.")
         table = pd.DataFrame({
-            "rate": ["TPR", "FPR"],
-            "worlds_mean": [worlds.tpr_mean, worlds.fpr_mean],
-            "worlds_sd": [worlds.tpr_sd, worlds.fpr_sd],
-            "exact_mean": [float(at.tpr[0]), float(at.fpr[0])],
-            "exact_sd": [float(at.tpr_std[0]), float(at.fpr_std[0])],
+            "quantity": [f"Mean over {k} worlds", f"SD over {k} worlds", "Exact bootstrap mean",
+                         "Exact bootstrap SD"],
+            "tpr": [worlds.tpr_mean, worlds.tpr_sd, float(at.tpr[0]), float(at.tpr_std[0])],
+            "fpr": [worlds.fpr_mean, worlds.fpr_sd, float(at.fpr[0]), float(at.fpr_std[0])],
         })
         st.dataframe(table, hide_index=True, key="ln_worlds_table", column_config={
-            "rate": st.column_config.TextColumn("Rate", help="Rate at the threshold followed."),
-            "worlds_mean": st.column_config.NumberColumn(f"Mean over {k} worlds", format="%.4f",
-                                                         help="Average of the rate over the K random worlds."),
-            "worlds_sd": st.column_config.NumberColumn(f"SD over {k} worlds", format="%.4f",
-                                                       help="Standard deviation over the K worlds (divisor K − 1)."),
-            "exact_mean": st.column_config.NumberColumn("Exact mean", format="%.4f",
-                                                        help="Exact bootstrap mean: the observed rate."),
-            "exact_sd": st.column_config.NumberColumn("Exact SD", format="%.4f",
-                                                      help="Exact bootstrap standard deviation sqrt(p(1 − p)/m)."),
+            "quantity": st.column_config.TextColumn(
+                "At this threshold", width="medium",
+                help="Monte Carlo: mean and standard deviation (divisor K − 1) over the K random worlds. Exact: "
+                "the exact bootstrap mean (the observed rate) and standard deviation sqrt(p(1 − p)/m)."),
+            "tpr": st.column_config.NumberColumn("TPR", format="%.4f", help="True-positive rate."),
+            "fpr": st.column_config.NumberColumn("FPR", format="%.4f", help="False-positive rate."),
         })
         st.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
                    "columns agree more closely; the exact numbers do not change.")
