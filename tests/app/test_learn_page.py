@@ -1,0 +1,207 @@
+"""Learn page, driven by AppTest: each section renders with rocci's numbers, the controls move them,
+the bootstrap worlds are seeded and reproducible."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+
+from ui.cache_learn import draw_worlds
+
+PAGE = "app_pages/learn.py"
+CHARTS = ("ln_roc_point", "ln_strip", "ln_cost_line", "ln_roc_iso", "ln_hull", "ln_envelope", "ln_worlds",
+          "ln_worlds_law", "ln_avg_thr", "ln_avg_vert")
+
+
+def _example():
+    df = pd.read_csv(ROOT / "data" / "thesis_example.csv")
+    return df["label"].to_numpy() == 1, df["score"].to_numpy(dtype=float)
+
+
+Y, S = _example()
+
+
+@pytest.fixture
+def learn_app():
+    at = new_app(PAGE)
+    assert_clean(at)
+    return at
+
+
+def metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def matrix(at) -> pd.DataFrame:
+    return next(t.value for t in at.table if "Predicted positive" in t.value.columns)
+
+
+def markdown(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def test_every_section_renders(learn_app):
+    at = learn_app
+    assert [h.value for h in at.header] == [
+        "1 · A ROC point and its confusion matrix",
+        "2 · A cost line and the ROC point it maps to",
+        "3 · The cost curve is the ROC convex hull",
+        "4 · Why one ROC curve is not enough",
+        "5 · Threshold averaging or vertical averaging?",
+    ]
+    for key in CHARTS:
+        assert figure(at, key)["data"], key
+    assert "20 positives, 40 negatives, AUC 0.8444" in markdown(at)
+    # The observed curve in section 1 is rocci's.
+    roc = rocci.roc_curve(Y, S)
+    tr = traces(figure(at, "ln_roc_point"), "roc")[0]
+    np.testing.assert_array_equal(decode(tr["x"]), roc.fpr)
+    np.testing.assert_array_equal(decode(tr["y"]), roc.tpr)
+
+
+@pytest.mark.parametrize("t", [0.56, 0.88, 0.2])
+def test_threshold_slider_moves_the_confusion_matrix(learn_app, t):
+    at = learn_app
+    at.select_slider(key="ln_t").set_value(t).run()
+    assert_clean(at)
+    conf = rocci.confusion_at(Y, S, t)
+    m = matrix(at)
+    assert m.iloc[0, 0] == f"TP = {conf.tp}" and m.iloc[0, 1] == f"FN = {conf.fn}"
+    assert m.iloc[1, 0] == f"FP = {conf.fp}" and m.iloc[1, 1] == f"TN = {conf.tn}"
+    got = metrics(at)
+    assert got["TPR"] == f"{conf.recall:.4f}" and got["FPR"] == f"{conf.fpr:.4f}"
+    assert f"TP / n+ = {conf.tp} / 20 = **{conf.recall:.4f}**" in markdown(at)
+    point = traces(figure(at, "ln_roc_point"), "roc-point")[0]
+    assert (decode(point["x"])[0], decode(point["y"])[0]) == (conf.fpr, conf.recall)
+    strip = traces(figure(at, "ln_strip"), "strip")
+    assert {tr["meta"][2]: len(decode(tr["x"])) for tr in strip} == {
+        "TP": conf.tp, "FN": conf.fn, "FP": conf.fp, "TN": conf.tn}
+
+
+def test_w_03_gives_the_minimiser_056(learn_app):
+    at = learn_app
+    at.slider(key="ln_w").set_value(0.3).run()
+    assert_clean(at)
+    curve = rocci.cost_curve(Y, S, w=[0.3])
+    assert curve.threshold[0] == 0.56
+    opt = traces(figure(at, "ln_cost_line"), "optimum")[0]
+    assert "threshold 0.56" in opt["name"]
+    assert decode(opt["y"])[0] == pytest.approx(curve.cost[0], abs=1e-15)
+    roc_opt = traces(figure(at, "ln_roc_iso"), "optimum")[0]
+    assert (decode(roc_opt["x"])[0], decode(roc_opt["y"])[0]) == (0.075, 0.65)
+    assert f"The cheapest threshold there is **0\\.56** with cost **{curve.cost[0]:.4f}**" in markdown(at)
+
+
+def test_moving_w_then_using_the_cheapest_threshold(learn_app):
+    at = learn_app
+    at.select_slider(key="ln_t2").set_value(0.88).run()
+    at.slider(key="ln_w").set_value(0.6).run()
+    assert_clean(at)
+    curve = rocci.cost_curve(Y, S, w=[0.6])
+    assert curve.threshold[0] == 0.25
+    # The chosen threshold (0.88) stays; its line and the duality numbers are rocci's.
+    assert at.select_slider(key="ln_t2").value == 0.88
+    line = rocci.cost_ci(Y, S, w=[0.0, 1.0, 0.6], thresholds=[0.88], method="wald")
+    got = metrics(at)
+    assert got["FPR (intercept at w = 0)"] == f"{line.cost[0]:.4f}"
+    assert got["1 − TPR (value at w = 1)"] == f"{line.cost[1]:.4f}"
+    assert got["TPR = 1 − slope − FPR"] == "0.1500"  # TPR of threshold 0.88
+    assert f"the chosen threshold costs {line.cost[2] - curve.cost[0]:.4f} more" in markdown(at)
+    at.button(key="ln_use_best").click().run()
+    assert_clean(at)
+    assert at.select_slider(key="ln_t2").value == 0.25
+    assert "the chosen threshold is the cheapest" in markdown(at)
+    cl = traces(figure(at, "ln_cost_line"), "cost-line")[0]
+    np.testing.assert_allclose(decode(cl["y"]), [0.425, 0.05], atol=1e-15)  # (0, FPR), (1, 1 − TPR) of 0.25
+
+
+def test_w_from_the_url():
+    at = new_app(PAGE, {"ln_w": "0.6", "ln_t": "0.56"})
+    assert_clean(at)
+    assert at.slider(key="ln_w").value == pytest.approx(0.6)
+    assert at.select_slider(key="ln_t").value == 0.56
+    assert "threshold 0.25" in traces(figure(at, "ln_cost_line"), "optimum")[0]["name"]
+
+
+def test_hull_section_shows_the_worked_example(learn_app):
+    at = learn_app
+    text = markdown(at)
+    assert "Breakpoints: **0.1304**, **0.5385**, **0.6667**" in text
+    for t, lo, hi in (("0\\.88", "0.0000", "0.1304"), ("0\\.56", "0.1304", "0.5385"),
+                      ("0\\.25", "0.5385", "0.6667"), ("0\\.2", "0.6667", "1.0000")):
+        assert f"**{t}** on w ∈ [{lo}, {hi}]" in text
+    hull = next(d.value for d in at.dataframe if "w_low" in d.value.columns)
+    assert hull["threshold"].tolist() == [0.88, 0.56, 0.25, 0.2]
+    segs = traces(figure(at, "ln_envelope"), "envelope-segment")
+    assert len(segs) == 4
+
+
+def test_worlds_are_seeded_and_reproducible(learn_app):
+    at = learn_app
+    first = figure(at, "ln_worlds")
+    again = new_app(PAGE)
+    assert traces(figure(again, "ln_worlds"), "world") == traces(first, "world")
+    world = traces(first, "world")[0]
+    assert world["meta"] == ["world", 20]
+    # The page's worlds are draw_worlds with the page's seed, K and threshold.
+    t = at.select_slider(key="ln_t4").value
+    expected = draw_worlds(Y, S, 20, 1, t)
+    pts = traces(first, "world-points")[0]
+    np.testing.assert_array_equal(decode(pts["x"]), expected.fpr)
+    np.testing.assert_array_equal(decode(pts["y"]), expected.tpr)
+    exact = rocci.threshold_ci(Y, S, thresholds=[t])
+    table = next(d.value for d in at.dataframe if "quantity" in d.value.columns)
+    np.testing.assert_allclose(table["tpr"], [expected.tpr_mean, expected.tpr_sd, exact.tpr[0], exact.tpr_std[0]])
+    np.testing.assert_allclose(table["fpr"], [expected.fpr_mean, expected.fpr_sd, exact.fpr[0], exact.fpr_std[0]])
+    # The exact band is rocci's vertical_ci.
+    band = rocci.vertical_ci(Y, S, fpr=np.linspace(0.01, 0.99, 99))
+    by = decode(traces(first, "vertical-band")[0]["y"])
+    np.testing.assert_allclose(by[: band.fpr.size], band.tpr_high)
+    # A new draw: seed 2, other worlds; seed 2 from the URL gives the same ones.
+    at.button(key="ln_draw").click().run()
+    assert_clean(at)
+    assert at.number_input(key="ln_seed").value == 2
+    second = traces(figure(at, "ln_worlds"), "world")
+    assert second != traces(first, "world")
+    linked = new_app(PAGE, {"ln_seed": "2"})
+    assert traces(figure(linked, "ln_worlds"), "world") == second
+    # More worlds.
+    at.selectbox(key="ln_k").set_value(50).run()
+    assert_clean(at)
+    assert traces(figure(at, "ln_worlds"), "world")[0]["meta"] == ["world", 50]
+    assert len(decode(traces(figure(at, "ln_worlds"), "world-points")[0]["x"])) == 50
+
+
+def test_averaging_section_and_level(learn_app):
+    at = learn_app
+    assert traces(figure(at, "ln_avg_thr"), "threshold-region")
+    assert traces(figure(at, "ln_avg_vert"), "vertical-bars")
+    assert "95% Wilson exact bootstrap confidence rectangles" in captions(at)
+    at.select_slider(key="ln_level").set_value(0.9).run()
+    assert_clean(at)
+    vci = rocci.vertical_ci(Y, S, fpr=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], confidence_level=0.9)
+    bars = traces(figure(at, "ln_avg_vert"), "vertical-bars")[0]
+    np.testing.assert_allclose(decode(bars["error_y"]["array"]), vci.tpr_high - vci.tpr)
+    assert "90% percentile intervals" in captions(at)
+    assert "90% Wilson exact bootstrap confidence rectangles" in captions(at)
+
+
+def test_loaded_data_source(learn_app):
+    at = learn_app
+    at.segmented_control(key="ln_src").set_value("loaded").run()
+    assert_clean(at)
+    assert "breast\\_cancer\\_cv\\.csv" in markdown(at)
+    assert at.selectbox(key="ln_model").value == "logistic"
+    at.selectbox(key="ln_model").set_value("naive_bayes").run()
+    assert_clean(at)
+    assert "model **naive\\_bayes**" in markdown(at)
+    for key in CHARTS:
+        assert figure(at, key)["data"], key
