@@ -1,0 +1,254 @@
+"""Coverage lab: the thesis's simulation studies as a capability.
+
+Pick a thesis figure (preset buttons), adjust its parameters, and see how
+often each interval method covers the truth.  Threshold-averaging and cost
+intervals at fixed true thresholds are computed **exactly** (finite binomial
+sums, instant); everything else is a seeded simulation run on a button press
+with a progress bar, every point carrying its Monte Carlo standard error.
+
+Thin UI: numbers come from :mod:`rocci.coverage` through ui.cache_coverage,
+the figure from rocci.plots_coverage.  Choices are bound to the URL.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci.coverage import EXPERIMENTS
+from rocci.coverage.experiments import SHAPES
+from rocci.plots import plotly_config
+from rocci.plots_coverage import SERIES_NAMES, coverage_figure
+from ui import cache_coverage
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import ParseError, md_escape, parse_numbers, percent
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
+VERT_METHODS = ["exact", "kernel", "bootstrap"]
+COST_METHODS = ["agresti-coull", "wald"]
+THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
+NAMES = list(EXPERIMENTS)
+#: Widget keys holding experiment parameters (reset to the defaults when the experiment changes).
+PARAM_KEYS = ("cov_level", "cov_n", "cov_sizes", "cov_thetas", "cov_rhos", "cov_shifts", "cov_methods",
+              "cov_method", "cov_add", "cov_thr", "cov_reps", "cov_seed", "cov_boot", "cov_fpr", "cov_small")
+
+CAPTION = (
+    "How often does an interval method cover the truth? Scores are drawn from known populations, so the true "
+    "ROC point, TPR at a fixed FPR, or cost is known. Where the interval depends only on binomial counts at a "
+    "fixed true threshold the coverage is an **exact finite sum** (no simulation noise); elsewhere it is a "
+    "**seeded simulation** and every point shows ±1.96 Monte Carlo standard errors."
+)
+
+SUMMARY_COLUMNS = {
+    "min": ("Lowest", "Lowest coverage along the curve.", "%.4f"),
+    "mean": ("Average", "Average coverage along the curve.", "%.4f"),
+    "max": ("Highest", "Highest coverage along the curve.", "%.4f"),
+    "x_at_min": ("Where lowest", "x value (rate or w) of the lowest coverage.", "%.3g"),
+    "max_se": ("Largest MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.4f"),
+}
+
+
+def error(message: str) -> None:
+    st.error(md_escape(message), icon=":material/error:")
+
+
+def _numbers_text(values) -> str:
+    return ", ".join(f"{v:g}" for v in values)
+
+
+def _reset_params() -> None:
+    """A new experiment starts from its own defaults."""
+    for key in PARAM_KEYS:
+        st.session_state.pop(key, None)
+
+
+def pick_experiment() -> str:
+    st.markdown("**Thesis figure**")
+    ch4 = [n for n in NAMES if n.startswith("fig4")]
+    ch5 = [n for n in NAMES if n.startswith("fig5")]
+    if st.session_state.get("cov_exp") not in NAMES:
+        st.session_state["cov_exp"] = NAMES[0]
+    name = st.pills(
+        "Preset", NAMES, key="cov_exp", bind=URL, on_change=_reset_params, label_visibility="collapsed",
+        help="One preset per figure of the thesis (chapter 4: ROC intervals; chapter 5: cost intervals). "
+        f"Chapter 4: {', '.join(ch4)}. Chapter 5: {', '.join(ch5)}.",
+    )
+    return name or NAMES[0]
+
+
+def _text_list(label, key, default, help_, *, low=None, high=None, integer=False, what="value"):
+    text = st.text_input(label, value=_numbers_text(default), key=key, bind=URL, help=help_)
+    values = parse_numbers(text, what=what, low=low, high=high, max_count=12)
+    if integer:
+        if any(v != int(v) or v < 1 for v in values):
+            raise ParseError(f"{label}: type whole numbers of at least 1.")
+        values = [int(v) for v in values]
+    return tuple(values)
+
+
+def controls(name: str) -> tuple[dict, bool] | None:
+    """Parameter widgets for the chosen experiment; None if a typed list is invalid."""
+    exp = EXPERIMENTS[name]
+    d = exp.defaults
+    p: dict = {}
+    try:
+        small = st.toggle("Quick reduced size", value=False, key="cov_small", bind=URL,
+                          help="Start from a small version of the experiment (few points and configurations) "
+                          "for a quick look.")
+        base = dict(d, **exp.small) if small else d
+        p["level"] = st.select_slider(
+            "Confidence level (target coverage)", LEVELS, value=base["level"] if base["level"] in LEVELS else 0.9,
+            format_func=percent, key="cov_level", bind=URL,
+            help="Nominal level of every interval; the dashed line in the chart.")
+        if "n" in d:
+            p["n"] = int(st.number_input("Instances per class (n)", min_value=5, max_value=100_000,
+                                         value=int(base["n"]), step=10, key="cov_n", bind=URL,
+                                         help="Size of each simulated test set: n positives and n negatives."))
+        if "sizes" in d:
+            p["sizes"] = _text_list("Sizes per class", "cov_sizes", base["sizes"],
+                                    "One panel per size (n positives and n negatives).", low=5, high=100_000,
+                                    integer=True, what="size")
+        if "thetas" in d:
+            p["thetas"] = _text_list("Locations θ", "cov_thetas", base["thetas"],
+                                     "Positives' location θ (negatives at −θ); one panel per value.",
+                                     low=0, high=50, what="location")
+        if "rhos" in d:
+            p["rhos"] = _text_list("Correlations ρ", "cov_rhos", base["rhos"],
+                                   "Gaussian-copula correlation of the two models' scores in each class.",
+                                   low=-0.99, high=0.99, what="correlation")
+        if "shifts" in d:
+            p["shifts"] = _text_list("Shifts", "cov_shifts", base["shifts"],
+                                     "Model B's positives sit at θ + shift (model A's at θ).", low=0, high=50,
+                                     what="shift")
+        if "shapes" in d:
+            p["shapes"] = tuple(st.multiselect(
+                "Score distributions (G+ / G−)", list(SHAPES), default=list(base["shapes"]), key="cov_shapes",
+                bind=URL, help="The thesis's five shape pairs; one panel each.")) or tuple(base["shapes"])
+        if "methods" in d:
+            options = VERT_METHODS if exp.x == "fpr" else THR_METHODS
+            chosen = st.multiselect(
+                "Interval methods", options, default=list(base["methods"]), key="cov_methods", bind=URL,
+                format_func=lambda m: SERIES_NAMES.get(m, m),
+                help="One line per method. Vertical averaging: rocci's exact bootstrap, kernel smoothing, "
+                "and the Monte Carlo percentile bootstrap as pROC does it.")
+            p["methods"] = tuple(chosen) or tuple(base["methods"])
+        if "method" in d:
+            options = COST_METHODS if exp.x == "w" else THR_METHODS
+            p["method"] = st.selectbox("Interval method", options, index=options.index(base["method"]),
+                                       key="cov_method", bind=URL, format_func=lambda m: SERIES_NAMES.get(m, m),
+                                       help="Agresti–Coull (the thesis's choice for costs) or Wald.")
+        if "add" in d:
+            p["add"] = float(st.number_input(
+                "Agresti pseudo-count per cell", min_value=0.0, max_value=20.0, value=float(base["add"]),
+                step=0.125, format="%g", key="cov_add", bind=URL,
+                help="Added to each confusion cell (one model) or paired cell (two models) before the Wald "
+                "interval; the thesis's defaults are 2 and ½."))
+        if "threshold" in d:
+            p["threshold"] = st.segmented_control(
+                "Threshold", list(THRESHOLD_SOURCES), format_func=THRESHOLD_SOURCES.get,
+                default=base["threshold"], required=True, key="cov_thr", bind=URL,
+                help="True threshold: fixed from the population (exact coverage). From the data: each "
+                "simulated test set picks its own threshold (simulation); the target is that threshold's "
+                "true value.")
+        if "fpr" in d:
+            p["fpr"] = _text_list("FPR levels", "cov_fpr", base["fpr"],
+                                  "False positive rates at which the TPR (or ΔTPR) interval is checked.",
+                                  low=0.0, high=1.0, what="FPR level")
+        simulated = not cache_coverage.is_exact(name, dict(base, **p))
+        if simulated:
+            p["replicates"] = int(st.number_input(
+                "Simulated test sets", min_value=2, max_value=1_000_000, value=int(base["replicates"]), step=50,
+                key="cov_reps", bind=URL, help="More test sets shrink the Monte Carlo error (se ∝ 1/√R)."))
+            p["seed"] = int(st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(base["seed"]),
+                                            step=1, key="cov_seed", bind=URL,
+                                            help="Same seed and parameters → same numbers."))
+            if "n_boot" in d and "bootstrap" in p.get("methods", ()):
+                p["n_boot"] = int(st.number_input(
+                    "Bootstrap resamples (pROC baseline)", min_value=20, max_value=10_000,
+                    value=int(base["n_boot"]), step=100, key="cov_boot", bind=URL,
+                    help="Resamples of the Monte Carlo percentile bootstrap (pROC's default is 2000)."))
+    except ParseError as exc:
+        st.warning(md_escape(str(exc)), icon=":material/warning:")
+        return None
+    return p, small
+
+
+def summary(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (panel, series), part in frame.groupby(["panel", "series"], sort=False):
+        i = part["coverage"].idxmin()
+        rows.append({"panel": panel, "series": SERIES_NAMES.get(series, series), "min": part["coverage"].min(),
+                     "mean": part["coverage"].mean(), "max": part["coverage"].max(),
+                     "x_at_min": part.loc[i, "x"], "max_se": part["se"].max()})
+    return pd.DataFrame(rows)
+
+
+def show(study) -> None:
+    exp = study.experiment
+    frame = study.frame
+    kinds = set(frame["kind"])
+    if kinds == {"exact"}:
+        how = "Exact coverage (finite binomial sums at the true thresholds; no simulation noise)"
+    else:
+        reps = int(frame.loc[frame["kind"] == "simulation", "replicates"].max())
+        how = (f"Simulated coverage over {reps:,} test sets per configuration (seed {study.params['seed']}), "
+               "error bars ±1.96 Monte Carlo standard errors")
+        if "exact" in kinds:
+            how += "; exact values without bars"
+    st.caption(f"{how}. Target {percent(study.target)} (dashed). {md_escape(exp.description)}")
+    fig = coverage_figure(study)
+    st.plotly_chart(fig, key="cov_chart", width="stretch",
+                    config=plotly_config(image_format=image_format(), filename=f"rocci_coverage_{exp.name}"))
+    table = summary(frame)
+    cfg = {c: st.column_config.NumberColumn(lbl, help=h, format=f) for c, (lbl, h, f) in SUMMARY_COLUMNS.items()}
+    cfg["panel"] = st.column_config.TextColumn("Panel", help="Configuration of the chart panel.")
+    cfg["series"] = st.column_config.TextColumn("Series", help="Interval method or design of the line.")
+    st.dataframe(table, hide_index=True, column_config=cfg, key="cov_summary")
+    params = ", ".join(f"{k}={v}" for k, v in study.params.items() if k not in ("rates", "w", "fpr"))
+    download_csv(frame.assign(parameters=params), label="Download coverage (CSV)",
+                 file_name=f"rocci_coverage_{exp.name}.csv", key="dl_cov",
+                 help="One row per panel, series and x: coverage, Monte Carlo se, target, exact or simulated.")
+
+
+def main() -> None:
+    st.title("Coverage lab", anchor=False)
+    st.caption(CAPTION)
+    name = pick_experiment()
+    exp = EXPERIMENTS[name]
+    st.markdown(f"**{md_escape(exp.name)} — {md_escape(exp.title)}**")
+    left, right = st.columns([1, 3], gap="medium")
+    with left:
+        with st.container(border=True):
+            got = controls(name)
+    if got is None:
+        return
+    params, small = got
+    with right:
+        try:
+            study = cache_coverage.stored_study(name, small, params)
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+        if study is None:
+            st.info("This experiment is simulated. Press **Run simulation**; a progress bar shows how far it "
+                    "is. The defaults finish in well under a minute.", icon=":material/science:")
+            if not st.button("Run simulation", key="cov_run", icon=":material/play_arrow:", type="primary"):
+                return
+            bar = st.progress(0.0, text="Simulating test sets…")
+            try:
+                study = cache_coverage.simulate_study(
+                    name, small, params,
+                    progress=lambda f, msg: bar.progress(min(max(float(f), 0.0), 1.0), text=md_escape(msg)))
+            except rocci.InputError as exc:
+                bar.empty()
+                error(str(exc))
+                return
+            bar.empty()
+        show(study)
+
+
+main()

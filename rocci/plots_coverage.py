@@ -1,0 +1,117 @@
+"""Plotly figures for the coverage lab (thesis figures 4.2–4.10, 5.1–5.12).
+
+Nothing here computes a statistic: coverage values and their Monte Carlo
+standard errors come from :func:`rocci.coverage.run_experiment` as they are;
+the only arithmetic is drawing arithmetic (error-bar half-widths ``1.96·se``,
+the grid of panels).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .plots import _percent, _text, color_for
+
+try:  # pragma: no cover
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+except ImportError as exc:  # pragma: no cover
+    raise ImportError("rocci.plots_coverage needs plotly: pip install plotly") from exc
+
+__all__ = ["coverage_figure", "SERIES_NAMES"]
+
+#: Display names of the series produced by the experiments.
+SERIES_NAMES = {
+    "wilson": "Wilson (score)",
+    "wald": "Wald",
+    "agresti-coull": "Agresti–Coull",
+    "percentile": "Percentile (exact)",
+    "exact": "Exact bootstrap (rocci)",
+    "kernel": "Kernel smoothing",
+    "bootstrap": "MC percentile bootstrap (pROC)",
+    "stratified": "Stratified",
+    "full": "Full",
+}
+
+_AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
+             mirror=True, ticks="outside")
+
+
+def _series_name(series: str) -> str:
+    return SERIES_NAMES.get(series, series)
+
+
+def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_range=None) -> go.Figure:
+    """Coverage curves, one panel per configuration, with the target level dashed.
+
+    Parameters
+    ----------
+    study : rocci.coverage.CoverageStudy
+    columns : int
+        Panels per row.
+    y_range : (float, float), optional
+        Coverage axis range; default from the data (at least target ± 0.1).
+
+    Notes
+    -----
+    Simulated points carry error bars of ±1.96 Monte Carlo standard errors;
+    exact values have none.  Traces carry ``meta=[kind]`` ("exact",
+    "simulation" or "target").
+    """
+    df = study.frame
+    exp = study.experiment
+    panels = list(dict.fromkeys(df["panel"]))
+    series = list(dict.fromkeys(df["series"]))
+    cols = max(1, min(columns, len(panels)))
+    rows = max(1, math.ceil(len(panels) / cols))
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_text(p) for p in panels],
+                        shared_xaxes=True, shared_yaxes=True, horizontal_spacing=0.06,
+                        vertical_spacing=0.12 if rows > 1 else 0.0)
+    target = study.target
+    lo = min(float(df["coverage"].min()), target - 0.1)
+    hi = max(float(df["coverage"].max()), target + 0.05)
+    if y_range is None:
+        y_range = (max(0.0, lo - 0.02), min(1.0, hi) + 0.02)
+    x_min, x_max = float(df["x"].min()), float(df["x"].max())
+    for i, panel in enumerate(panels):
+        r, c = i // cols + 1, i % cols + 1
+        sub = df[df["panel"] == panel]
+        fig.add_trace(go.Scatter(
+            x=[x_min, x_max], y=[target, target], mode="lines", line=dict(color="#444", dash="dash", width=1),
+            name=f"Target {_percent(target)}", legendgroup="target", showlegend=i == 0, meta=["target"],
+            hoverinfo="skip"), row=r, col=c)
+        for j, s in enumerate(series):
+            part = sub[sub["series"] == s].sort_values("x")
+            if part.empty:
+                continue
+            kind = str(part["kind"].iloc[0])
+            simulated = kind == "simulation"
+            err = dict(type="data", array=1.96 * part["se"].to_numpy(), visible=True, thickness=1, width=0,
+                       color=color_for(j)) if simulated else None
+            reps = part["replicates"].to_numpy()
+            custom = np.column_stack([part["se"].to_numpy(), reps])
+            how = ("simulated: %{customdata[1]:,} test sets, MC se %{customdata[0]:.4f}" if simulated
+                   else "exact (finite sum)")
+            fig.add_trace(go.Scatter(
+                x=part["x"], y=part["coverage"], mode="lines+markers" if simulated else "lines",
+                marker=dict(size=4), line=dict(color=color_for(j), width=1.6), error_y=err,
+                name=_text(_series_name(s)), legendgroup=_text(s), showlegend=i == 0, meta=[kind],
+                customdata=custom,
+                hovertemplate=(f"<b>{_text(_series_name(s))}</b><br>{_text(exp.x_label)} %{{x:.3g}}"
+                               f"<br>coverage %{{y:.4f}}<br>{how}<extra>{_text(panel)}</extra>"),
+            ), row=r, col=c)
+    fig.update_xaxes(**_AXIS)
+    fig.update_yaxes(**_AXIS, range=list(y_range))
+    for c in range(1, cols + 1):
+        fig.update_xaxes(title_text=_text(exp.x_label), row=rows, col=c)
+    for r in range(1, rows + 1):
+        fig.update_yaxes(title_text="Coverage", row=r, col=1)
+    fig.update_layout(
+        height=max(320, 90 + rows * height_per_row), plot_bgcolor="white", hovermode="closest",
+        margin=dict(l=60, r=20, t=60, b=60),
+        title=dict(text=f"{_text(exp.name)}: {_text(exp.title)}", x=0.0, xanchor="left"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0 + 0.25 / rows, xanchor="right", x=1.0),
+    )
+    return fig
