@@ -28,11 +28,12 @@ exactly, row by row, from binomial CDFs or exact CDF tables.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
+from scipy import fft as sfft
 from scipy import special, stats
 from scipy.spatial import ConvexHull, QhullError
 
@@ -460,7 +461,6 @@ class CostCI(_FrameResult):
     method: str
     confidence_level: float
     add: float
-    _distribution: Callable | None = field(default=None, repr=False)
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
 
@@ -488,8 +488,16 @@ class CostCI(_FrameResult):
             Distinct values of ``C*`` in increasing order (values closer than
             1e-12 merged; support points of probability below ~1e-20 left out).
         probabilities : ndarray
+
+        Notes
+        -----
+        Recomputed from the stored counts (``tp``, ``fp``, the class and
+        bootstrap sizes): the result holds numbers only, so it pickles.
         """
-        return self._distribution(i)
+        sizes = _stored_sizes(self)
+        law = _single_law(int(self.n_pos - self.tp[i]), int(self.fp[i]), self.n_pos, self.n_neg,
+                          self.bootstrap, sizes)
+        return law.support(*_scales(float(self.w[i]), self.bootstrap, sizes, self.n_pos, self.n_neg))
 
 
 @dataclass(repr=False)
@@ -538,7 +546,6 @@ class CostComparison(_FrameResult):
     method: str
     confidence_level: float
     add: float
-    _distribution: Callable | None = field(default=None, repr=False)
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
 
@@ -564,8 +571,12 @@ class CostComparison(_FrameResult):
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of ``ΔC*`` at the ``i``-th operating point
-        (values increasing, closer than 1e-12 merged)."""
-        return self._distribution(i)
+        (values increasing, closer than 1e-12 merged; recomputed from the
+        stored paired cells, so the result pickles)."""
+        sizes = _stored_sizes(self)
+        law = _paired_law((self.na_pos[i], self.nb_pos[i]), (self.na_neg[i], self.nb_neg[i]),
+                          self.n_pos, self.n_neg, self.bootstrap, sizes)
+        return law.support(*_scales(float(self.w[i]), self.bootstrap, sizes, self.n_pos, self.n_neg))
 
 
 # ---------------------------------------------------------------------------
@@ -820,6 +831,26 @@ class _Lattice:
         return _Lattice(c, x, ycdf, (y0, y0 + width - 1), ypmf)
 
     @staticmethod
+    def from_joint(x, y0, joint):
+        """Rows ``X = x[r]`` with the joint probabilities ``P(X = x[r], Y = y0 + j) = joint[r, j]``
+        (stored unnormalised: weights 1 and the joint row CDFs)."""
+        cdf = np.cumsum(joint, axis=1)
+        width = cdf.shape[1]
+        rows = np.arange(x.size)
+
+        def ycdf(j):
+            jj = np.clip(j, y0 - 1, y0 + width - 1) - y0
+            val = cdf[rows[None, :], np.maximum(jj, 0)]
+            return np.where(jj < 0, 0.0, val)
+
+        def ypmf(y):
+            jj = y - y0
+            inside = (jj >= 0) & (jj < width)
+            return np.where(inside[None, :], joint[:, np.clip(jj, 0, width - 1)], 0.0)
+
+        return _Lattice(np.ones(x.size), x, ycdf, (y0, y0 + width - 1), ypmf)
+
+    @staticmethod
     def from_binomials(c, x, trials, p):
         """Rows whose ``Y`` is ``Bin(trials[r], p)``."""
         keep = c > _ROW_EPS
@@ -935,8 +966,159 @@ def _single_law(fn: int, fp: int, n_pos: int, n_neg: int, bootstrap: str, m) -> 
     return _Lattice.from_binomials(c, x, m - x, p_fp)
 
 
+#: Fourier terms whose modulus is below this bound are left out: each
+#: probability of a Fourier law then moves by less than this amount.
+_FOURIER_EPS = 1e-30
+
+
+def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool):
+    """Exact joint pmf of ``m`` i.i.d. lattice steps, by a Fourier transform.
+
+    Each draw moves one coordinate ``k`` by ``+1`` (probability ``plus[k]``) or
+    ``−1`` (``minus[k]``), or nothing (``rest``).  The sum ``S`` has the
+    characteristic function ``φ(θ) = (rest + Σ_k plus_k·e^{iθ_k} +
+    minus_k·e^{−iθ_k})^m``, so on a window ``lo_k … lo_k + L_k − 1`` per axis
+
+        ``P(S = lo + i) = (1/ΠL)·Σ_j φ(−θ_j)·e^{iθ_j·lo}·e^{2πi·j·i/L}``,
+        ``θ_j = 2πj/L``,
+
+    an inverse FFT, exact up to the mass outside the window (aliased back in,
+    below 1e-20: each window is the mean ± (10 sd + 20), as :func:`_window`)
+    and round-off (absolute errors ~1e-17).  Only the frequencies where the
+    bound ``|φ| <= (rest + |plus_k e^{iθ_k} + minus_k e^{−iθ_k}| + Σ_{l≠k}(plus_l +
+    minus_l))^m`` exceeds :data:`_FOURIER_EPS` are evaluated (a block of a few
+    dozen per axis); the power is taken after centring each step at its mean
+    so its phase stays small.  Points outside the exact support (a sign that
+    no step can give, more moves than draws, the parity when every draw
+    moves) are set to 0, and round-off below 0 is clipped.
+
+    Parameters
+    ----------
+    m : int
+        Number of draws.
+    plus, minus : sequence of float
+        Per axis (one or two axes).
+    rest : float
+        Probability that a draw moves nothing.
+    rest_is_zero : bool
+        Whether ``rest`` is exactly zero (decided from integer counts).
+
+    Returns
+    -------
+    lo : tuple of int
+        The value of the first entry on each axis.
+    pmf : ndarray
+        ``P(S = lo + i)`` (shape: the window widths).
+    """
+    plus = [float(v) for v in plus]
+    minus = [float(v) for v in minus]
+    k = len(plus)
+    los, widths, sizes, thetas, means = [], [], [], [], []
+    moving = sum(plus) + sum(minus)
+    for ax in range(k):
+        pp, pm = plus[ax], minus[ax]
+        d = pp - pm
+        var = max(pp + pm - d * d, 0.0)
+        half = _WINDOW_SD * np.sqrt(m * var) + _WINDOW_PAD
+        lo = max(-m if pm > 0 else 0, int(np.floor(m * d - half)))
+        hi = min(m if pp > 0 else 0, int(np.ceil(m * d + half)))
+        last = ax == k - 1
+        size = sfft.next_fast_len(hi - lo + 1, real=last)
+        freq = sfft.rfftfreq(size) if last else sfft.fftfreq(size)
+        theta = 2 * np.pi * freq
+        # Bound on |φ| along this axis, the other axes at their largest.
+        g = np.sqrt(np.maximum(pp * pp + pm * pm + 2 * pp * pm * np.cos(2 * theta), 0.0))
+        other = moving - pp - pm
+        with np.errstate(divide="ignore"):
+            logb = m * np.log(np.minimum(rest + other + g, 1.0))
+        idx = np.flatnonzero(logb > np.log(_FOURIER_EPS))
+        los.append(lo)
+        widths.append(hi - lo + 1)
+        sizes.append(size)
+        thetas.append((idx, theta[idx]))
+        means.append(d)
+    # Transform about an integer origin next to the mean, so that the phase of
+    # the m-th power stays small; the shift from that origin to the window's
+    # start is an exact multiple of 2π/size, reduced in integers.
+    origins = [int(np.rint(m * d)) for d in means]
+    grids = np.ix_(*[t for _, t in thetas])
+    # The centred step's transform as 1 + dz, with dz accurate near θ = 0 (a
+    # plain sum would be 1 ± 1e-16 at θ = 0, and its m-th power 1 ± m·1e-16).
+    shape = tuple(t.size for _, t in thetas)
+    dz = np.zeros(shape, dtype=np.complex128)
+    phase = np.zeros(shape)
+    shift = np.zeros(shape)
+    for ax in range(k):
+        th = grids[ax]
+        j = np.ix_(*[i for i, _ in thetas])[ax]
+        jj = np.where(j > sizes[ax] // 2, j - sizes[ax], j) if ax < k - 1 else j
+        cm1 = -2.0 * np.sin(th / 2) ** 2  # cos θ − 1
+        dz = dz + plus[ax] * (cm1 - 1j * np.sin(th)) + minus[ax] * (cm1 + 1j * np.sin(th))
+        phase = phase + th * means[ax]
+        exact = (jj * (los[ax] - origins[ax])) % sizes[ax]  # θ·(lo − origin) = 2π·exact/size
+        shift = shift + th * (origins[ax] - m * means[ax]) + 2 * np.pi * exact / sizes[ax]
+    rot_m1 = -2.0 * np.sin(phase / 2) ** 2 + 1j * np.sin(phase)  # e^{i·phase} − 1
+    wz = dz * (1 + rot_m1) + rot_m1  # (1 + dz)·e^{i·phase} − 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_abs = 0.5 * np.log1p(2 * wz.real + np.abs(wz) ** 2)
+        arg = np.arctan2(wz.imag, 1 + wz.real)
+        psi = np.exp(m * log_abs) * np.exp(1j * (m * arg + shift))
+    psi = np.where(np.isfinite(psi), psi, 0.0)
+    spec_shape = tuple(sizes[:-1]) + (sizes[-1] // 2 + 1,)
+    spec = np.zeros(spec_shape, dtype=np.complex128)
+    spec[np.ix_(*[i for i, _ in thetas])] = psi
+    out = sfft.irfftn(spec, s=sizes)  # entry i: S = lo + i
+    pmf = np.maximum(out[tuple(slice(0, wd) for wd in widths)], 0.0)
+    # Exact support: |S|_1 <= m, and the parity when every draw moves (the
+    # signs no step can give are outside the windows already).
+    reach = sum(max(abs(lo), abs(lo + wd - 1)) for lo, wd in zip(los, widths))
+    if reach > m or rest_is_zero:
+        coords = np.ix_(*[lo + np.arange(wd) for lo, wd in zip(los, widths)])
+        spare = m - sum(np.abs(c) for c in coords)
+        ok = spare >= 0
+        if rest_is_zero:
+            pairs = any(plus[ax] > 0 and minus[ax] > 0 for ax in range(k))
+            ok = ok & (spare % 2 == 0) & ((spare == 0) | pairs)
+        pmf[~np.broadcast_to(ok, pmf.shape)] = 0.0
+    return tuple(los), pmf
+
+
 def _paired_law(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: str, m) -> _Lattice:
-    """Law of ``(X, Y) = (A+* − B+*, B−* − A−*)`` for two models at a threshold pair."""
+    """Law of ``(X, Y) = (A+* − B+*, B−* − A−*)`` for two models at a threshold pair.
+
+    Every draw moves ``X`` by ±1 (a paired cell of the positives), ``Y`` by ±1
+    (a paired cell of the negatives) or nothing, so the laws are those of sums
+    of lattice steps (:func:`_steps_law`): stratified, two independent
+    one-dimensional laws of ``m+`` and ``m−`` draws; full, one two-dimensional
+    law of ``m`` draws over the six cells, O(W² log W) for windows of width W
+    (instead of the O(W³) mixture over the number of positives drawn, kept in
+    :func:`_paired_law_direct`).
+    """
+    na_p, nb_p = (int(v) for v in cells_pos)
+    na_n, nb_n = (int(v) for v in cells_neg)
+    if bootstrap == "stratified":
+        m_pos, m_neg = m
+        rest_p, rest_n = n_pos - na_p - nb_p, n_neg - na_n - nb_n
+        (x0,), cx = _steps_law(m_pos, [na_p / n_pos], [nb_p / n_pos], rest_p / n_pos, rest_p == 0)
+        (y0,), py = _steps_law(m_neg, [nb_n / n_neg], [na_n / n_neg], rest_n / n_neg, rest_n == 0)
+        keep = cx > _ROW_EPS
+        x = x0 + np.flatnonzero(keep)
+        return _Lattice.from_tables(cx[keep], x, np.zeros(x.size, dtype=np.int64), y0, py[None, :])
+    n = n_pos + n_neg
+    rest = n - na_p - nb_p - na_n - nb_n
+    (x0, y0), joint = _steps_law(m, [na_p / n, nb_n / n], [nb_p / n, na_n / n], rest / n, rest == 0)
+    heavy = np.flatnonzero(joint.sum(axis=1) > _ROW_EPS)
+    rows = slice(heavy[0], heavy[-1] + 1)  # a contiguous range: no copy
+    return _Lattice.from_joint(x0 + np.arange(joint.shape[0])[rows], y0, joint[rows])
+
+
+def _paired_law_direct(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: str, m) -> _Lattice:
+    """Law of ``(X, Y) = (A+* − B+*, B−* − A−*)`` by direct summation (the earlier route).
+
+    Kept as the reference of :func:`_paired_law` (tests compare the two to
+    1e-12): binomial sums per class, and for the full bootstrap a mixture over
+    the number of positives drawn, one matrix product of O(window³) work.
+    """
     na_p, nb_p = cells_pos
     na_n, nb_n = cells_neg
     qa_p, qb_p = na_p / n_pos, nb_p / n_pos
@@ -1037,10 +1219,36 @@ def _scales(w, bootstrap, m, n_pos, n_neg):
     return w / m_pos, (1 - w) / m_neg
 
 
+def _stored_sizes(result):
+    """The bootstrap sizes of a result, as :func:`_bootstrap_sizes` returns them."""
+    if result.bootstrap == "stratified":
+        return (int(result.m_pos), int(result.m_neg))
+    return int(result.m_total)
+
+
 def _size_fields(bootstrap, m):
     if bootstrap == "stratified":
         return {"m_pos": m[0], "m_neg": m[1], "m_total": None}
     return {"m_pos": None, "m_neg": None, "m_total": m}
+
+
+class _LastLaw:
+    """The law at operating point ``i``, keeping only the latest one.
+
+    Consecutive operating points often share a threshold (pair), hence a law;
+    keeping every law would hold O(W²) numbers per threshold pair (gigabytes
+    for a full-bootstrap comparison at n = 10⁵).
+    """
+
+    def __init__(self, key_of: Callable, build: Callable):
+        self.key_of, self.build = key_of, build
+        self.key, self.law = None, None
+
+    def __call__(self, i: int) -> "_Lattice":
+        key = self.key_of(i)
+        if key != self.key:
+            self.key, self.law = key, self.build(key)
+        return self.law
 
 
 # ---------------------------------------------------------------------------
@@ -1167,13 +1375,8 @@ def cost_ci(
                          bootstrap, sizes, pi_pos)
     std = np.sqrt(var)
 
-    cache: dict = {}
-
-    def law(i):
-        key = (int(fn[i]), int(fp[i]))
-        if key not in cache:
-            cache[key] = _single_law(key[0], key[1], n_pos, n_neg, bootstrap, sizes)
-        return cache[key]
+    law = _LastLaw(lambda i: (int(fn[i]), int(fp[i])),
+                   lambda key: _single_law(key[0], key[1], n_pos, n_neg, bootstrap, sizes))
 
     alpha = 1.0 - level
     if method == "wald":
@@ -1187,9 +1390,6 @@ def cost_ci(
         for i in range(w.size):
             a, b = _scales(w[i], bootstrap, sizes, n_pos, n_neg)
             low[i], high[i] = law(i).quantiles([alpha / 2, 1 - alpha / 2], a, b)
-
-    def distribution(i: int):
-        return law(i).support(*_scales(w[i], bootstrap, sizes, n_pos, n_neg))
 
     return CostCI(
         w=w,
@@ -1206,7 +1406,6 @@ def cost_ci(
         method=method,
         confidence_level=level,
         add=add,
-        _distribution=distribution,
         **_size_fields(bootstrap, sizes),
     )
 
@@ -1344,13 +1543,8 @@ def compare_cost(
                           bootstrap, sizes, pi_pos)
     std = np.sqrt(var)
 
-    cache: dict = {}
-
-    def law(i):
-        key = (int(na_p[i]), int(nb_p[i]), int(na_n[i]), int(nb_n[i]))
-        if key not in cache:
-            cache[key] = _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes)
-        return cache[key]
+    law = _LastLaw(lambda i: (int(na_p[i]), int(nb_p[i]), int(na_n[i]), int(nb_n[i])),
+                   lambda key: _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes))
 
     alpha = 1.0 - level
     low, high = np.empty_like(w), np.empty_like(w)
@@ -1367,9 +1561,6 @@ def compare_cost(
         qp, qn, sizes_adj, pi_adj = _adjusted(counts_pos, counts_neg, n_pos, n_neg, bootstrap, sizes, add)
         mean_adj, var_adj = _moments(coef_pos, qp, coef_neg, qn, bootstrap, sizes_adj, pi_adj)
         low, high = _normal_interval(mean_adj, np.sqrt(var_adj), level, -1.0, 1.0)
-
-    def distribution(i: int):
-        return law(i).support(*_scales(w[i], bootstrap, sizes, n_pos, n_neg))
 
     return CostComparison(
         w=w,
@@ -1390,6 +1581,5 @@ def compare_cost(
         method=method,
         confidence_level=level,
         add=add,
-        _distribution=distribution,
         **_size_fields(bootstrap, sizes),
     )
