@@ -24,7 +24,7 @@ st.set_page_config(
     },
 )
 
-from ui import sidebar  # noqa: E402  (after set_page_config)
+from ui import report, sidebar  # noqa: E402  (after set_page_config)
 
 PAGES = [
     st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
@@ -38,6 +38,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 side = st.sidebar.container()
+report.begin(page.title)  # the page's charts, captions and tables, for the sidebar's HTML report
 page.run()
 # Filled after the page ran, so it shows the data the page just loaded.
 # (Pages never call st.stop(), so this always runs.)

@@ -16,7 +16,7 @@ import streamlit as st
 import rocci
 from rocci import plots, plots_compare
 from rocci.vertical import fpr_levels
-from ui import cache, cache_compare
+from ui import cache, cache_compare, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -177,7 +177,7 @@ def controls(an: cache.Analysis):
 
 def main() -> None:
     st.title("Compare models", anchor=False)
-    st.caption(EXACT_CAPTION)
+    report.caption(EXACT_CAPTION)
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
@@ -220,9 +220,9 @@ def main() -> None:
         plots.add_threshold_ci(fig, tci_a, name=a, color_index=0)
         plots.add_threshold_ci(fig, tci_b, name=b, color_index=1)
         plots_compare.add_pair_links(fig, cmp, name_a=a, name_b=b)
-        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_compare"),
+        report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_compare"),
                         key="cmp_chart")
-        st.caption(
+        report.caption(
             f"Each model's point at each threshold pair with its {percent(level)} Wilson confidence rectangle "
             f"(each axis at {percent(tci_a.axis_confidence_level)}; exact bootstrap, m+ = {tci_a.m_pos:,}, "
             f"m− = {tci_a.m_neg:,}). Dotted segments join the two points of a pair; hover the numbered diamond "
@@ -249,8 +249,10 @@ def pairs_section(cmp, a: str, b: str) -> None:
     st.subheader("Who dominates at each threshold pair", anchor=False)
     frame = with_achieved_rates(cmp)
     for i in range(len(cmp.thresholds_a)):
-        st.markdown(pair_sentence(i, cmp, a, b, frame))
-    st.caption(
+        sentence = pair_sentence(i, cmp, a, b, frame)
+        st.markdown(sentence)
+        report.current().add_caption(sentence)
+    report.caption(
         f"Exact bootstrap probabilities of dominance (Gadoury 2009, eq. 4.5) and {percent(cmp.confidence_level)} "
         f"joint score intervals for ΔTPR and ΔFPR (A − B; rectangle, each axis at "
         f"{percent(cmp.axis_confidence_level)}); paired exact bootstrap, m+ = {cmp.m_pos:,}, m− = {cmp.m_neg:,}."
@@ -291,14 +293,14 @@ def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     except rocci.InputError as exc:
         error(str(exc))
     else:
-        st.caption(
+        report.caption(
             f"P({A} dominates) − P({B} dominates) at every pair of thresholds on a "
             f"{len(dmap.thresholds_a)} × {len(dmap.thresholds_b)} grid of quantiles of each model's scores "
             f"(repeated quantiles of tied scores appear once). Blue: {A} dominates; red: {B} dominates; "
             f"white: neither. Exact paired bootstrap, m+ = {dmap.m_pos:,}, m− = {dmap.m_neg:,}."
         )
         fig = plots_compare.dominance_heatmap(dmap, name_a=a, name_b=b)
-        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_dominance"),
+        report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_dominance"),
                         key="cmp_map")
         download_csv(lambda: dmap.to_frame().assign(model_a=str(a), model_b=str(b), m_pos=dmap.m_pos,
                                                      m_neg=dmap.m_neg),
@@ -317,7 +319,7 @@ def auc_tab(auc, a: str, b: str) -> None:
     c[3].metric("p-value (DeLong, two-sided)", f"{auc.pvalue:.3g}", help="2·Φ(−|z|).")
     verdict = ("the interval excludes 0: the AUCs differ at this level"
                if auc.low > 0 or auc.high < 0 else "the interval contains 0: no clear difference at this level")
-    st.caption(
+    report.caption(
         f"DeLong's paired test (normal approximation): AUC {A} = {auc.auc_a:.4f}, AUC {B} = {auc.auc_b:.4f}, "
         f"difference {auc.delta:+.4f} (sd {auc.std:.4f}), {percent(auc.confidence_level)} interval "
         f"[{auc.low:+.4f}, {auc.high:+.4f}] — {verdict}. Correlation of the two AUCs {auc.correlation:.3f}."
@@ -348,7 +350,7 @@ def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
         c[1].metric("p-value (χ²)", f"{mc.pvalue:.3g}")
         c[2].metric("Exact p-value (binomial)", f"{mc.exact_pvalue:.3g}")
         c[3].metric("Accuracy A / B", f"{mc.accuracy_a:.3f} / {mc.accuracy_b:.3f}")
-        st.caption(
+        report.caption(
             f"McNemar's test of equal error rates at pair {i + 1}: {mc.n_a_only_correct} instances are right "
             f"by {A} only and {mc.n_b_only_correct} by {B} only; only these discordant instances count. "
             + ("With" if corr else "Without") + " continuity correction; a small p-value means the two "
@@ -374,7 +376,7 @@ def cost_tab(a: str, b: str) -> None:
 
 def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
-    st.caption(
+    report.caption(
         "The exact paired bootstrap law of ΔTPR = TPR A − TPR B with both models held at the same FPR level "
         "r / m−: in each bootstrap world each model's threshold is set so that exactly r of the resampled "
         "negatives score above it (Gadoury 2009, §4.4.2; computed exactly, no random draws)."
@@ -407,7 +409,7 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     frame = pd.concat([vc.to_frame() for vc in parts], ignore_index=True)
     first = parts[0]
     better = [f"FPR {vc.fpr[0]:.3f}: P(A better) = {vc.p_a_better[0]:.3f}" for vc in parts]
-    st.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
+    report.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
                f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
     st.dataframe(frame, hide_index=True, column_config=column_config(VERT_COLUMNS, frame), key="cmp_vtable")
     download_csv(frame.assign(model_a=str(a), model_b=str(b), confidence_level=first.confidence_level,
@@ -422,9 +424,9 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
         values, probs = vc.distribution(0)
         fig = plots_compare.delta_distribution_figure(values, probs, low=float(vc.delta_tpr_low[0]),
                                                       high=float(vc.delta_tpr_high[0]), level=vc.confidence_level)
-        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_delta_tpr"),
+        report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_delta_tpr"),
                         key="cmp_vchart")
-        st.caption(
+        report.caption(
             f"Exact bootstrap law of ΔTPR at FPR {vc.fpr[0]:.4f}: in {prob_text(vc.p_a_better[0])} of bootstrap "
             f"worlds {md_escape(a)} finds more positives than {md_escape(b)} at this false-alarm rate, in "
             f"{prob_text(vc.p_tie[0])} they tie. The shaded band is the {percent(vc.confidence_level)} "

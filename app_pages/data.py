@@ -14,7 +14,7 @@ import streamlit as st
 import rocci
 from rocci import data as rdata
 from rocci import plots
-from ui import cache, state
+from ui import cache, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
@@ -81,9 +81,9 @@ def source_section() -> state.Dataset | None:
         if cur is None:
             st.info("Upload a file to begin.")
         elif up is None and cur.kind == "upload":
-            st.caption(f"Using **{md_escape(cur.name)}**, uploaded earlier in this session.")
+            report.caption(f"Using **{md_escape(cur.name)}**, uploaded earlier in this session.")
         elif up is None:
-            st.caption(f"No file uploaded yet: the sample **{md_escape(cur.name)}** stays loaded.")
+            report.caption(f"No file uploaded yet: the sample **{md_escape(cur.name)}** stays loaded.")
     return state.get_dataset()
 
 
@@ -236,10 +236,10 @@ def summary_section(an: cache.Analysis) -> None:
     download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_summary")
     if p.fold is not None:
         folds = pd.Series(p.fold).value_counts(sort=False).sort_index()
-        st.caption("Rows per fold: " + ", ".join(f"{md_escape(k)}: {v}" for k, v in folds.items()))
+        report.caption("Rows per fold: " + ", ".join(f"{md_escape(k)}: {v}" for k, v in folds.items()))
 
     st.subheader("Score distributions", anchor=False)
-    st.caption("How the scores of positives and negatives are spread, per model: the less the two "
+    report.caption("How the scores of positives and negatives are spread, per model: the less the two "
                "histograms overlap, the better the model separates the classes (the higher its AUC).")
     fig = plots.score_histograms(
         p.scores, p.is_positive,
@@ -247,13 +247,13 @@ def summary_section(an: cache.Analysis) -> None:
         negative_name=f"negatives (label {label_text(p.neg_label)})",
         bins=int(min(40, max(10, round(2 * p.n_rows_used ** 0.5)))),
     )
-    st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
+    report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
                     key="hist")
 
 
 def main() -> None:
     st.title("Data", anchor=False)
-    st.caption("Load a table of classifier scores and true labels, then tell rocci which column is which.")
+    report.caption("Load a table of classifier scores and true labels, then tell rocci which column is which.")
     ds = source_section()
     if ds is None:
         return

@@ -20,7 +20,7 @@ import streamlit as st
 import rocci
 from rocci import plots_explore
 from rocci.plots import plotly_config
-from ui import cache, cache_explore
+from ui import cache, cache_explore, report
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
@@ -143,7 +143,7 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | No
                 return t, f"predicting {percent(rate)} of instances positive"
             if by == "youden":
                 t = cache_explore.chosen_threshold(an.key, model, "youden", None, None, None, None, y, s)
-                st.caption("The threshold with the largest **sensitivity + specificity − 1** (Youden's index); "
+                report.caption("The threshold with the largest **sensitivity + specificity − 1** (Youden's index); "
                            "ties go to the highest threshold. It is also the lowest-cost threshold when both "
                            "classes are equally likely and both errors cost the same.")
                 return t, "by Youden's index"
@@ -163,7 +163,7 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | No
                                                None if p_pos is None else float(p_pos), float(cost_fn),
                                                float(cost_fp), y, s)
             w = rocci.operating_point(share if p_pos is None else p_pos, cost_fn, cost_fp)
-            st.caption(f"Operating point w = {w:.4f}: the threshold minimising w·(1 − recall) + (1 − w)·FPR, "
+            report.caption(f"Operating point w = {w:.4f}: the threshold minimising w·(1 − recall) + (1 − w)·FPR, "
                        "as on the Cost curves page.")
             return t, "with the lowest expected cost"
         except rocci.InputError as exc:
@@ -235,7 +235,7 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 
 def main() -> None:
     st.title("Threshold explorer", anchor=False)
-    st.caption(CAPTION)
+    report.caption(CAPTION)
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
@@ -284,7 +284,7 @@ def main() -> None:
         with mcol:
             st.markdown("**Confusion matrix**")
             st.table(matrix_frame(conf, pos_text))
-            st.caption(f"Rows: the true class (positive = {md_escape(pos_text)}); columns: the prediction at "
+            report.caption(f"Rows: the true class (positive = {md_escape(pos_text)}); columns: the prediction at "
                        "this threshold. The diagonal (true positives, true negatives) is correct.")
         with bcol:
             binomial(conf, choice)
@@ -292,7 +292,7 @@ def main() -> None:
         st.markdown("**Indicators with intervals**")
         st.dataframe(indicator_frame(conf), hide_index=True, column_config=indicator_config(choice.level),
                      key="ex_indicators")
-        st.caption(
+        report.caption(
             f"{percent(choice.level)} {METHOD_LABELS[choice.method]} intervals, each from a binomial law that the "
             "bootstrap gives exactly (resampling infinitely often, worked out by formula) with the threshold held "
             "fixed. **Recall, specificity, FPR** are shares of one class: positives and negatives resampled "
@@ -311,15 +311,15 @@ def main() -> None:
         gcol, pcol = st.columns(2)
         with gcol:
             st.markdown("**Gain chart**")
-            st.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model), config=cfg,
+            report.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model), config=cfg,
                             key="ex_gain")
-            st.caption("Share of the positives found (recall) against the share of all instances targeted, "
+            report.caption("Share of the positives found (recall) against the share of all instances targeted, "
                        "scores taken from the top. Diamond: the current threshold, with its intervals.")
         with pcol:
             st.markdown("**Precision–recall curve**")
-            st.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
+            report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
                                                     name=choice.model), config=cfg, key="ex_pr")
-            st.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
+            report.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
                        "lowered and recall grows; the dotted line is the precision of random scores.")
 
     results(an, choice, conf, reading, cfg)
@@ -348,7 +348,7 @@ def binomial(conf, choice: Choice) -> None:
     }[choice.alternative]
     ci = f"[{test.low:.4f}, {test.high:.4f}]"
     kind = "" if choice.alternative == "two-sided" else "one-sided "
-    st.caption(
+    report.caption(
         f"Error rate {test.error_rate:.4f}. "
         f"If each instance were misclassified with probability p0 = {test.p0:.4g}, independently, "
         f"{outcome} would happen with probability **{test.pvalue:.4g}** "
@@ -363,9 +363,9 @@ def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
     y, s = an.arrays(choice.model)
     with tabs[0]:
-        st.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model), config=cfg,
+        report.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model), config=cfg,
                         key="ex_reading")
-        st.caption(
+        report.caption(
             "Read the positive class as \"the classifier's answer is right\" and the score as its confidence: "
             "answers scoring at or above the threshold are accepted. The **reading rate** is the share "
             "accepted, the **substitution rate** the share of accepted answers that are wrong. Lowering the "
@@ -379,7 +379,7 @@ def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
             error(str(exc))
             return
         shown = table if len(table) <= MAX_TABLE_ROWS else table.head(MAX_TABLE_ROWS)
-        st.caption(
+        report.caption(
             "Every distinct score as a threshold, from the highest down (tied scores share a row), as in "
             "Tanagra's tutorial: the cells a, b, c, d of the confusion matrix and the indicators. "
             + (f"The first {MAX_TABLE_ROWS:,} of {len(table):,} rows are shown; the download has them all."

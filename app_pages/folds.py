@@ -26,7 +26,7 @@ from rocci import data as rdata
 from rocci import plots_folds
 from rocci.multiclass import class_columns, match_score_columns
 from rocci.plots import plotly_config
-from ui import cache, cache_folds, state
+from ui import cache, cache_folds, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, percent
@@ -247,13 +247,13 @@ def folds_section(an: cache.Analysis) -> None:
                 curves, vertical=vert if opts.average == "vertical" else None,
                 threshold=thr if opts.average == "threshold" else None,
                 name=opts.model, show_folds=opts.show_folds, height=620, corner=opts.corner)
-            st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds"),
+            report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds"),
                             key="fc_folds_chart")
         with g2:
             st.markdown(f"**All folds pooled · {md_escape(opts.model)}**")
             fig = plots_folds.pooled_figure(pooled, vertical=pooled_v, threshold=pooled_t, name=f"{opts.model} (pooled)",
                                             height=620, corner=opts.corner)
-            st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds_pooled"),
+            report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds_pooled"),
                             key="fc_pooled_chart")
         if opts.average == "vertical":
             left_words = (f"the bold line is the **mean of the {k} folds' true-positive rates** at each false-positive "
@@ -265,7 +265,7 @@ def folds_section(an: cache.Analysis) -> None:
                           f"{md_escape(band)}")
             right_words = (f"the squares are the pooled data at the same thresholds, with {percent(opts.level)} "
                            "**exact bootstrap** Wilson intervals on each axis")
-        st.caption(
+        report.caption(
             f"**Two kinds of uncertainty.** Left: {left_words}. It shows how much the curve changes from one "
             "training run and test fold to the next — each fold's model was trained on different rows and tested "
             f"on different rows (with only {k} folds the band is itself rough). Right: {right_words}. It treats "
@@ -284,29 +284,29 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
     tabs = dict(zip(names, st.tabs(names)))
     band = md_escape(plots_folds.spread_text(opts.spread, opts.level, curves.n_folds))
     with tabs["Per fold"]:
-        st.caption("One row per fold: its class sizes and the area under its own ROC curve.")
+        report.caption("One row per fold: its class sizes and the area under its own ROC curve.")
         table(curves.to_frame().assign(fold=lambda d: d["fold"].map(label_text)), FOLD_COLUMNS, key="fc_tab_folds",
               file_name="rocci_folds.csv", label="Download per-fold AUCs (CSV)")
         download_csv(lambda: curves.points_frame(), label="Download every fold's curve (CSV)",
                      file_name="rocci_fold_curves.csv", key="dl_fc_fold_points")
     with tabs["Vertical average"]:
-        st.caption(f"Vertical averaging (Fawcett 2004, Algorithm 3): at each FPR, each fold's TPR (interpolated "
+        report.caption(f"Vertical averaging (Fawcett 2004, Algorithm 3): at each FPR, each fold's TPR (interpolated "
                    f"between its ROC points), averaged; band: {band}.")
         table(vert.to_frame(), VERT_COLUMNS, key="fc_tab_vert", file_name="rocci_folds_vertical.csv",
               label="Download the vertical average (CSV)")
     with tabs["Threshold average"]:
-        st.caption(f"Threshold averaging (Fawcett 2004, Algorithm 4): at each threshold, each fold's (FPR, TPR) "
+        report.caption(f"Threshold averaging (Fawcett 2004, Algorithm 4): at each threshold, each fold's (FPR, TPR) "
                    f"point, averaged; bands: {band}.")
         table(thr.to_frame(), THR_COLUMNS, key="fc_tab_thr", file_name="rocci_folds_threshold.csv",
               label="Download the threshold average (CSV)")
     with tabs["Pooled exact bootstrap"]:
         if pooled_v is not None:
-            st.caption(f"All folds pooled: {percent(opts.level)} exact bootstrap percentile intervals for the TPR at "
+            report.caption(f"All folds pooled: {percent(opts.level)} exact bootstrap percentile intervals for the TPR at "
                        "fixed FPR levels (vertical averaging of the resamples, in closed form).")
             table(pooled_v.to_frame(), POOLED_COLUMNS, key="fc_tab_pooled", file_name="rocci_folds_pooled.csv",
                   label="Download the pooled intervals (CSV)")
         else:
-            st.caption(f"All folds pooled, at the same thresholds: {percent(opts.level)} exact bootstrap Wilson "
+            report.caption(f"All folds pooled, at the same thresholds: {percent(opts.level)} exact bootstrap Wilson "
                        "intervals for the FPR and the TPR (each axis).")
             frame = pooled_t.to_frame()
             table(frame, {}, key="fc_tab_pooled", file_name="rocci_folds_pooled.csv",
@@ -350,14 +350,14 @@ def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
                 help="The probability of a t at least this far from 0 if the two models were equally good.")
     left, right = st.columns([1, 1.4], gap="medium")
     with left:
-        st.caption(test_sentence(cmp, a, b))
-        st.caption("The folds' training sets overlap, so the folds are not independent and this test rejects too "
+        report.caption(test_sentence(cmp, a, b))
+        report.caption("The folds' training sets overlap, so the folds are not independent and this test rejects too "
                    "often (Dietterich, 1998): treat a small p-value as a hint, not a proof.")
         frame = cmp.to_frame().assign(fold=lambda d: d["fold"].map(label_text))
         table(frame, CMP_COLUMNS, key="fc_tab_ttest", file_name="rocci_folds_ttest.csv",
               label="Download the per-fold values (CSV)")
     with right:
-        st.plotly_chart(plots_folds.fold_values_figure(cmp, name_a=a, name_b=b),
+        report.plotly_chart(plots_folds.fold_values_figure(cmp, name_a=a, name_b=b),
                         config=plotly_config(image_format=image_format(), filename="rocci_folds_ttest"),
                         key="fc_ttest_chart")
 
@@ -407,7 +407,7 @@ def class_controls(ds: state.Dataset, df: pd.DataFrame, candidates: list):
         digest = hashlib.sha1(repr((ds.digest, label)).encode()).hexdigest()[:10]
         with st.expander("Score column of each class: " + ", ".join(
                 f"{label_text(k)} → {'?' if v is None else v}" for k, v in guess.items()), expanded=bool(missing)):
-            st.caption("Matched by name; change any that is wrong.")
+            report.caption("Matched by name; change any that is wrong.")
             cols = []
             grid = st.columns(min(4, max(1, len(classes))))
             for i, cls in enumerate(classes):
@@ -455,7 +455,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
 
     with right:
         if mc.n_dropped:
-            st.caption(f"{mc.n_dropped:,} of {mc.n_rows_in:,} rows left out: missing class or score.")
+            report.caption(f"{mc.n_dropped:,} of {mc.n_rows_in:,} rows left out: missing class or score.")
         c = st.columns(3)
         c[0].metric("Classes", f"{len(classes)}", help=f"Values of the column {md_escape(label)}.")
         c[1].metric("Accuracy", f"{top.accuracy:.1%}",
@@ -466,18 +466,18 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
         how = f"{percent(level)} exact bootstrap percentile bands" if bands else "no bands"
         with g1:
             st.markdown("**One class against the rest**")
-            st.plotly_chart(plots_folds.one_vs_rest_figure(ovr, show_bands=bands, height=620),
+            report.plotly_chart(plots_folds.one_vs_rest_figure(ovr, show_bands=bands, height=620),
                             config=plotly_config(image_format=image_format(), filename="rocci_one_vs_rest"),
                             key="fc_ovr_chart")
-            st.caption(f"One ROC curve per class: that class is positive, all the others negative, scored by the "
+            report.caption(f"One ROC curve per class: that class is positive, all the others negative, scored by the "
                        f"class's own score column. Legend: AUC with its {percent(level)} "
                        f"{AUC_LABELS[auc_method]} interval; shaded: {how}.")
         with g2:
             st.markdown("**Is the prediction correct? (top score)**")
-            st.plotly_chart(plots_folds.top_score_figure(top, vertical=top_v, height=620),
+            report.plotly_chart(plots_folds.top_score_figure(top, vertical=top_v, height=620),
                             config=plotly_config(image_format=image_format(), filename="rocci_top_score"),
                             key="fc_top_chart")
-            st.caption(
+            report.caption(
                 f"Each row is predicted as the class with the highest score; {top.n_correct:,} predictions are "
                 f"correct and {top.n_wrong:,} wrong. Accepting only predictions whose top score is at least a "
                 "threshold keeps the share of correct predictions shown up the side and the share of wrong ones "
@@ -488,7 +488,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
     names = ["Per class", "Curves", "Correct vs top score"]
     tabs = dict(zip(names, st.tabs(names)))
     with tabs["Per class"]:
-        st.caption(f"One row per class: its one-vs-rest AUC with its {percent(level)} {AUC_LABELS[auc_method]} "
+        report.caption(f"One row per class: its one-vs-rest AUC with its {percent(level)} {AUC_LABELS[auc_method]} "
                    "interval.")
         frame = ovr.to_frame().assign(**{"class": lambda d: d["class"].map(label_text)})
         table(frame, OVR_COLUMNS, key="fc_tab_ovr", file_name="rocci_one_vs_rest.csv",
@@ -497,13 +497,13 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
             download_csv(lambda: ovr.vertical_frame(), label="Download the per-class exact bootstrap bands (CSV)",
                          file_name="rocci_one_vs_rest_bands.csv", key="dl_fc_ovr_bands")
     with tabs["Curves"]:
-        st.caption("Every class's one-vs-rest ROC curve: threshold, rates and counts.")
+        report.caption("Every class's one-vs-rest ROC curve: threshold, rates and counts.")
         frame = ovr.curve_frame()
         st.dataframe(frame, hide_index=True, height=300, key="fc_tab_ovr_curves")
         download_csv(frame, label="Download the curves (CSV)", file_name="rocci_one_vs_rest_curves.csv",
                      key="dl_fc_ovr_curves")
     with tabs["Correct vs top score"]:
-        st.caption("The correct-vs-top-score curve: at each threshold on the top score, the correct (tp) and wrong "
+        report.caption("The correct-vs-top-score curve: at each threshold on the top score, the correct (tp) and wrong "
                    "(fp) predictions accepted, and their shares.")
         frame = top.to_frame()
         st.dataframe(frame, hide_index=True, height=300, key="fc_tab_top")
@@ -515,7 +515,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
 
 def main() -> None:
     st.title("Folds & classes", anchor=False)
-    st.caption(CAPTION)
+    report.caption(CAPTION)
     ds = state.get_dataset()
     if ds is None:
         needs_data(None)

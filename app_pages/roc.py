@@ -17,7 +17,7 @@ import streamlit as st
 
 import rocci
 from rocci import plots
-from ui import cache
+from ui import cache, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -262,7 +262,7 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
                     help="Area under the empirical ROC curve: the probability that a random positive scores "
                     "higher than a random negative (ties count one half). " + AUC_HELP[res.method],
                 )
-                st.caption(
+                report.caption(
                     f"{percent(res.confidence_level)} {METHOD_NAMES[res.method]} interval "
                     f"**[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
                 )
@@ -288,7 +288,7 @@ def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
 
 def main() -> None:
     st.title("ROC curve", anchor=False)
-    st.caption(EXACT_CAPTION)
+    report.caption(EXACT_CAPTION)
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
@@ -346,7 +346,7 @@ def main() -> None:
         if vci is not None:
             plots.add_vertical_ci(fig, vci, style=opts.vert_style,
                                   name=opts.model if len(an.models) > 1 else "", color_index=color_index)
-        st.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_roc"),
+        report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_roc"),
                         key="roc_chart")
         notes = []
         if tci is not None:
@@ -367,7 +367,7 @@ def main() -> None:
         if m_used is not None:
             notes.append(f"Exact bootstrap with m+ = {m_used.m_pos:,}, m− = {m_used.m_neg:,}.")
         if notes:
-            st.caption(" ".join(notes) + " Hover a point for its threshold, rates, counts and interval.")
+            report.caption(" ".join(notes) + " Hover a point for its threshold, rates, counts and interval.")
 
     results(an, opts, curves, aucs, tci, vci)
 
@@ -388,7 +388,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
             frame = tci.to_frame()
             n_requested = len(frame)
             frame = frame.drop_duplicates(ignore_index=True)
-            st.caption(
+            report.caption(
                 f"Model **{md_escape(opts.model)}**: {level} "
                 + ("ellipses (columns low/high are the ellipse's bounding box)" if tci.region == "ellipse"
                    else f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
@@ -411,7 +411,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
             frame = vci.to_frame()
             n_requested = len(frame)
             frame = frame.drop_duplicates(ignore_index=True)
-            st.caption(
+            report.caption(
                 f"Model **{md_escape(opts.model)}**: {level} {METHOD_NAMES[vci.method]} intervals for the TPR "
                 f"at FPR levels r / m−; exact bootstrap, m+ = {vci.m_pos:,}, m− = {vci.m_neg:,}."
                 + (f" {n_requested - len(frame)} of the {n_requested} requested levels round to the same r / m− "
@@ -432,7 +432,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
             [r.to_frame().assign(model=str(m)) for m, r in aucs.items()], ignore_index=True
         )
         frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
-        st.caption(f"{level} intervals for the area under each model's ROC curve.")
+        report.caption(f"{level} intervals for the area under each model's ROC curve.")
         st.dataframe(
             frame, hide_index=True,
             column_config={
@@ -450,7 +450,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
 
     with tabs["Exact ROC curve"]:
         sizes = ", ".join(f"{md_escape(m)}: {len(c.fpr):,} points" for m, c in curves.items())
-        st.caption(
+        report.caption(
             "Every vertex of the empirical ROC curve (one per distinct score, plus (0, 0)); the chart draws "
             f"at most {plots.MAX_CURVE_POINTS:,} of them per curve. {sizes}."
         )

@@ -46,6 +46,16 @@ def csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
     return safe_frame(df).to_csv(index=index, lineterminator="\n", float_format="%.17g").encode("utf-8")
 
 
+def table_title(label: str) -> str:
+    """"Download the ROC table (CSV)" -> "The ROC table": a button's label as a heading."""
+    text = label.strip()
+    if text.lower().startswith("download "):
+        text = text[len("download "):]
+    if text.endswith("(CSV)"):
+        text = text[: -len("(CSV)")].rstrip()
+    return text[:1].upper() + text[1:]
+
+
 def download_csv(
     df: "pd.DataFrame | Callable[[], pd.DataFrame]",
     *,
@@ -59,6 +69,9 @@ def download_csv(
     ``df`` may be a function returning the frame: it then runs only when the
     button is clicked (for large tables such as the exact ROC curve).
     """
+    from . import report  # the report lists every table the page offers
+
+    report.current().add_table(df, table_title(label))
     if callable(df):
         make = df
         data: Any = lambda: csv_bytes(make())  # noqa: E731

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlencode
+
 import streamlit as st
 
 import rocci
 
-from . import cache, state
+from . import cache, report, state
 from .text import label_text, md_escape
 
 IMAGE_FORMATS = {"png": "PNG", "svg": "SVG"}
@@ -47,6 +50,7 @@ def render(container=None) -> None:
                 )
                 st.markdown("Models: " + ", ".join(f"**{md_escape(m)}**" for m in an.models))
         st.divider()
+        report_button()
         st.radio(
             "Chart image format",
             list(IMAGE_FORMATS),
@@ -56,6 +60,36 @@ def render(container=None) -> None:
             help="Format of the camera button in each chart's toolbar (top right of the chart).",
             bind="query-params",
         )
+
+
+def report_button() -> None:
+    """One click: the current page's charts, captions and tables as a self-contained HTML file."""
+    rep = report.current()
+    ds = state.get_dataset()
+    details = []
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError:
+        an = None
+    if an is not None:
+        p = an.prepared
+        details.append(f"{p.n_rows_used:,} rows used: {p.n_pos:,} positive, {p.n_neg:,} negative"
+                       + (f" ({p.n_dropped:,} rows with missing values dropped)" if p.n_dropped else "")
+                       + f"; label column {md_escape(p.label)}, positive = {md_escape(label_text(p.pos_label))}; "
+                       + "models: " + ", ".join(md_escape(m) for m in an.models) + ".")
+    link = urlencode(st.query_params.to_dict())
+    slug = re.sub(r"[^a-z0-9]+", "_", rep.page.lower()).strip("_") or "page"
+    st.download_button(
+        "Download HTML report",
+        data=lambda: rep.html(dataset=ds.name if ds is not None else "no data", details=details,
+                              link=link).encode("utf-8"),
+        file_name=f"rocci_report_{slug}.html",
+        mime="text/html",
+        key="dl_report",
+        icon=":material/description:",
+        on_click="ignore",
+        help="This page's charts (interactive), captions and tables in one HTML file that opens offline.",
+    )
 
 
 def _size(n: int) -> str:
