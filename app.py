@@ -33,6 +33,7 @@ PAGES = [
     st.Page("app_pages/compare.py", title="Compare models", icon=":material/compare_arrows:", url_path="compare"),
     st.Page("app_pages/explorer.py", title="Threshold explorer", icon=":material/tune:", url_path="explorer"),
     st.Page("app_pages/folds.py", title="Folds & classes", icon=":material/stacks:", url_path="folds"),
+    st.Page("app_pages/coverage_lab.py", title="Coverage lab", icon=":material/science:", url_path="coverage"),
     st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
 ]
 
