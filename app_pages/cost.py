@@ -17,6 +17,7 @@ import streamlit as st
 import rocci
 from rocci import plots_cost
 from ui import cache, cache_cost
+from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
@@ -66,6 +67,31 @@ class Options:
     bootstrap: str
     method: str
     thresholds: tuple
+    m: int | tuple | None = None
+
+
+def full_bootstrap_size(n: int) -> int | None:
+    """The "Bootstrap size" box of the full bootstrap: one number m, bound to the URL
+    (empty = n, the number of instances), like the m+ / m− box of the stratified one."""
+    with st.container(border=True):
+        st.markdown("**Bootstrap size**")
+        m = st.number_input(
+            "m", min_value=1, max_value=10_000_000, value=None, step=1, key="cost_m", bind=URL,
+            placeholder=f"{n} (= n)",
+            help=f"Instances drawn from the pooled data in each bootstrap resample (the class counts vary "
+            f"between resamples). Empty = the number of instances in the data ({n}).",
+        )
+        if m is None:
+            return None
+        st.caption(f"Resamples of m = {int(m):,} instances drawn from both classes together.")
+        return int(m)
+
+
+def size_text(result) -> str:
+    """'m+ = 1,000, m− = 2,000' (stratified) or 'm = 3,000' (full), from a CostCI or CostComparison."""
+    if result.bootstrap == "stratified":
+        return f"m+ = {result.m_pos:,}, m− = {result.m_neg:,}"
+    return f"m = {result.m_total:,}"
 
 
 def error(message: str) -> None:
@@ -156,6 +182,11 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             help="Agresti–Coull or Wald: normal intervals from the exact bootstrap mean and variance. "
             "Percentile: quantiles of the exact bootstrap law (slower).",
         )
+    first = curves[models[0]]
+    if bootstrap == "stratified":
+        m = controls_ui.bootstrap_size(first.n_pos, first.n_neg, keys=("cost_m_pos", "cost_m_neg"))
+    else:
+        m = full_bootstrap_size(first.n_pos + first.n_neg)
     with st.container(border=True):
         hint = ", ".join(number(t) for t in suggested_thresholds(curves[model_a]))
         text = st.text_input("Thresholds whose cost lines to draw", value="", key="cost_thr", bind=URL,
@@ -171,7 +202,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
     if not ok:
         return None
     return Options(w=w, model_a=model_a, model_b=model_b, level=level, bootstrap=bootstrap, method=method,
-                   thresholds=thresholds)
+                   thresholds=thresholds, m=m)
 
 
 def main() -> None:
@@ -202,7 +233,7 @@ def main() -> None:
         return
 
     shown = [opts.model_a] + ([opts.model_b] if opts.model_b else [])
-    stats = dict(bootstrap=opts.bootstrap, confidence_level=opts.level, method=opts.method)
+    stats = dict(bootstrap=opts.bootstrap, confidence_level=opts.level, method=opts.method, m=opts.m)
     try:
         with st.spinner("Computing exact bootstrap intervals…"):
             envelopes, bands, lines, current = {}, {}, {}, {}
@@ -229,6 +260,7 @@ def main() -> None:
         return
 
     how = plots_cost.interval_text(opts.level, opts.method, opts.bootstrap)
+    sizes = size_text(bands[opts.model_a])
     with right:
         cols = st.columns(len(shown))
         for col, m in zip(cols, shown):
@@ -239,18 +271,15 @@ def main() -> None:
                 st.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
                            f"{md_escape(how)} interval **[{float(cur.cost_low[0]):.4f}, "
                            f"{float(cur.cost_high[0]):.4f}]**")
-        rng = curves[opts.model_a].operating_range
+        ranges = [(m, curves[m].operating_range) for m in shown]
         fig = plots_cost.cost_figure(envelopes, bands=bands, lines=lines, current=current,
-                                     operating_range=(opts.model_a, rng))
+                                     operating_range=ranges)
         st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
                         key="cost_chart")
         st.caption(
             f"Bold: the cost curve (lower envelope of all cost lines); shaded band: {md_escape(how)} pointwise "
-            "intervals at 101 values of w, each for the optimal threshold there. Thin lines: the chosen "
-            "thresholds' cost lines. Dashed: the trivial classifiers. "
-            + (f"Green: the operating range of **{md_escape(opts.model_a)}**, w from {rng[0]:.3f} to {rng[1]:.3f}, "
-               "where it beats both trivial classifiers." if rng is not None else
-               f"**{md_escape(opts.model_a)}** never beats both trivial classifiers.")
+            f"intervals ({sizes}) at 101 values of w, each for the optimal threshold there. Thin lines: the "
+            "chosen thresholds' cost lines. Dashed: the trivial classifiers. " + range_sentence(ranges)
         )
 
         roc_col, cmp_col = st.columns([1, 1.4] if cmp is not None else [1, 1])
@@ -281,11 +310,23 @@ def main() -> None:
     results(opts, bands, cmp, curves)
 
 
+def range_sentence(ranges) -> str:
+    """Plain words for each shown model's operating range (shaded in its colour on the chart)."""
+    parts = []
+    for name, rng in ranges:
+        if rng is None:
+            parts.append(f"**{md_escape(name)}** never beats both trivial classifiers.")
+        else:
+            parts.append(f"Operating range of **{md_escape(name)}** (shaded in its colour): w from {rng[0]:.3f} "
+                         f"to {rng[1]:.3f}, where it beats both trivial classifiers.")
+    return " ".join(parts)
+
+
 def comparison_sentence(cmp, opts: Options) -> str:
     """Plain words for where the ΔC interval excludes 0."""
     level = percent(opts.level)
     runs = plots_cost.sign_runs(cmp.w, cmp.delta_cost_low, cmp.delta_cost_high)
-    how = md_escape(plots_cost.interval_text(opts.level, opts.method, opts.bootstrap))
+    how = md_escape(plots_cost.interval_text(opts.level, opts.method, opts.bootstrap)) + ", " + size_text(cmp)
     if not runs:
         return (f"At every w shown, the {how} interval for ΔC includes 0: neither model is cheaper at the "
                 f"{level} level.")
@@ -305,24 +346,27 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
     with tabs["Cost intervals"]:
         frame = pd.concat([b.to_frame().assign(model=str(m)) for m, b in bands.items()], ignore_index=True)
         frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
-        st.caption(f"{how} intervals for the normalised expected cost of the optimal threshold at each w.")
+        st.caption(f"{how} intervals ({size_text(next(iter(bands.values())))}) for the normalised expected cost "
+                   "of the optimal threshold at each w.")
         cfg = column_config(COST_COLUMNS, frame)
         cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
         st.dataframe(frame, hide_index=True, column_config=cfg, height=300, key="cost_table")
         first = next(iter(bands.values()))
         download_csv(frame.assign(confidence_level=first.confidence_level, method=first.method,
-                                  bootstrap=first.bootstrap),
+                                  bootstrap=first.bootstrap, m_pos=first.m_pos, m_neg=first.m_neg,
+                                  m_total=first.m_total),
                      label="Download cost intervals (CSV)", file_name="rocci_cost_ci.csv", key="dl_cost")
     if cmp is not None:
         with tabs["Comparison"]:
             frame = cmp.to_frame()[list(CMP_COLUMNS)]
             st.caption(f"ΔC = cost of **{md_escape(opts.model_b)}** (B) − cost of **{md_escape(opts.model_a)}** "
-                       f"(A), each at its own optimal threshold; {how} intervals.")
+                       f"(A), each at its own optimal threshold; {how} intervals ({size_text(cmp)}).")
             st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
                          key="cost_cmp_table")
             download_csv(frame.assign(model_a=opts.model_a, model_b=opts.model_b,
                                       confidence_level=cmp.confidence_level, method=cmp.method,
-                                      bootstrap=cmp.bootstrap),
+                                      bootstrap=cmp.bootstrap, m_pos=cmp.m_pos, m_neg=cmp.m_neg,
+                                      m_total=cmp.m_total),
                          label="Download the comparison (CSV)", file_name="rocci_cost_compare.csv", key="dl_cost_cmp")
     with tabs["ROC hull"]:
         frame = pd.concat([curves[m].hull_frame().assign(model=str(m)) for m in bands], ignore_index=True)

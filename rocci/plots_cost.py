@@ -46,7 +46,7 @@ def cost_figure(
     bands: Mapping[str, Any] | None = None,
     lines: Mapping[str, Any] | None = None,
     current: Mapping[str, Any] | None = None,
-    operating_range: tuple[str, Any] | None = None,
+    operating_range: tuple[str, Any] | list | None = None,
     height: int = 560,
     title: str | None = None,
 ) -> "go.Figure":
@@ -65,8 +65,9 @@ def cost_figure(
     current : mapping name -> CostCI, optional
         The interval at the current operating point (one w); drawn as a vertical
         line, a marker and an error bar.
-    operating_range : (name, (w_low, w_high) or None), optional
-        Shaded: where that model beats both trivial classifiers.
+    operating_range : list of (name, (w_low, w_high) or None), optional
+        Where each model beats both trivial classifiers: shaded in the model's
+        colour, with a bar on the w axis (one pair alone is accepted too).
     """
     fig = go.Figure()
     # Trivial classifiers: "always negative" costs w, "always positive" costs 1 − w.
@@ -80,17 +81,23 @@ def cost_figure(
         line=dict(color="#777", dash="dashdot", width=1.2), meta=["trivial", "positive"],
         hovertemplate="always positive<br>w %{x:.2f}: cost %{y:.3f}<extra></extra>", legendrank=901,
     ))
+    names = list(envelopes)
     if operating_range is not None:
-        name, rng = operating_range
-        if rng is not None:
-            fig.add_vrect(x0=float(rng[0]), x1=float(rng[1]), fillcolor="rgba(44,160,44,0.08)", line_width=0,
+        pairs = [operating_range] if isinstance(operating_range, tuple) else list(operating_range)
+        for name, rng in pairs:
+            if rng is None:
+                continue
+            color = color_for(names.index(name)) if name in names else "#2ca02c"
+            fig.add_vrect(x0=float(rng[0]), x1=float(rng[1]), fillcolor=_rgba(color, 0.07), line_width=0,
                           layer="below")
             fig.add_trace(go.Scatter(
-                x=[None], y=[None], mode="markers", marker=dict(symbol="square", size=12, color="rgba(44,160,44,0.25)"),
+                x=[float(rng[0]), float(rng[1])], y=[0.0, 0.0], mode="lines+markers",
+                line=dict(color=_rgba(color, 0.9), width=5), marker=dict(symbol="line-ns-open", size=12, color=color),
                 name=f"operating range of {_text(name)}: w {float(rng[0]):.3f}–{float(rng[1]):.3f}",
-                meta=["operating-range", str(name)], hoverinfo="skip",
+                meta=["operating-range", str(name)],
+                hovertemplate=(f"operating range of {_text(name)}: w {float(rng[0]):.3f}–{float(rng[1]):.3f}"
+                               "<extra></extra>"),
             ))
-    names = list(envelopes)
     for i, name in enumerate(names):
         color = color_for(i)
         band = (bands or {}).get(name)

@@ -3,8 +3,9 @@
 Same conventions as :mod:`ui.cache`: a text ``key`` (:func:`ui.state.data_key`,
 the digest of the bytes plus the column mapping) and the options as plain
 hashable values; the arrays are passed in underscore arguments, which
-Streamlit does not hash.  Results that hold closures (``_distribution``) go
-through :func:`ui.cache._picklable` so they can be cached.
+Streamlit does not hash.  rocci's cost results hold numbers only (their
+exact laws are recomputed on demand from the stored counts), so they are
+cached as they are.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ import numpy as np
 import streamlit as st
 
 import rocci
-
-from .cache import _picklable
 
 #: Operating points of the interval band and the comparison (101 values).
 W_GRID = tuple(float(v) for v in np.linspace(0.0, 1.0, 101))
@@ -28,24 +27,23 @@ def cost_curve(key: str, model: str, w: tuple | None, _y, _s):
 
 @st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap intervals for the cost…")
 def cost_ci(key: str, model: str, w: tuple | None, thresholds: tuple | None, bootstrap: str,
-            confidence_level: float, method: str, _y, _s):
-    """``rocci.cost_ci``; ``thresholds`` None = the envelope's optimal threshold at each w."""
-    result = rocci.cost_ci(
+            confidence_level: float, method: str, m: int | tuple | None, _y, _s):
+    """``rocci.cost_ci``; ``thresholds`` None = the envelope's optimal threshold at each w;
+    ``m`` the bootstrap size (None = n; stratified a pair (m+, m−), full one whole number)."""
+    return rocci.cost_ci(
         _y, _s,
         w=None if w is None else list(w),
         thresholds=None if thresholds is None else list(thresholds),
-        bootstrap=bootstrap, confidence_level=confidence_level, method=method,
+        bootstrap=bootstrap, confidence_level=confidence_level, method=method, m=m,
     )
-    return _picklable(result)
 
 
 @st.cache_data(max_entries=32, show_spinner="Comparing the two models' costs (exact bootstrap)…")
 def compare_cost(key: str, model_a: str, model_b: str, w: tuple | None, bootstrap: str,
-                 confidence_level: float, method: str, _y, _a, _b):
+                 confidence_level: float, method: str, m: int | tuple | None, _y, _a, _b):
     """``rocci.compare_cost`` (ΔC = cost of b − cost of a), each model at its optimal threshold."""
-    result = rocci.compare_cost(
+    return rocci.compare_cost(
         _y, _a, _b,
         w=None if w is None else list(w),
-        bootstrap=bootstrap, confidence_level=confidence_level, method=method,
+        bootstrap=bootstrap, confidence_level=confidence_level, method=method, m=m,
     )
-    return _picklable(result)

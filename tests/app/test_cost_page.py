@@ -148,3 +148,54 @@ def test_sign_runs():
     high = [1, 1, 1, 1, -0.1, -0.2]
     assert plots_cost.sign_runs(w, low, high) == [(0.1, 0.2, "a"), (0.4, 0.5, "b")]
     assert plots_cost.sign_runs(w, [-1] * 6, [1] * 6) == []
+
+
+def test_bootstrap_size_controls_and_captions(cost_app):
+    """m+ / m− (stratified) and m (full) reach rocci, are stated in the captions and the CSV columns."""
+    at = cost_app
+    y, s = _arrays("logistic")
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    captions = " ".join(c.value for c in at.caption)
+    assert f"m+ = {n_pos:,}, m− = {n_neg:,}" in captions  # the default m± = n±, stated
+    at.number_input(key="cost_m_pos").set_value(50).run()
+    at.number_input(key="cost_m_neg").set_value(80).run()
+    assert_clean(at)
+    direct = rocci.cost_ci(y, s, w=np.linspace(0, 1, 101), m=(50, 80))
+    rows = table(at, "cost_high")
+    rows = rows[rows.model == "logistic"].reset_index(drop=True)
+    np.testing.assert_allclose(rows["cost_low"], direct.cost_low)
+    np.testing.assert_allclose(rows["cost_high"], direct.cost_high)
+    captions = " ".join(c.value for c in at.caption)
+    assert "m+ = 50, m− = 80" in captions
+    cmp = rocci.compare_cost(y, s, _arrays("naive_bayes")[1], m=(50, 80))
+    np.testing.assert_allclose(decode(traces(figure(at, "cost_delta"), "delta-band")[0]["y"])[:101],
+                               cmp.delta_cost_high)
+    # Full bootstrap: one m, from the pooled data.
+    at.segmented_control(key="cost_bootstrap").set_value("full").run()
+    at.number_input(key="cost_m").set_value(120).run()
+    assert_clean(at)
+    direct = rocci.cost_ci(y, s, w=np.linspace(0, 1, 101), bootstrap="full", m=120)
+    rows = table(at, "cost_high")
+    rows = rows[rows.model == "logistic"].reset_index(drop=True)
+    np.testing.assert_allclose(rows["cost_high"], direct.cost_high)
+    captions = " ".join(c.value for c in at.caption)
+    assert "m = 120" in captions and "m+ = 50" not in captions
+    assert "Resamples of m = 120 instances" in captions
+
+
+def test_both_operating_ranges_drawn_and_stated(cost_app):
+    at = cost_app
+    spec = figure(at, "cost_chart")
+    ranges = traces(spec, "operating-range")
+    assert [t["meta"][1] for t in ranges] == ["logistic", "naive_bayes"]
+    captions = " ".join(c.value for c in at.caption)
+    for name in ("logistic", "naive_bayes"):
+        y, s = _arrays(name)
+        lo, hi = rocci.cost_curve(y, s).operating_range
+        trace = next(t for t in ranges if t["meta"][1] == name)
+        np.testing.assert_allclose(decode(trace["x"]), [lo, hi])
+        assert f"w from {lo:.3f} to {hi:.3f}" in captions
+        assert f"{lo:.3f}–{hi:.3f}" in trace["name"]
+    # One model: only its range.
+    at.selectbox(key="cost_model_b").set_value("—").run()
+    assert [t["meta"][1] for t in traces(figure(at, "cost_chart"), "operating-range")] == ["logistic"]
