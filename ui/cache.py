@@ -26,10 +26,19 @@ import rocci
 from . import state
 
 
+def upload_limit_bytes() -> int:
+    """The server's upload limit (``server.maxUploadSize``, in MB), which the reader enforces too.
+
+    The same limit bounds a file's size and an xlsx file's unpacked size, so a
+    bundled sample, an upload and a zip bomb all meet one rule.
+    """
+    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+
+
 @st.cache_data(max_entries=8, show_spinner="Reading the table…")
 def load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
-    """``rocci.load_table`` on the file's bytes (``digest`` identifies them)."""
-    return rocci.load_table(_raw, filename=filename)
+    """``rocci.load_table`` on the file's bytes (``digest`` identifies them), within the upload limit."""
+    return rocci.load_table(_raw, filename=filename, max_bytes=upload_limit_bytes())
 
 
 @st.cache_data(max_entries=8, show_spinner="Checking the columns…")

@@ -38,3 +38,23 @@ def test_markup_in_labels_and_columns_is_text(data_app):
     assert not at.exception
     for md in at.markdown:
         assert "<script>" not in md.value or "&lt;" in md.value or "\\<" in md.value
+
+
+def test_the_reader_enforces_the_servers_upload_limit(data_app):
+    """One limit: server.maxUploadSize bounds what the reader accepts (and an xlsx's unpacked size)."""
+    from streamlit import config
+
+    from ui.cache import upload_limit_bytes
+
+    old = config.get_option("server.maxUploadSize")
+    config.set_option("server.maxUploadSize", 1)
+    try:
+        assert upload_limit_bytes() == 1024**2
+        rows = b"".join(b"1,0.%06d\n0,0.%06d\n" % (i, i + 1) for i in range(70_000))
+        data = b"y,s\n" + rows
+        assert 1024**2 < len(data) < 200 * 1024**2  # over this server's limit, under the reader's default
+        at = upload(data_app, "big.csv", data)
+        assert not at.exception
+        assert any("too large" in e.value and "1" in e.value for e in at.error), [e.value for e in at.error]
+    finally:
+        config.set_option("server.maxUploadSize", old)
