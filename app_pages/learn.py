@@ -34,13 +34,15 @@ LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 WORLD_COUNTS = [5, 10, 20, 50, 100, 200]
 #: At most this many thresholds are offered on a slider (evenly spaced among the distinct scores).
 MAX_SLIDER = 400
+#: Hull vertices listed in words (longer hulls: the table only).
+MAX_LISTED = 12
 AVG_RATES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 AVG_FPR = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 CAPTION = (
     "A guided tour for the classroom: what a ROC point is, how a cost line and a ROC point are two views of "
     "the same classifier, why the cost curve is the ROC convex hull in disguise, and why one ROC curve is "
-    "not enough — with the worked example of Gadoury (2009), 20 positives and 40 negatives."
+    "not enough — by default with the worked example of Gadoury (2009), 20 positives and 40 negatives."
 )
 
 
@@ -93,12 +95,14 @@ def choose_source() -> Source | None:
                   example=True)
 
 
-def slider_thresholds(roc) -> list[float]:
-    """The distinct finite scores, increasing (evenly thinned to MAX_SLIDER, hull vertices kept)."""
+def slider_thresholds(roc, env) -> list[float]:
+    """The distinct finite scores, increasing; beyond MAX_SLIDER, evenly thinned with the hull vertices kept
+    (they are the thresholds that are ever cheapest, which section 2 offers)."""
     t = np.asarray(roc.thresholds, float)
     t = np.sort(t[np.isfinite(t)])
     if t.size > MAX_SLIDER:
-        t = t[plots_learn.thin_indices(t.size, MAX_SLIDER)]
+        hull = np.asarray(env.hull_thresholds, float)
+        t = np.union1d(t[plots_learn.thin_indices(t.size, MAX_SLIDER)], hull[np.isfinite(hull)])
     return [float(v) for v in t]
 
 
@@ -106,7 +110,27 @@ def nearest(options: list[float], value: float) -> float:
     return options[int(np.argmin(np.abs(np.asarray(options) - value)))]
 
 
+THRESHOLD_KEYS = ("ln_t", "ln_t2", "ln_t4")
+
+
+def forget_thresholds_on_new_data(src: Source) -> None:
+    """Thresholds belong to one dataset: when the data or the model changes, the sliders start afresh."""
+    ident = f"{src.key}|{src.model}"
+    last = st.session_state.get("_ln_data")
+    if last is not None and last != ident:
+        for key in THRESHOLD_KEYS:
+            st.session_state.pop(key, None)
+    st.session_state["_ln_data"] = ident
+
+
 def threshold_slider(label: str, options: list[float], default: float, key: str, help: str) -> float:
+    current = st.session_state.get(key)
+    if current is not None and current not in options:
+        # A threshold from a link or another dataset that is not a score here: snap to the nearest one.
+        try:
+            st.session_state[key] = nearest(options, float(current))
+        except (TypeError, ValueError):
+            st.session_state.pop(key, None)
     # A value set by a button (session state) is not given a default as well (Streamlit warns about both).
     value = {} if key in st.session_state else {"value": nearest(options, default)}
     return float(st.select_slider(label, options=options, format_func=lambda v: number(v, 6), key=key,
@@ -148,6 +172,9 @@ def section_point(src: Source, roc, options: list[float]) -> None:
         st.table(matrix_frame(conf, src.pos_text))
         st.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
                    "FN: positives missed; FP: negatives flagged (false alarms); TN: negatives left alone.")
+        download_csv(pd.DataFrame([{"threshold": t, "tp": conf.tp, "fn": conf.fn, "fp": conf.fp, "tn": conf.tn,
+                                    "tpr": conf.recall, "fpr": conf.fpr}]),
+                     label="Download the matrix (CSV)", file_name="rocci_learn_confusion.csv", key="ln_dl_conf")
         a, b = st.columns(2)
         a.metric("TPR", f"{conf.recall:.4f}",
                  help=f"True-positive rate = TP / n+ = {conf.tp} / {conf.n_pos}: share of positives found "
@@ -275,8 +302,12 @@ def section_hull(src: Source, roc, env) -> None:
     parts = [f"**{md_escape(number(r.threshold, 6))}** on w ∈ [{r.w_low:.4f}, {r.w_high:.4f}]"
              for r in frame.itertuples()]
     bps = [float(v) for v in env.breakpoints if 0 < v < 1]
-    st.markdown("Hull vertices and the stretch of w where each is cheapest: " + "; ".join(parts) + ". "
-                + ("Breakpoints: " + ", ".join(f"**{v:.4f}**" for v in bps) + "." if bps else ""))
+    if len(parts) <= MAX_LISTED:
+        st.markdown("Hull vertices and the stretch of w where each is cheapest: " + "; ".join(parts) + ". "
+                    + ("Breakpoints: " + ", ".join(f"**{v:.4f}**" for v in bps) + "." if bps else ""))
+    else:
+        st.markdown(f"The hull has **{len(parts)}** vertices that are cheapest somewhere, with {len(bps)} "
+                    "breakpoints between them: see the table (hover the charts for each one).")
     st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config={
         "threshold": st.column_config.NumberColumn("Threshold", help="Hull vertex: score ≥ threshold.",
                                                    format="%.6g"),
@@ -419,7 +450,8 @@ def main() -> None:
     what = ("the thesis's worked example" if src.example else
             f"**{md_escape(src.name)}**, model **{md_escape(src.model)}**")
     st.markdown(f"Using {what}: {n_pos} positives, {n_neg} negatives, AUC {roc.auc:.4f}.")
-    options = slider_thresholds(roc)
+    options = slider_thresholds(roc, env)
+    forget_thresholds_on_new_data(src)
     if not options:
         error("The scores have no finite value to use as a threshold.")
         return

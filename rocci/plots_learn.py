@@ -17,7 +17,9 @@ only arithmetic is drawing arithmetic:
   among the K drawn worlds (binning, as for a histogram).
 
 Text that comes from the user's data (model names, labels) is HTML-escaped
-with :func:`rocci.plots._text`.
+with :func:`rocci.plots._text`.  ``height`` arguments are the height of the
+plot area in pixels; the legend goes under it, one entry per line, in a margin
+sized to fit.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ __all__ = [
 MAX_STRIP_POINTS = 1500
 #: At most this many cost lines are drawn in the envelope figure.
 MAX_COST_LINES = 400
+#: Hulls with more vertices than this list them in the hover labels only, not one legend entry each.
+MAX_LEGEND_VERTICES = 10
 
 POS_COLOR = "#d62728"
 NEG_COLOR = "#1f77b4"
@@ -82,6 +86,22 @@ def thin_indices(n: int, max_points: int) -> np.ndarray:
     if n <= max_points:
         return np.arange(n)
     return np.unique(np.linspace(0, n - 1, max_points).round().astype(np.int64))
+
+
+def _legend_below(fig: "go.Figure", *, plot_height: int, top: int = 20, left: int = 60) -> None:
+    """One legend entry per line under the plot, in a bottom margin sized to fit them.
+
+    The figure's height is ``plot_height`` plus the margins, so a long legend
+    never squeezes the plot or overlaps the x-axis title.
+    """
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
+    bottom = 70 + 19 * entries
+    fig.update_layout(
+        height=plot_height + top + bottom,
+        margin=dict(l=left, r=10, t=top, b=bottom),
+        legend=dict(orientation="v", yref="container", yanchor="bottom", y=0.0, xanchor="left", x=0.0,
+                    bgcolor="rgba(255,255,255,0.8)"),
+    )
 
 
 def _roc_axes(fig: "go.Figure") -> None:
@@ -142,7 +162,7 @@ def strip_figure(
     positive_name: str = "positives",
     negative_name: str = "negatives",
     max_points: int = MAX_STRIP_POINTS,
-    height: int = 300,
+    height: int = 200,
 ) -> "go.Figure":
     """The scores as dots, one row per class, with the threshold as a vertical line.
 
@@ -201,11 +221,11 @@ def strip_figure(
     fig.update_xaxes(title_text="score", showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True,
                      linecolor="#444", mirror=True, ticks="outside")
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.3), margin=dict(l=90, r=20, t=20, b=60))
+    _legend_below(fig, plot_height=height, left=90)
     return fig
 
 
-def roc_point_figure(roc: Any, confusion: Any, *, height: int = 460) -> "go.Figure":
+def roc_point_figure(roc: Any, confusion: Any, *, height: int = 420) -> "go.Figure":
     """The empirical ROC curve with the point of one threshold highlighted.
 
     Parameters
@@ -239,7 +259,7 @@ def roc_point_figure(roc: Any, confusion: Any, *, height: int = 460) -> "go.Figu
     ))
     _roc_axes(fig)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.18), margin=dict(l=60, r=10, t=10, b=60))
+    _legend_below(fig, plot_height=height)
     return fig
 
 
@@ -253,7 +273,7 @@ def cost_duality_figure(
     line: Any,
     optimum: Any,
     *,
-    height: int = 460,
+    height: int = 400,
 ) -> "go.Figure":
     """The chosen threshold's cost line on the cost plot, with the envelope and the current w.
 
@@ -312,7 +332,7 @@ def cost_duality_figure(
     top = max(0.52, float(np.max(c[:2])) + 0.02)
     _cost_axes(fig, top=min(1.02, top))
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.2), margin=dict(l=60, r=10, t=30, b=60))
+    _legend_below(fig, plot_height=height, top=30)
     return fig
 
 
@@ -334,7 +354,7 @@ def roc_duality_figure(
     *,
     w: float,
     vertex: int,
-    height: int = 460,
+    height: int = 400,
 ) -> "go.Figure":
     """The ROC view of section 2: the chosen threshold's point, the hull, and the iso-performance line at w.
 
@@ -391,7 +411,7 @@ def roc_duality_figure(
     ))
     _roc_axes(fig)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.2), margin=dict(l=60, r=10, t=30, b=60))
+    _legend_below(fig, plot_height=height, top=30)
     return fig
 
 
@@ -404,7 +424,7 @@ def _vertex_color(i: int) -> str:
     return color_for(i + 1)  # skip blue, used for the ROC curve
 
 
-def hull_figure(roc: Any, curve: Any, *, height: int = 460) -> "go.Figure":
+def hull_figure(roc: Any, curve: Any, *, height: int = 400) -> "go.Figure":
     """ROC curve with its upper convex hull; each hull vertex in its own colour.
 
     Returns
@@ -412,7 +432,8 @@ def hull_figure(roc: Any, curve: Any, *, height: int = 460) -> "go.Figure":
     Figure
         ``meta`` kinds: ``"roc"``, ``"hull"`` (the hull polygon) and
         ``["hull-vertex", i]`` (one trace per vertex, same colour as its envelope
-        segment in :func:`envelope_figure`).
+        segment in :func:`envelope_figure`; in the legend only when the hull
+        has at most :data:`MAX_LEGEND_VERTICES` vertices, otherwise in the hover).
     """
     fig = go.Figure()
     _chance(fig)
@@ -422,6 +443,7 @@ def hull_figure(roc: Any, curve: Any, *, height: int = 460) -> "go.Figure":
     fig.add_trace(go.Scatter(x=hf, y=ht, mode="lines", line=dict(color="#333", width=2),
                              name="upper convex hull", meta=["hull"], hoverinfo="skip"))
     edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
+    legend = len(curve.hull_thresholds) <= MAX_LEGEND_VERTICES
     for i, t in enumerate(curve.hull_thresholds):
         where = (f"optimal for w in [{edges[i]:.4f}, {edges[i + 1]:.4f}]" if edges[i + 1] > edges[i]
                  else f"optimal only at w = {edges[i]:.4g}")
@@ -429,17 +451,17 @@ def hull_figure(roc: Any, curve: Any, *, height: int = 460) -> "go.Figure":
             x=[hf[i]], y=[ht[i]], mode="markers",
             marker=dict(color=_vertex_color(i), size=12, line=dict(color="white", width=1)),
             name=f"vertex {_thr(t)}: {where}",
-            meta=["hull-vertex", i],
+            meta=["hull-vertex", i], showlegend=legend,
             hovertemplate=(f"hull vertex, threshold {_thr(t)}<br>FPR %{{x:.4f}}, TPR %{{y:.4f}}<br>"
                            f"{where}<extra></extra>"),
         ))
     _roc_axes(fig)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.2), margin=dict(l=60, r=10, t=10, b=60))
+    _legend_below(fig, plot_height=height)
     return fig
 
 
-def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, height: int = 460) -> "go.Figure":
+def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, height: int = 400) -> "go.Figure":
     """Cost lines of the thresholds and their lower envelope, one coloured segment per hull vertex.
 
     Parameters
@@ -458,7 +480,8 @@ def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, he
     Figure
         ``meta`` kinds: ``"trivial"``, ``"cost-lines"`` (all lines, one trace;
         ``meta[1]`` = number drawn), ``["envelope-segment", i]`` and
-        ``"breakpoints"``.
+        ``"breakpoints"`` (labelled with their values, and segments listed in
+        the legend, when the hull has at most :data:`MAX_LEGEND_VERTICES` vertices).
     """
     fig = go.Figure()
     _trivial(fig)
@@ -483,6 +506,7 @@ def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, he
     edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
     hf = np.asarray(curve.hull_fpr, float)
     ht = np.asarray(curve.hull_tpr, float)
+    legend = len(curve.hull_thresholds) <= MAX_LEGEND_VERTICES
     for i, t in enumerate(curve.hull_thresholds):
         a, b = float(edges[i]), float(edges[i + 1])
         if b <= a:  # a vertex that is optimal at one w only (e.g. (1, 1) at w = 1)
@@ -493,6 +517,7 @@ def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, he
         fig.add_trace(go.Scatter(
             x=seg_w, y=seg_c, mode="lines", line=dict(color=_vertex_color(i), width=4),
             name=f"envelope for w in [{a:.4f}, {b:.4f}]: threshold {_thr(t)}", meta=["envelope-segment", i],
+            showlegend=legend,
             hovertemplate=f"threshold {_thr(t)} is optimal here<br>w %{{x:.4f}}: cost %{{y:.4f}}<extra></extra>",
         ))
     bp = np.asarray(curve.breakpoints, float)
@@ -509,7 +534,7 @@ def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, he
         ))
     _cost_axes(fig, top=0.52)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.2), margin=dict(l=60, r=10, t=10, b=60))
+    _legend_below(fig, plot_height=height)
     return fig
 
 
@@ -525,7 +550,7 @@ def worlds_figure(
     band: Any = None,
     at: Any = None,
     world_points: tuple[np.ndarray, np.ndarray] | None = None,
-    height: int = 560,
+    height: int = 480,
 ) -> "go.Figure":
     """The observed ROC curve over K resampled ROC curves, with the exact bootstrap band.
 
@@ -589,12 +614,12 @@ def worlds_figure(
         ))
     _roc_axes(fig)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.14), margin=dict(l=60, r=10, t=10, b=60))
+    _legend_below(fig, plot_height=height)
     return fig
 
 
 def worlds_law_figure(values: np.ndarray, exact: tuple[np.ndarray, np.ndarray], *, axis: str = "TPR",
-                      height: int = 320) -> "go.Figure":
+                      height: int = 240) -> "go.Figure":
     """How often each value of TPR* occurred among the K worlds, beside its exact bootstrap law.
 
     Parameters
@@ -630,7 +655,8 @@ def worlds_law_figure(values: np.ndarray, exact: tuple[np.ndarray, np.ndarray], 
     fig.update_xaxes(title_text=f"{axis} in a bootstrap world", **_AXIS)
     fig.update_yaxes(title_text="share / probability", rangemode="tozero", **_AXIS)
     _base_layout(fig, title=None, height=height)
-    fig.update_layout(legend=dict(y=-0.3), margin=dict(l=60, r=10, t=10, b=60), bargap=0.05)
+    fig.update_layout(bargap=0.05)
+    _legend_below(fig, plot_height=height)
     return fig
 
 
@@ -639,7 +665,7 @@ def worlds_law_figure(values: np.ndarray, exact: tuple[np.ndarray, np.ndarray], 
 # ---------------------------------------------------------------------------
 
 
-def averaging_figures(roc: Any, threshold_ci: Any, vertical_ci: Any, *, height: int = 480):
+def averaging_figures(roc: Any, threshold_ci: Any, vertical_ci: Any, *, height: int = 420):
     """Two ROC figures: rectangles at fixed thresholds, and vertical bars at fixed FPR.
 
     Returns
@@ -654,5 +680,5 @@ def averaging_figures(roc: Any, threshold_ci: Any, vertical_ci: Any, *, height: 
     right = roc_figure({"ROC": roc}, height=height)
     add_vertical_ci(right, vertical_ci, style="bars", name="", color_index=0)
     for fig in (left, right):
-        fig.update_layout(legend=dict(y=-0.16), margin=dict(l=60, r=10, t=10, b=60))
+        _legend_below(fig, plot_height=height)
     return left, right

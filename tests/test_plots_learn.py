@@ -331,3 +331,24 @@ def test_averaging_figures():
     bars = kind(right, "vertical-bars")[0].error_y
     np.testing.assert_allclose(np.asarray(bars.array), vci.tpr_high - vci.tpr)
     np.testing.assert_allclose(np.asarray(bars.arrayminus), vci.tpr - vci.tpr_low)
+
+
+def test_long_hulls_keep_the_legend_short():
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(3000, bool), np.zeros(3000, bool)]
+    s = np.r_[rng.normal(1, 1, 3000), rng.normal(0, 1, 3000)]
+    roc, env = rocci.roc_curve(y, s), rocci.cost_curve(y, s)
+    assert len(env.hull_thresholds) > plots_learn.MAX_LEGEND_VERTICES
+    hull = plots_learn.hull_figure(roc, env)
+    verts = kind(hull, "hull-vertex")
+    assert len(verts) == len(env.hull_thresholds)
+    assert not any(v.showlegend for v in verts)
+    envfig = plots_learn.envelope_figure(roc, env)
+    segs = kind(envfig, "envelope-segment")
+    assert segs and not any(t.showlegend for t in segs)
+    # Still every segment on the envelope.
+    for t in segs:
+        x, yv = _xy(t)
+        np.testing.assert_allclose(yv, rocci.cost_curve(y, s, w=x).cost, atol=1e-12)
+    # The thesis's short hull: every vertex in the legend.
+    assert all(v.showlegend is not False for v in kind(plots_learn.hull_figure(ROC, ENV), "hull-vertex"))

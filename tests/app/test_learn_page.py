@@ -129,6 +129,10 @@ def test_w_from_the_url():
     assert at.slider(key="ln_w").value == pytest.approx(0.6)
     assert at.select_slider(key="ln_t").value == 0.56
     assert "threshold 0.25" in traces(figure(at, "ln_cost_line"), "optimum")[0]["name"]
+    # A threshold that is not one of the scores is shown as a score, never an error.
+    odd = new_app(PAGE, {"ln_t": "0.555"})
+    assert_clean(odd)
+    assert odd.select_slider(key="ln_t").value in set(S.tolist())
 
 
 def test_hull_section_shows_the_worked_example(learn_app):
@@ -200,8 +204,22 @@ def test_loaded_data_source(learn_app):
     assert_clean(at)
     assert "breast\\_cancer\\_cv\\.csv" in markdown(at)
     assert at.selectbox(key="ln_model").value == "logistic"
+    # More distinct scores than the slider shows: the thinned slider still offers every hull vertex, so
+    # section 2 starts at the cheapest threshold at w = 0.3, as cost_curve says.
+    df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
+    y = (df["label"] == "malignant").to_numpy()
+    s = df["logistic"].to_numpy(dtype=float)
+    assert np.unique(s).size > 400
+    best = rocci.cost_curve(y, s, w=[0.3]).threshold[0]
+    assert at.select_slider(key="ln_t2").value == best
+    assert "the chosen threshold is the cheapest" in markdown(at)
     at.selectbox(key="ln_model").set_value("naive_bayes").run()
     assert_clean(at)
     assert "model **naive\\_bayes**" in markdown(at)
     for key in CHARTS:
         assert figure(at, key)["data"], key
+    # Back to the worked example: its own thresholds again.
+    at.segmented_control(key="ln_src").set_value("example").run()
+    assert_clean(at)
+    assert at.select_slider(key="ln_t2").value == 0.56
+    assert at.select_slider(key="ln_t").value in set(S.tolist())
