@@ -171,6 +171,20 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
     ) if len(values) <= 50 else None
     if len(values) > 50:
         c2.warning(f"The label column has {len(values)} different values; choose a column with two classes.")
+    one_vs_rest = 2 < len(values) <= 50
+    if one_vs_rest:
+        if pos_label is None:
+            which = "the positive label you choose above is positive and every other class counts as negative"
+        else:
+            others = [md_escape(label_text(v)) for v in values if v != pos_label]
+            which = (f"**{md_escape(label_text(pos_label))}** is positive and every other class ("
+                     + ", ".join(others[:8]) + (", …" if len(others) > 8 else "") + ") counts as negative")
+        st.info(
+            f"The label column holds **{len(values)} classes**. The ROC, cost, comparison and explorer pages "
+            f"analyse **one class against the rest**: {which}. Pick that class's score column below. The "
+            "Folds & classes page shows every class at once.",
+            icon=":material/category:",
+        )
 
     fold_options = [None] + [c for c in cols if c not in (label, model_col, score_col)]
     _seed("fold", stored.fold, fold_options, force=fresh)
@@ -205,10 +219,17 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
     )
     mapping = state.ColumnMapping(
         layout=layout, label=label, pos_label=pos_label, scores=tuple(scores), fold=fold,
-        model=model_col, score=score_col, id=id_col,
+        model=model_col, score=score_col, id=id_col, one_vs_rest=one_vs_rest,
     )
     state.set_mapping(ds, mapping)
     return mapping
+
+
+def negative_text(p) -> str:
+    """The negative class(es), escaped, for a tooltip or caption."""
+    if p.one_vs_rest:
+        return "any of " + ", ".join(md_escape(label_text(v)) for v in p.negative_labels)
+    return md_escape(label_text(p.neg_label))
 
 
 def summary_section(an: cache.Analysis) -> None:
@@ -218,7 +239,7 @@ def summary_section(an: cache.Analysis) -> None:
     c[0].metric("Rows in the file", f"{p.n_rows_in:,}", help="Rows read from the table.")
     c[1].metric("Rows used", f"{p.n_rows_used:,}", help="Rows with no missing value in the label, score or fold columns.")
     c[2].metric("Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
-    c[3].metric("Negatives", f"{p.n_neg:,}", help=f"Rows whose label is {md_escape(label_text(p.neg_label))}.")
+    c[3].metric("Negatives", f"{p.n_neg:,}", help="Rows whose label is " + negative_text(p) + ".")
     c[4].metric("Rows dropped", f"{p.n_dropped:,}",
                 help="Rows with a missing value in a used column are left out, and counted here.")
     if p.n_dropped:
@@ -244,7 +265,8 @@ def summary_section(an: cache.Analysis) -> None:
     fig = plots.score_histograms(
         p.scores, p.is_positive,
         positive_name=f"positives (label {label_text(p.pos_label)})",
-        negative_name=f"negatives (label {label_text(p.neg_label)})",
+        negative_name=("negatives (the other classes)" if p.one_vs_rest
+                       else f"negatives (label {label_text(p.neg_label)})"),
         bins=int(min(40, max(10, round(2 * p.n_rows_used ** 0.5)))),
     )
     report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),

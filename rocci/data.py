@@ -286,6 +286,9 @@ class PreparedData:
         The fold column.
     row_index : numpy.ndarray of int
         Positions (0-based) in the input table of the rows used.
+    negative_labels : tuple
+        The label values counted as negative: one, or several when one class
+        is analysed against the rest (``one_vs_rest=True``).
     """
 
     y_true: np.ndarray
@@ -301,6 +304,7 @@ class PreparedData:
     score_columns: list
     fold_column: Any = None
     row_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    negative_labels: tuple = ()
 
     @property
     def n_pos(self) -> int:
@@ -314,9 +318,16 @@ class PreparedData:
 
     @property
     def neg_label(self) -> Any:
-        """The label value of the negative class."""
+        """The label value of the negative class (the first of them, one class against the rest)."""
+        if self.negative_labels:
+            return _py(self.negative_labels[0])
         neg = self.y_true[~self.is_positive]
         return _py(neg[0]) if neg.size else None
+
+    @property
+    def one_vs_rest(self) -> bool:
+        """True when several label values count as negative (one class against the rest)."""
+        return len(self.negative_labels) > 1
 
     def __repr__(self) -> str:
         dropped = ", ".join(f"{k!r}: {v}" for k, v in self.dropped_by_column.items() if v)
@@ -372,6 +383,7 @@ def prepare_binary(
     scores: Any,
     pos_label: Any = None,
     fold: Any = None,
+    one_vs_rest: bool = False,
 ) -> PreparedData:
     """Check a table and extract the label, scores and folds for analysis.
 
@@ -393,6 +405,11 @@ def prepare_binary(
         suggestion).
     fold : column name, optional
         A fold / group column (cross-validation output), kept as is.
+    one_vs_rest : bool, default False
+        Allow a label column with more than two classes: `pos_label` (then
+        required) is the positive class and every other class is negative.
+        The label values are kept as read; `negative_labels` lists the
+        classes counted as negative.
 
     Returns
     -------
@@ -497,11 +514,17 @@ def prepare_binary(
             f"{n_used} rows used. ROC analysis needs both positive and negative instances: "
             "check the label column, or add instances of the other class."
         )
-    if len(classes) > 2:
+    if len(classes) > 2 and not one_vs_rest:
         raise InputError(
             f"The label column {label!r} holds {len(classes)} distinct values "
             f"({_preview(classes, k=8)}); it must hold exactly two (the positive and the "
-            "negative class). Choose a binary label column, or recode the labels."
+            "negative class). Choose a binary label column, recode the labels, or analyse "
+            "one class against all the others (one_vs_rest=True with that class as pos_label)."
+        )
+    if len(classes) > 2 and pos_label is None:
+        raise InputError(
+            f"One class against the rest: say which of the {len(classes)} classes of {label!r} "
+            f"is positive ({_preview(classes, k=8)}); all the others count as negative."
         )
 
     if pos_label is None:
@@ -530,6 +553,7 @@ def prepare_binary(
 
     is_positive = np.asarray(rows[label].to_numpy() == pos_label, dtype=bool)
     fold_values = rows[fold].to_numpy() if fold is not None else None
+    negative_labels = tuple(c for c in classes if not (c == pos_label))
 
     return PreparedData(
         y_true=y_true,
@@ -545,6 +569,7 @@ def prepare_binary(
         score_columns=list(score_columns),
         fold_column=fold,
         row_index=np.flatnonzero(keep),
+        negative_labels=negative_labels,
     )
 
 

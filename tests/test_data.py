@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import rocci
+from rocci import data as rdata
 from rocci._validation import InputError
 from rocci.data import (
     SUMMARY_COLUMNS,
@@ -443,3 +445,24 @@ def test_summarize_hand_computed():
 
 def test_summarize_rejects_other_input():
     assert "prepare_binary" in _error(summarize, pd.DataFrame())
+
+
+def test_one_vs_rest_counts_every_other_class_as_negative():
+    df = pd.DataFrame({"y": ["a", "b", "c", "b", "c", None, "a"], "s": [0.9, 0.2, 0.4, 0.3, 0.1, 0.5, 0.8]})
+    with pytest.raises(rocci.InputError, match="one_vs_rest"):
+        rdata.prepare_binary(df, label="y", scores="s", pos_label="a")
+    with pytest.raises(rocci.InputError, match="which of the 3 classes"):
+        rdata.prepare_binary(df, label="y", scores="s", one_vs_rest=True)
+    p = rdata.prepare_binary(df, label="y", scores="s", pos_label="b", one_vs_rest=True)
+    assert p.n_rows_used == 6 and p.n_dropped == 1
+    np.testing.assert_array_equal(p.is_positive, [False, True, False, True, False, False])
+    assert p.negative_labels == ("a", "c") and p.one_vs_rest
+    assert list(p.y_true) == ["a", "b", "c", "b", "c", "a"]  # labels kept as read
+    # the same analysis as recoding the labels by hand
+    recoded = df.dropna().assign(y=lambda d: np.where(d["y"] == "b", "pos", "neg"))
+    q = rdata.prepare_binary(recoded, label="y", scores="s", pos_label="pos")
+    np.testing.assert_array_equal(p.is_positive, q.is_positive)
+    assert rocci.roc_auc(p.is_positive, p.scores["s"]).auc == rocci.roc_auc(q.is_positive, q.scores["s"]).auc
+    # two classes: one_vs_rest changes nothing
+    two = rdata.prepare_binary(df[df["y"] != "c"], label="y", scores="s", pos_label="a", one_vs_rest=True)
+    assert two.negative_labels == ("b",) and not two.one_vs_rest and two.neg_label == "b"

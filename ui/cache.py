@@ -61,7 +61,7 @@ def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.C
     if not m.scores:
         raise rocci.InputError("Choose at least one score column (one per model).")
     return rdata.prepare_binary(
-        df, label=m.label, scores=list(m.scores), pos_label=m.pos_label, fold=m.fold
+        df, label=m.label, scores=list(m.scores), pos_label=m.pos_label, fold=m.fold, one_vs_rest=m.one_vs_rest
     )
 
 

@@ -47,6 +47,7 @@ def render(container=None) -> None:
                     st.caption(f"{p.n_dropped:,} row(s) with missing values dropped.")
                 st.markdown(
                     f"Label column **{md_escape(p.label)}**; positive = **{md_escape(label_text(p.pos_label))}**"
+                    + (f" (against the other {len(p.negative_labels)} classes)" if p.one_vs_rest else "")
                 )
                 st.markdown("Models: " + ", ".join(f"**{md_escape(m)}**" for m in an.models))
         st.divider()

@@ -70,6 +70,8 @@ class ColumnMapping:
     model: str | None = None
     score: str | None = None
     id: str | None = None
+    #: Several label classes: ``pos_label`` against all the others (shown on the Data page and sidebar).
+    one_vs_rest: bool = False
 
     def key(self) -> str:
         """A stable text key for caches (types kept: ``1`` and ``'1'`` differ)."""

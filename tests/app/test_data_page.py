@@ -168,3 +168,31 @@ def test_uploaded_file_stays_loaded_after_a_page_visit(data_app):
     assert at.segmented_control(key="source").value == "upload"
     assert any("uploaded earlier" in c.value for c in at.caption)
     assert metrics(at)["Rows used"] == "4"
+
+
+def test_three_classes_one_against_the_rest(data_app):
+    """wine_cv.csv has three classes: the other pages analyse the chosen class against the rest."""
+    import numpy as np
+
+    import rocci
+
+    at = data_app
+    at.selectbox(key="sample").set_value("wine_cv.csv").run()
+    assert not at.exception
+    assert any("3 classes" in i.value and "one class against the rest" in i.value for i in at.info)
+    at.selectbox(key="pos").set_value("cultivar_2").run()
+    at.multiselect(key="scores").set_value(["cultivar_2"]).run()
+    assert_clean(at)
+    assert any("cultivar\\_1, cultivar\\_3) counts as negative" in i.value for i in at.info)
+    metrics = {m.label: m.value for m in at.metric}
+    df = pd.read_csv("data/wine_cv.csv")
+    y = (df["class"] == "cultivar_2").to_numpy()
+    assert metrics["Positives"] == f"{y.sum():,}" and metrics["Negatives"] == f"{(~y).sum():,}"
+    assert any("against the other 2 classes" in m.value for m in at.sidebar.markdown)
+    at.switch_page("app_pages/roc.py").run()
+    assert_clean(at)
+    auc = rocci.roc_auc(y, df["cultivar_2"].to_numpy())
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["AUC · cultivar\\_2"] == f"{auc.auc:.3f}"  # the label is md-escaped
+    assert 0.5 < auc.auc < 1.0 and not np.isclose(auc.auc, rocci.roc_auc(df["class"] == "cultivar_1",
+                                                                           df["cultivar_2"]).auc)
