@@ -272,7 +272,20 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
         f"there is **{md_escape(number(best, 6))}** with cost **{float(optimum.cost[0]):.4f}**"
         + ("  — the chosen threshold is the cheapest." if abs(cw - float(optimum.cost[0])) < 1e-12 else
            f"; the chosen threshold costs {cw - float(optimum.cost[0]):.4f} more.")
+        + " " + where_cheapest(env, t)
     )
+
+
+def where_cheapest(env, t: float) -> str:
+    """Plain words: the range of w where threshold t is the envelope (a hull vertex), or that it never is."""
+    frame = env.hull_frame()
+    rows = frame[(frame["threshold"] == t) & (frame["w_high"] > frame["w_low"])]
+    if rows.empty:
+        return (f"Threshold {md_escape(number(t, 6))} is **never the cheapest**, whatever w: its ROC point is "
+                "not a vertex of the convex hull, so its cost line never touches the envelope.")
+    r = rows.iloc[0]
+    return (f"Threshold {md_escape(number(t, 6))} is a hull vertex: the cheapest for **w from {r.w_low:.4f} to "
+            f"{r.w_high:.4f}**.")
 
 
 # ---------------------------------------------------------------------------

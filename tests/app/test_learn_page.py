@@ -115,10 +115,15 @@ def test_moving_w_then_using_the_cheapest_threshold(learn_app):
     assert got["1 − TPR (value at w = 1)"] == f"{line.cost[1]:.4f}"
     assert got["TPR = 1 − slope − FPR"] == "0.1500"  # TPR of threshold 0.88
     assert f"the chosen threshold costs {line.cost[2] - curve.cost[0]:.4f} more" in markdown(at)
+    assert "Threshold 0\\.88 is a hull vertex: the cheapest for **w from 0.0000 to 0.1304**" in markdown(at)
     at.button(key="ln_use_best").click().run()
     assert_clean(at)
     assert at.select_slider(key="ln_t2").value == 0.25
     assert "the chosen threshold is the cheapest" in markdown(at)
+    assert "the cheapest for **w from 0.5385 to 0.6667**" in markdown(at)
+    at.select_slider(key="ln_t2").set_value(0.32).run()  # under the hull
+    assert "Threshold 0\\.32 is **never the cheapest**" in markdown(at)
+    at.select_slider(key="ln_t2").set_value(0.25).run()
     cl = traces(figure(at, "ln_cost_line"), "cost-line")[0]
     np.testing.assert_allclose(decode(cl["y"]), [0.425, 0.05], atol=1e-15)  # (0, FPR), (1, 1 − TPR) of 0.25
 
