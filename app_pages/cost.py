@@ -274,8 +274,9 @@ def main() -> None:
         ranges = [(m, curves[m].operating_range) for m in shown]
         fig = plots_cost.cost_figure(envelopes, bands=bands, lines=lines, current=current,
                                      operating_range=ranges)
-        st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
-                        key="cost_chart")
+        event = st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
+                                key="cost_chart", on_select="rerun", selection_mode="points")
+        picked = picked_w(event)
         st.caption(
             f"Bold: the cost curve (lower envelope of all cost lines); shaded band: {md_escape(how)} pointwise "
             f"intervals ({sizes}) at 101 values of w, each for the optimal threshold there. Thin lines: the "
@@ -286,15 +287,21 @@ def main() -> None:
         with roc_col:
             st.markdown(f"**ROC view · {md_escape(opts.model_a)}**")
             env = curves[opts.model_a]
-            thr = float(current[opts.model_a].threshold[0])
+            w_roc = opts.w if picked is None else picked
+            at_w = current[opts.model_a] if picked is None else cache_cost.cost_curve(
+                an.key, opts.model_a, (w_roc,), y, s)
+            thr = float(at_w.threshold[0])
             hits = np.flatnonzero(np.asarray(env.hull_thresholds, float) == thr)
             vertex = int(hits[0]) if hits.size else 0
             roc = cache.roc_curve(an.key, opts.model_a, y, s)
-            st.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=opts.w, vertex=vertex, name=opts.model_a),
+            st.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=w_roc, vertex=vertex, name=opts.model_a),
                             config=plotly_config(image_format=image_format(), filename="rocci_cost_roc"),
                             key="cost_roc")
-            st.caption("The hull vertex chosen at the current w, and its iso-performance line (slope (1 − w)/w): "
-                       "every ROC point on that line has the same cost.")
+            where = (f"the current w = {opts.w:.3f}" if picked is None else
+                     f"w = {w_roc:.3f}, the point clicked on the cost chart (double-click the chart to clear)")
+            st.caption(f"The hull vertex optimal at {where}, and its iso-performance line (slope (1 − w)/w): "
+                       "every ROC point on that line has the same cost. Hover the cost chart to read each w's "
+                       "optimal threshold; click a point there to show it here.")
         if cmp is not None:
             with cmp_col:
                 st.markdown(f"**Cost difference · {md_escape(opts.model_b)} − {md_escape(opts.model_a)}**")
@@ -308,6 +315,19 @@ def main() -> None:
                     st.info("Choose a model B on the left to compare the two models' costs.")
 
     results(opts, bands, cmp, curves)
+
+
+def picked_w(event) -> float | None:
+    """The w of the point clicked on the cost chart (None if nothing is selected)."""
+    try:
+        points = event.selection.points
+    except AttributeError:
+        return None
+    for point in points or []:
+        x = point.get("x") if isinstance(point, dict) else None
+        if isinstance(x, (int, float)) and 0.0 <= float(x) <= 1.0:
+            return float(x)
+    return None
 
 
 def range_sentence(ranges) -> str:

@@ -8,12 +8,20 @@ medians of repeats):
   speed-up over a vectorised Monte Carlo bootstrap of the same dominance
   probabilities (B = 2,000) up to n = 10⁵;
 * the 50 × 50 dominance map at n = 10⁵;
-* ``compare_vertical`` per FPR level at small n (its joint law is computed
-  directly in this version: O(window² · m−²));
-* ``cost_curve`` and ``cost_ci`` at 101 values of w relative to argsort, and
-  the same envelope by brute force, O(n·|w|), over every distinct threshold.
+* ``cost_curve`` and ``cost_ci`` (Agresti–Coull and percentile) at 101
+  values of w relative to argsort, and the same envelope by brute force,
+  O(n·|w|), over every distinct threshold (up to n = 10⁵);
+* ``compare_cost`` at 101 values of w (each model at its optimal threshold,
+  Agresti–Coull, which computes ``P(ΔC* < 0)`` exactly at every w), stratified
+  and full bootstrap, in seconds, and the earlier direct route of the full
+  bootstrap's paired law (``rocci.cost._paired_law_direct``, O(W³) per
+  threshold pair) for comparison at small n.
 
-Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R]``.
+(The paired vertical comparison has its own benchmark,
+``bench/bench_vertical_paired.py``.)
+
+Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R]``
+(``--quick``: n up to 10⁵, one repeat of the slow cells).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rocci  # noqa: E402
+import rocci.cost as rc  # noqa: E402
 
 
 def median_time(fn, repeats):
@@ -75,23 +84,25 @@ def brute_envelope(y, s, w):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="n up to 10^4 only")
+    parser.add_argument("--quick", action="store_true", help="n up to 10^5 only")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     rng = np.random.default_rng(20261122)
-    sizes = [10**3, 10**4] if args.quick else [10**3, 10**4, 10**5, 10**6]
+    sizes = [10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]
     rates = np.linspace(0.01, 0.99, 99)
     w = np.linspace(0, 1, 101)
 
-    print("compare_thresholds (99 pairs at equal total positive rate) and cost curves")
+    print("compare_thresholds (99 pairs at equal total positive rate) and cost curves at 101 w, "
+          "as multiples of one argsort")
     print(f"{'n':>9} {'argsort':>9} {'cmp_thr x':>10} {'MC/exact':>9} {'cost_curve x':>13} "
-          f"{'cost_ci x':>10} {'brute env x':>12}")
+          f"{'cost_ci x':>10} {'ci pct x':>9} {'brute env x':>12}")
     for n in sizes:
         y, a, b = paired_data(n, rng)
         t_sort = median_time(lambda: np.argsort(a), args.repeats)
         t_cmp = median_time(lambda: rocci.compare_thresholds(y, a, b, total_positive_rate=rates), args.repeats)
         t_curve = median_time(lambda: rocci.cost_curve(y, a, w=w), args.repeats)
         t_ci = median_time(lambda: rocci.cost_ci(y, a, w=w), args.repeats)
+        t_pct = median_time(lambda: rocci.cost_ci(y, a, w=w, method="percentile"), 1)
         t_brute = median_time(lambda: brute_envelope(y, a, w), 1) if n <= 10**5 else float("nan")
         mc = "—"
         if n <= 10**4:
@@ -101,7 +112,7 @@ def main():
             mc_dominance(y, a, b, ta, tb, 2000, rng)
             mc = f"{(time.perf_counter() - t) / t_cmp:.0f}x"
         print(f"{n:>9,} {t_sort * 1e3:>7.2f}ms {t_cmp / t_sort:>9.1f}x {mc:>9} {t_curve / t_sort:>12.1f}x "
-              f"{t_ci / t_sort:>9.1f}x {t_brute / t_sort:>11.1f}x")
+              f"{t_ci / t_sort:>9.1f}x {t_pct / t_sort:>8.0f}x {t_brute / t_sort:>11.1f}x")
 
     n = 10**4 if args.quick else 10**5
     y, a, b = paired_data(n, rng)
@@ -110,12 +121,28 @@ def main():
                         args.repeats)
     print(f"\ndominance_map 50 x 50 at n = {n:,}: {t_map:.3f} s")
 
-    print("\ncompare_vertical, one FPR level (0.5), exact law by direct summation:")
-    for n in (50, 100, 200):
+    print("\ncompare_cost at 101 w (Agresti-Coull; exact P(dC* < 0) at every w), seconds:")
+    print(f"{'n':>9} {'pairs':>6} {'stratified':>11} {'full':>8} {'full, direct route':>19}")
+    for n in sizes:
         y, a, b = paired_data(n, rng)
-        t = median_time(lambda: rocci.compare_vertical(y, a, b, fpr=[0.5]), 1)
-        print(f"  n = {n:>4}: {t:.2f} s")
-    print("  (n = 1,000 is not yet practical in this version; see rocci/vertical_paired.py.)")
+        reps = 1 if (args.quick or n >= 10**5) else args.repeats
+        res = rocci.compare_cost(y, a, b, w=w)
+        pairs = len(set(zip(res.na_pos, res.nb_pos, res.na_neg, res.nb_neg)))
+        t_strat = median_time(lambda: rocci.compare_cost(y, a, b, w=w), reps)
+        full = "—"
+        if n <= 10**5:
+            full = f"{median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full'), reps):.2f}"
+        direct = "—"
+        if n <= 10**4:
+            fast = rc._paired_law
+            rc._paired_law = rc._paired_law_direct
+            try:
+                direct = f"{median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full'), 1):.2f}"
+            finally:
+                rc._paired_law = fast
+        print(f"{n:>9,} {pairs:>6} {t_strat:>11.3f} {full:>8} {direct:>19}")
+    print("(full bootstrap at n = 10^6: the joint law of one threshold pair needs a table of ~8,000 x 8,000;"
+          " rocci refuses beyond 4e7 cells and suggests the stratified bootstrap or a smaller m)")
 
 
 if __name__ == "__main__":

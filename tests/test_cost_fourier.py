@@ -163,3 +163,38 @@ def test_results_pickle_and_keep_their_laws():
         else:
             assert back.operating_range == res.operating_range
             assert back.hull_frame().equals(res.hull_frame())
+
+
+def test_spectral_tail_equals_direct_route():
+    """Full bootstrap P(a·X + b·Y < v) from the transform block (no table) equals the direct route."""
+    rng = np.random.default_rng(7)
+    cases = [((50, 62), (40, 55), 1000, 1000, 2000), ((0, 130), (7, 0), 1000, 1000, 1500)]
+    for _ in range(60):
+        n_pos, n_neg = (int(v) for v in rng.integers(1, 8, 2))
+        na_p = int(rng.integers(0, n_pos + 1))
+        nb_p = int(rng.integers(0, n_pos - na_p + 1))
+        na_n = int(rng.integers(0, n_neg + 1))
+        nb_n = n_neg - na_n if rng.random() < 0.3 else int(rng.integers(0, n_neg - na_n + 1))
+        cases.append(((na_p, nb_p), (na_n, nb_n), n_pos, n_neg, int(rng.integers(1, 13))))
+    for cells_pos, cells_neg, n_pos, n_neg, m in cases:
+        spec = rc._paired_p_below(cells_pos, cells_neg, n_pos, n_neg, m)
+        old = rc._paired_law_direct(cells_pos, cells_neg, n_pos, n_neg, "full", m)
+        for w in (0.0, 0.3, 0.5, 1.0):
+            a, b = rc._scales(w, "full", m, n_pos, n_neg)
+            for v in (0.0, 0.01, -0.02, a, -b):
+                for strict in (True, False):
+                    assert spec.below(v, a, b, strict=strict) == pytest.approx(
+                        float(old.cdf(v, a, b, strict=strict)[0]), abs=TOL)
+
+
+def test_full_bootstrap_table_too_large_is_refused():
+    rng = np.random.default_rng(1)
+    n = 800_000
+    y = rng.random(n) < 0.5
+    a = rng.normal(size=n) + y
+    b = rng.normal(size=n) + y
+    with pytest.raises(rc.InputError, match="stratified"):
+        compare_cost(y, a, b, w=[0.5], bootstrap="full", method="percentile")
+    # Without percentiles no table is needed: P(ΔC* < 0) comes from the transform.
+    res = compare_cost(y, a, b, w=[0.5], bootstrap="full")
+    assert 0.0 <= res.p_b_cheaper[0] <= 1.0

@@ -51,3 +51,37 @@ def test_cost_page_shows_chart_and_table(page, app_url, wait, shot):
     assert page.get_by_test_id("stException").count() == 0
     assert "Traceback" not in body
     shot(page, "cost_page")
+
+
+def test_click_on_cost_chart_moves_the_roc_point(page, app_url, wait, shot):
+    """Clicking the cost curve at w = 0.3 shows, in the linked ROC view, the hull vertex optimal at 0.3
+    and its iso-performance line; the sizes m+ and m− are stated."""
+    page.goto(app_url + "/cost")
+    wait(page)
+    body = page.inner_text("body")
+    assert "optimal at the current w = 0.500" in body
+    assert "m+ = " in body and "m− = " in body
+    df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
+    g = rdata.guess_columns(df)
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"],
+                                pos_label=rdata.guess_pos_label(rdata.label_values(df, g["label"])))
+    y, s = np.asarray(prep.is_positive), np.asarray(prep.scores["logistic"], float)
+    curve = rocci.cost_curve(y, s, w=[0.3])
+    chart = page.locator("[data-testid='stPlotlyChart']").first.locator(".js-plotly-plot")
+    box = chart.bounding_box()
+    px, py = chart.evaluate(
+        "(el, p) => [el._fullLayout.xaxis._offset + el._fullLayout.xaxis.l2p(p[0]),"
+        " el._fullLayout.yaxis._offset + el._fullLayout.yaxis.l2p(p[1])]",
+        [0.3, float(curve.cost[0])],
+    )
+    page.mouse.move(box["x"] + px, box["y"] + py)
+    page.wait_for_timeout(300)
+    page.mouse.click(box["x"] + px, box["y"] + py)
+    wait(page)
+    body = page.inner_text("body")
+    assert "w = 0.300, the point clicked on the cost chart" in body
+    roc = page.locator("[data-testid='stPlotlyChart']").nth(1)
+    thr = curve.threshold[0]
+    assert f"optimal at w = 0.300: threshold {thr:.6g}" in roc.inner_text()
+    assert page.get_by_test_id("stException").count() == 0
+    shot(page, "cost_click_linked_roc")
