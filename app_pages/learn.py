@@ -193,9 +193,13 @@ def section_point(src: Source, roc, options: list[float]) -> None:
     st.plotly_chart(plots_learn.strip_figure(src.s, src.y, t, positive_name=f"positives ({src.pos_text})",
                                              negative_name="negatives"),
                     config=cfg("scores"), key="ln_strip")
+    biggest = max(int(roc.n_pos), int(roc.n_neg))
+    thinned = (f" A class with more than {plots_learn.MAX_STRIP_POINTS:,} instances is drawn from "
+               f"{plots_learn.MAX_STRIP_POINTS:,} evenly spaced scores (its sorted scores thinned); the legend counts "
+               "every instance." if biggest > plots_learn.MAX_STRIP_POINTS else "")
     st.caption("Each dot is an instance, by true class (jittered up and down so ties stay visible). Filled: "
                "predicted positive (right of the dashed threshold); open: predicted negative. Filled red "
-               "dots are the true positives, filled blue dots the false positives.")
+               "dots are the true positives, filled blue dots the false positives." + thinned)
 
 
 # ---------------------------------------------------------------------------

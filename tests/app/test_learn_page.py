@@ -228,3 +228,36 @@ def test_loaded_data_source(learn_app):
     assert_clean(at)
     assert at.select_slider(key="ln_t2").value == 0.56
     assert at.select_slider(key="ln_t").value in set(S.tolist())
+
+
+def test_large_upload_is_drawn_compactly():
+    """20,000 rows: the strip plot, sliders and cost lines are thinned; numbers still rocci's."""
+    from apphelpers import AppTest, APP, TIMEOUT
+
+    from ui import state
+
+    rng = np.random.default_rng(7)
+    n = 20_000
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(y * 1.2, 1.0), 5)
+    raw = pd.DataFrame({"label": y.astype(int), "score": s}).to_csv(index=False).encode()
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.switch_page(PAGE)
+    at.session_state["dataset"] = state.upload_dataset("big.csv", raw)
+    at.query_params["ln_src"] = "Data loaded on the Data page"
+    at.query_params["ln_k"] = "5"
+    at.run()
+    assert_clean(at)
+    assert "big\\.csv" in markdown(at)
+    strip = traces(figure(at, "ln_strip"), "strip")
+    for cls in ("pos", "neg"):
+        assert sum(len(decode(t["x"])) for t in strip if t["meta"][1] == cls) <= 1500
+    assert "evenly spaced scores" in captions(at)
+    env = rocci.cost_curve(y, s)
+    options = at.select_slider(key="ln_t").options
+    assert 400 <= len(options) <= 400 + len(env.hull_thresholds)
+    assert traces(figure(at, "ln_envelope"), "cost-lines")[0]["meta"][1] == 400
+    t = float(at.select_slider(key="ln_t").value)
+    conf = rocci.confusion_at(y, s, t)
+    assert matrix(at).iloc[0, 0] == f"TP = {conf.tp}"
+    assert traces(figure(at, "ln_worlds"), "world")[0]["meta"] == ["world", 5]
