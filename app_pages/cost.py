@@ -337,8 +337,8 @@ def range_sentence(ranges) -> str:
         if rng is None:
             parts.append(f"**{md_escape(name)}** never beats both trivial classifiers.")
         else:
-            parts.append(f"Operating range of **{md_escape(name)}** (shaded in its colour): w from {rng[0]:.3f} "
-                         f"to {rng[1]:.3f}, where it beats both trivial classifiers.")
+            parts.append(f"Operating range of **{md_escape(name)}** (the bar in its colour under the zero line): "
+                         f"w from {rng[0]:.3f} to {rng[1]:.3f}, where it beats both trivial classifiers.")
     return " ".join(parts)
 
 

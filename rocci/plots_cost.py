@@ -66,8 +66,9 @@ def cost_figure(
         The interval at the current operating point (one w); drawn as a vertical
         line, a marker and an error bar.
     operating_range : list of (name, (w_low, w_high) or None), optional
-        Where each model beats both trivial classifiers: shaded in the model's
-        colour, with a bar on the w axis (one pair alone is accepted too).
+        Where each model beats both trivial classifiers: a bar in the model's
+        colour under the zero line (one model's range is also shaded); one
+        pair alone is accepted too.
     """
     fig = go.Figure()
     # Trivial classifiers: "always negative" costs w, "always positive" costs 1 − w.
@@ -82,21 +83,27 @@ def cost_figure(
         hovertemplate="always positive<br>w %{x:.2f}: cost %{y:.3f}<extra></extra>", legendrank=901,
     ))
     names = list(envelopes)
+    # Zoom on the curves (the trivial triangle peaks at 0.5; good models cost far less).
+    tops = [np.max(np.asarray(e.cost, float)) for e in envelopes.values()]
+    tops += [np.max(np.asarray(b.cost_high, float)) for b in (bands or {}).values()]
+    top = min(0.52, max(0.1, 1.25 * max(tops, default=0.5)))
+    bottom = -0.005
     if operating_range is not None:
         pairs = [operating_range] if isinstance(operating_range, tuple) else list(operating_range)
-        for name, rng in pairs:
-            if rng is None:
-                continue
+        pairs = [(name, rng) for name, rng in pairs if rng is not None]
+        for k, (name, rng) in enumerate(pairs):
             color = color_for(names.index(name)) if name in names else "#2ca02c"
-            fig.add_vrect(x0=float(rng[0]), x1=float(rng[1]), fillcolor=_rgba(color, 0.07), line_width=0,
-                          layer="below")
+            if len(pairs) == 1:  # one model: shade its range (two would tint everything)
+                fig.add_vrect(x0=float(rng[0]), x1=float(rng[1]), fillcolor=_rgba(color, 0.07), line_width=0,
+                              layer="below")
+            level = -(0.03 + 0.035 * k) * top  # a bar per model under the w axis's zero line
+            bottom = min(bottom, level - 0.025 * top)
+            label = f"operating range of {_text(name)}: w {float(rng[0]):.3f}–{float(rng[1]):.3f}"
             fig.add_trace(go.Scatter(
-                x=[float(rng[0]), float(rng[1])], y=[0.0, 0.0], mode="lines+markers",
-                line=dict(color=_rgba(color, 0.9), width=5), marker=dict(symbol="line-ns-open", size=12, color=color),
-                name=f"operating range of {_text(name)}: w {float(rng[0]):.3f}–{float(rng[1]):.3f}",
-                meta=["operating-range", str(name)],
-                hovertemplate=(f"operating range of {_text(name)}: w {float(rng[0]):.3f}–{float(rng[1]):.3f}"
-                               "<extra></extra>"),
+                x=[float(rng[0]), float(rng[1])], y=[level, level], mode="lines+markers",
+                line=dict(color=color, width=4), marker=dict(symbol="line-ns-open", size=10, color=color),
+                name=label, meta=["operating-range", str(name)],
+                hovertemplate=f"{label} (beats both trivial classifiers)<extra></extra>",
             ))
     for i, name in enumerate(names):
         color = color_for(i)
@@ -136,12 +143,15 @@ def cost_figure(
                 hovertemplate="threshold: score ≥ %{customdata}<br>w %{x:.2f}: cost %{y:.4f}<extra></extra>",
             ))
         env = envelopes[name]
+        roc_x, roc_y = _roc_points(env)
         fig.add_trace(go.Scatter(
             x=np.asarray(env.w, float), y=np.asarray(env.cost, float), mode="lines",
             line=dict(color=color, width=3), name=f"{_text(name)}: cost curve (lower envelope)",
-            legendgroup=f"m{i}", meta=["envelope", str(name)], customdata=[_thr(t) for t in env.threshold],
+            legendgroup=f"m{i}", meta=["envelope", str(name)],
+            customdata=np.column_stack([[_thr(t) for t in env.threshold], roc_x, roc_y]).astype(object),
             hovertemplate=(f"<b>{_text(name)}</b><br>w %{{x:.3f}}: cost %{{y:.4f}}<br>"
-                           "optimal threshold: score ≥ %{customdata}<extra></extra>"),
+                           "optimal threshold: score ≥ %{customdata[0]}<br>its ROC point: FPR %{customdata[1]:.4f}, "
+                           "TPR %{customdata[2]:.4f}<br>(click to show it in the ROC view)<extra></extra>"),
         ))
     if current:
         first = next(iter(current.values()))
@@ -164,15 +174,26 @@ def cost_figure(
                                f"<br>cost {cost:.4f}, {interval_text(cur.confidence_level, cur.method, cur.bootstrap)}"
                                f" [{float(cur.cost_low[0]):.4f}, {float(cur.cost_high[0]):.4f}]<extra></extra>"),
             ))
-    # Zoom on the curves (the trivial triangle peaks at 0.5; good models cost far less).
-    tops = [np.max(np.asarray(e.cost, float)) for e in envelopes.values()]
-    tops += [np.max(np.asarray(b.cost_high, float)) for b in (bands or {}).values()]
-    top = min(0.52, max(0.1, 1.25 * max(tops, default=0.5)))
     fig.update_xaxes(title_text="Operating point w", range=[-0.01, 1.01], **_AXIS)
-    fig.update_yaxes(title_text="Normalised expected cost", range=[-0.005, top], **_AXIS)
+    fig.update_yaxes(title_text="Normalised expected cost", range=[bottom, top], **_AXIS)
     _base_layout(fig, title=title, height=height)
     fig.update_layout(legend=dict(y=-0.2), margin=dict(b=70))
     return fig
+
+
+def _roc_points(curve: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The ROC point (a hull vertex) of the threshold drawn at each w of a CostCurve: a
+    look-up in ``hull_thresholds``; ``+inf`` (everything negative) is (0, 0)."""
+    hull_t = np.asarray(curve.hull_thresholds, float)
+    hull_x, hull_y = np.asarray(curve.hull_fpr, float), np.asarray(curve.hull_tpr, float)
+    x, y = np.full(len(curve.threshold), np.nan), np.full(len(curve.threshold), np.nan)
+    for k, t in enumerate(np.asarray(curve.threshold, float)):
+        hit = np.flatnonzero(hull_t == t)
+        if hit.size:
+            x[k], y[k] = hull_x[hit[0]], hull_y[hit[0]]
+        elif t == np.inf:
+            x[k], y[k] = 0.0, 0.0
+    return x, y
 
 
 def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = "", height: int = 420) -> "go.Figure":

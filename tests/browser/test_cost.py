@@ -42,7 +42,7 @@ def test_cost_page_shows_chart_and_table(page, app_url, wait, shot):
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     expect(page.get_by_role("tab", name="Cost intervals")).to_be_visible()
     with page.expect_download() as dl:
-        page.get_by_test_id("stDownloadButton").first.locator("button").click()
+        page.get_by_role("button", name="Download cost intervals (CSV)").click()
     path = ARTIFACTS / "rocci_cost_ci.csv"
     dl.value.save_as(str(path))
     text = path.read_text()
