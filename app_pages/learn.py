@@ -23,7 +23,7 @@ import streamlit as st
 import rocci
 from rocci import plots_learn
 from rocci.plots import plotly_config
-from ui import cache, cache_cost, cache_learn
+from ui import cache, cache_cost, cache_learn, report
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
@@ -170,7 +170,7 @@ def section_point(src: Source, roc, options: list[float]) -> None:
     with c1:
         st.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
         st.table(matrix_frame(conf, src.pos_text))
-        st.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
+        report.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
                    "FN: positives missed; FP: negatives flagged (false alarms); TN: negatives left alone.")
         download_csv(pd.DataFrame([{"threshold": t, "tp": conf.tp, "fn": conf.fn, "fp": conf.fp, "tn": conf.tn,
                                     "tpr": conf.recall, "fpr": conf.fpr}]),
@@ -187,17 +187,17 @@ def section_point(src: Source, roc, options: list[float]) -> None:
             f"**FPR** = FP / n− = {conf.fp} / {conf.n_neg} = **{conf.fpr:.4f}**"
         )
     with c2:
-        st.plotly_chart(plots_learn.roc_point_figure(roc, conf), config=cfg("roc_point"), key="ln_roc_point")
-        st.caption("The empirical ROC curve: one point per threshold. Orange: the current threshold's point "
+        report.plotly_chart(plots_learn.roc_point_figure(roc, conf), config=cfg("roc_point"), key="ln_roc_point")
+        report.caption("The empirical ROC curve: one point per threshold. Orange: the current threshold's point "
                    "(FPR, TPR).")
-    st.plotly_chart(plots_learn.strip_figure(src.s, src.y, t, positive_name=f"positives ({src.pos_text})",
+    report.plotly_chart(plots_learn.strip_figure(src.s, src.y, t, positive_name=f"positives ({src.pos_text})",
                                              negative_name="negatives"),
                     config=cfg("scores"), key="ln_strip")
     biggest = max(int(roc.n_pos), int(roc.n_neg))
     thinned = (f" A class with more than {plots_learn.MAX_STRIP_POINTS:,} instances is drawn from "
                f"{plots_learn.MAX_STRIP_POINTS:,} evenly spaced scores (its sorted scores thinned); the legend counts "
                "every instance." if biggest > plots_learn.MAX_STRIP_POINTS else "")
-    st.caption("Each dot is an instance, by true class (jittered up and down so ties stay visible). Filled: "
+    report.caption("Each dot is an instance, by true class (jittered up and down so ties stay visible). Filled: "
                "predicted positive (right of the dashed threshold); open: predicted negative. Filled red "
                "dots are the true positives, filled blue dots the false positives." + thinned)
 
@@ -247,15 +247,15 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
 
     f1, f2 = st.columns(2)
     with f1:
-        st.plotly_chart(plots_learn.cost_duality_figure(curve, line, optimum), config=cfg("cost_line"),
+        report.plotly_chart(plots_learn.cost_duality_figure(curve, line, optimum), config=cfg("cost_line"),
                         key="ln_cost_line")
-        st.caption("Cost space: x = operating point w, y = normalised expected cost. Orange: the chosen "
+        report.caption("Cost space: x = operating point w, y = normalised expected cost. Orange: the chosen "
                    "threshold's cost line; green: the lower envelope (the cheapest threshold at each w); "
                    "dashed grey: the trivial classifiers.")
     with f2:
-        st.plotly_chart(plots_learn.roc_duality_figure(roc, env, point, w=w, vertex=vertex),
+        report.plotly_chart(plots_learn.roc_duality_figure(roc, env, point, w=w, vertex=vertex),
                         config=cfg("roc_iso"), key="ln_roc_iso")
-        st.caption("ROC space: orange, the chosen threshold's point; green, the convex hull and the "
+        report.caption("ROC space: orange, the chosen threshold's point; green, the convex hull and the "
                    "iso-performance line of slope (1 − w)/w through the vertex that is cheapest at w (every "
                    "point on that line has the same cost).")
 
@@ -308,11 +308,11 @@ def section_hull(src: Source, roc, env) -> None:
     )
     f1, f2 = st.columns(2)
     with f1:
-        st.plotly_chart(plots_learn.hull_figure(roc, env), config=cfg("hull"), key="ln_hull")
-        st.caption("The ROC curve (thin) and its upper convex hull; each vertex in its own colour.")
+        report.plotly_chart(plots_learn.hull_figure(roc, env), config=cfg("hull"), key="ln_hull")
+        report.caption("The ROC curve (thin) and its upper convex hull; each vertex in its own colour.")
     with f2:
-        st.plotly_chart(plots_learn.envelope_figure(roc, env), config=cfg("envelope"), key="ln_envelope")
-        st.caption("Grey: the cost line of every threshold; bold: the lower envelope, each segment in the "
+        report.plotly_chart(plots_learn.envelope_figure(roc, env), config=cfg("envelope"), key="ln_envelope")
+        report.caption("Grey: the cost line of every threshold; bold: the lower envelope, each segment in the "
                    "colour of its hull vertex; ×: the breakpoints.")
     frame = env.hull_frame()
     frame = frame[frame["w_high"] > frame["w_low"]].reset_index(drop=True)
@@ -373,10 +373,10 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     at = cache.threshold_ci(src.key, src.model, (t,), None, level, "wilson", "rectangle", None, src.y, src.s)
     f1, f2 = st.columns([1.3, 1])
     with f1:
-        st.plotly_chart(plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at,
+        report.plotly_chart(plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at,
                                                   world_points=(worlds.fpr, worlds.tpr)),
                         config=cfg("worlds"), key="ln_worlds")
-        st.caption(
+        report.caption(
             f"Red: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue shading: the "
             f"exact bootstrap band, {percent(level)} pointwise percentile intervals of the TPR at fixed FPR "
             f"(vertical averaging). Blue box: the {percent(level)} Wilson exact bootstrap confidence rectangle "
@@ -385,9 +385,9 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             "many such worlds."
         )
     with f2:
-        st.plotly_chart(plots_learn.worlds_law_figure(worlds.tpr, at.distribution(0, "tpr")),
+        report.plotly_chart(plots_learn.worlds_law_figure(worlds.tpr, at.distribution(0, "tpr")),
                         config=cfg("worlds_law"), key="ln_worlds_law")
-        st.caption(f"TPR at threshold {md_escape(number(t, 6))}: bars, the share of the {k} worlds at each "
+        report.caption(f"TPR at threshold {md_escape(number(t, 6))}: bars, the share of the {k} worlds at each "
                    "value; blue, its exact bootstrap law Bin(n+, TPR)/n+. More worlds, closer bars.")
         table = pd.DataFrame({
             "quantity": [f"Mean over {k} worlds", f"SD over {k} worlds", "Exact bootstrap mean",
@@ -403,7 +403,7 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             "tpr": st.column_config.NumberColumn("TPR", format="%.4f", help="True-positive rate."),
             "fpr": st.column_config.NumberColumn("FPR", format="%.4f", help="False-positive rate."),
         })
-        st.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
+        report.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
                    "columns agree more closely; the exact numbers do not change.")
         download_csv(table.assign(threshold=t, k=k, seed=seed), label="Download this table (CSV)",
                      file_name="rocci_learn_worlds.csv", key="ln_dl_worlds")
@@ -426,28 +426,28 @@ def section_averaging(src: Source, roc, level: float) -> None:
     f1, f2 = st.columns(2)
     with f1:
         st.markdown("**Threshold averaging: rectangles at fixed thresholds**")
-        st.plotly_chart(left, config=cfg("threshold_avg"), key="ln_avg_thr")
+        report.plotly_chart(left, config=cfg("threshold_avg"), key="ln_avg_thr")
         st.markdown(
             "*If I use this threshold, what true- and false-positive rates should I expect?* The threshold "
             "is fixed, so **both** rates vary: a rectangle."
         )
-        st.caption(f"{percent(level)} Wilson exact bootstrap confidence rectangles (each axis at "
+        report.caption(f"{percent(level)} Wilson exact bootstrap confidence rectangles (each axis at "
                    f"{percent(float(tci.axis_confidence_level))}), at the thresholds that predict 10%, 20%, …, "
                    "90% of all instances positive.")
     with f2:
         st.markdown("**Vertical averaging: bars at fixed FPR**")
-        st.plotly_chart(right, config=cfg("vertical_avg"), key="ln_avg_vert")
+        report.plotly_chart(right, config=cfg("vertical_avg"), key="ln_avg_vert")
         st.markdown(
             "*If I allow this false-alarm rate, what share of positives will I find?* The FPR is fixed "
             "(the threshold moves with the sample), so only the TPR varies: a vertical bar."
         )
-        st.caption(f"{percent(level)} percentile intervals of the exact bootstrap law of the TPR at FPR = "
+        report.caption(f"{percent(level)} percentile intervals of the exact bootstrap law of the TPR at FPR = "
                    "0.1, 0.2, …, 0.9 (stratified bootstrap, m± = n±).")
 
 
 def main() -> None:
     st.title("Learn", anchor=False)
-    st.caption(CAPTION)
+    report.caption(CAPTION)
     top1, top2 = st.columns([2, 1])
     with top1:
         src = choose_source()
