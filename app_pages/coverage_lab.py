@@ -28,7 +28,7 @@ from ui.text import ParseError, md_escape, parse_numbers, percent
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
-VERT_METHODS = ["exact", "kernel", "bootstrap"]
+VERT_METHODS = ["score", "percentile", "kernel", "bootstrap"]
 COST_METHODS = ["agresti-coull", "wald"]
 THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
 NAMES = list(EXPERIMENTS)
@@ -70,10 +70,8 @@ def pick_experiment() -> str:
     st.markdown("**Thesis figure**")
     ch4 = [n for n in NAMES if n.startswith("fig4")]
     ch5 = [n for n in NAMES if n.startswith("fig5")]
-    if st.session_state.get("cov_exp") not in NAMES:
-        st.session_state["cov_exp"] = NAMES[0]
     name = st.pills(
-        "Preset", NAMES, key="cov_exp", bind=URL, on_change=_reset_params, label_visibility="collapsed",
+        "Preset", NAMES, default=NAMES[0], key="cov_exp", bind=URL, on_change=_reset_params, label_visibility="collapsed",
         help="One preset per figure of the thesis (chapter 4: ROC intervals; chapter 5: cost intervals). "
         f"Chapter 4: {', '.join(ch4)}. Chapter 5: {', '.join(ch5)}.",
     )
@@ -133,8 +131,9 @@ def controls(name: str) -> tuple[dict, bool] | None:
             chosen = st.multiselect(
                 "Interval methods", options, default=list(base["methods"]), key="cov_methods", bind=URL,
                 format_func=lambda m: SERIES_NAMES.get(m, m),
-                help="One line per method. Vertical averaging: rocci's exact bootstrap, kernel smoothing, "
-                "and the Monte Carlo percentile bootstrap as pROC does it.")
+                help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
+                "rocci's exact bootstrap (score interval of Algorithm 4.3, or percentile of the exact law), "
+                "kernel smoothing, and the Monte Carlo percentile bootstrap as pROC does it.")
             p["methods"] = tuple(chosen) or tuple(base["methods"])
         if "method" in d:
             options = COST_METHODS if exp.x == "w" else THR_METHODS

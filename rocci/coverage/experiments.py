@@ -317,11 +317,12 @@ def _run_cost_differences(p, progress):
 
 _THR = dict(rates=RATES, methods=("wilson",), add=2.0, threshold="true", replicates=1000, seed=0)
 _DISP = dict(thetas=(0.75, 1.5, 3.0, 5.0), scale_pos=3.75, scale_neg=3.0)
-_VERT = dict(fpr=FPR_GRID, methods=("exact", "kernel", "bootstrap"), n_boot=500, replicates=100, seed=0)
+_VERT = dict(fpr=FPR_GRID, methods=("score", "percentile", "kernel", "bootstrap"), n_boot=500, replicates=200,
+             seed=0)
 _DIFF = dict(thetas=(1.0, 3.0), rhos=(0.3, 0.6, 0.9), shifts=(0.0, 2.0, 4.0))
 _COST = dict(w=W_GRID, method="agresti-coull", add=2.0, design="stratified", formulas="stratified",
              threshold="true", replicates=2000, seed=0, scale=3.0)
-_COST_DIFF = dict(_COST, add=0.5, n=1000, level=0.9, **_DIFF)
+_COST_DIFF = dict(_COST, add=0.5, n=1000, level=0.9, replicates=4000, **_DIFF)
 
 EXPERIMENTS: dict[str, Experiment] = {}
 
@@ -352,12 +353,13 @@ _register("fig4.6", "Shape: vertical averaging", "The five shape pairs, n = 100,
           "(pROC), vs FPR.", "fpr", "simulation", dict(_VERT, shapes=tuple(SHAPES), n=100, level=0.95),
           dict(fpr=(0.2, 0.5), shapes=tuple(SHAPES)[:1], replicates=5, n_boot=50), _run_vertical_shape)
 _register("fig4.7", "Dispersion: vertical averaging", "Binormal dispersion setup, α = 10%, vertical intervals vs "
-          "kernel and bootstrap (reduced default: n = 1,000 per class, 100 test sets; the thesis used 10,000).",
-          "fpr", "simulation", dict(_VERT, **_DISP, n=1000, level=0.9),
+          "kernel and bootstrap (reduced default: n = 1,000 per class and 100 test sets; the thesis used n = 10,000 "
+          "and 1,000 test sets).",
+          "fpr", "simulation", dict(_VERT, **_DISP, n=1000, level=0.9, replicates=100),
           dict(fpr=(0.2, 0.5), thetas=(0.75,), n=100, replicates=5, n_boot=50), _run_vertical_dispersion)
 _register("fig4.8", "Size: vertical averaging", "θ = 3, n ∈ {25, 250, 2,500} (add 10,000 for the thesis's "
           "fourth panel), α = 10%: vertical intervals vs kernel and bootstrap.", "fpr", "simulation",
-          dict(_VERT, sizes=(25, 250, 2500), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9),
+          dict(_VERT, sizes=(25, 250, 2500), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9, replicates=100),
           dict(fpr=(0.2, 0.5), sizes=(25,), replicates=5, n_boot=50), _run_vertical_size)
 _register("fig4.9", "Differences: paired vertical averaging", "Exact paired vertical intervals for ΔTPR "
           "(compare_vertical), n = 100, α = 10% (reduced default: θ = 1, ρ ∈ {.3, .9}, shifts {0, 2}, 5 FPR "
@@ -369,7 +371,7 @@ _register("fig4.10", "Full vs stratified: threshold averaging", "The size experi
           "(fixed class counts; exact) and full ones (class counts ~ Bin(2n, ½); simulated), Wilson, α = 10%.",
           "total_positive_rate", "mixed",
           dict(_THR, sizes=(25, 250, 2500, 10000), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9,
-               method="wilson", replicates=4000),
+               method="wilson", replicates=10000),
           dict(rates=(0.1, 0.5), sizes=(25,), replicates=50), _run_full_vs_stratified)
 _register("fig5.1", "Dispersion: cost, stratified", "Cost intervals (Agresti +2) at the true optimal threshold, "
           "N(θ, 3) vs N(−θ, 3), θ ∈ {0.75, 1.5, 3, 5}, n = 1,000, α = 10%: exact coverage vs w.", "w", "exact",
@@ -384,11 +386,12 @@ _register("fig5.3", "Differences: cost, stratified", "Paired cost-difference int
                                                replicates=50), _run_cost_differences)
 _register("fig5.4", "Dispersion: cost, full bootstrap formulas", "As fig5.1 with full test sets (class counts vary) "
           "and the full-bootstrap interval (§5.2): simulated coverage vs w.", "w", "simulation",
-          dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="full"),
+          dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="full", replicates=20000),
           dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion)
 _register("fig5.5", "Dispersion: cost, full data, stratified formulas", "As fig5.4 but the interval uses the "
           "stratified formulas (§5.1).", "w", "simulation",
-          dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="stratified"),
+          dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="stratified",
+               replicates=20000),
           dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion)
 _register("fig5.6", "Differences: cost, full data, stratified formulas", "As fig5.3 with full test sets.", "w",
           "simulation", dict(_COST_DIFF, design="full"),

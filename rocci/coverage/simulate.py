@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from .._validation import InputError, check_choice, check_confidence_level
 from ..compare import paired_score_interval
@@ -41,11 +42,12 @@ __all__ = [
     "simulate_cost_coverage",
     "simulate_paired_cost_coverage",
     "simulate_vertical_coverage",
+    "vertical_score_interval",
     "simulate_paired_vertical_coverage",
 ]
 
 DESIGNS = ("stratified", "full")
-VERTICAL_BASELINES = ("exact", "kernel", "bootstrap")
+VERTICAL_BASELINES = ("score", "percentile", "kernel", "bootstrap")
 Progress = Callable[[float, str], None] | None
 
 
@@ -109,18 +111,20 @@ def simulate_threshold_coverage(population, n_pos, n_neg, rates, *, confidence_l
     rng = np.random.default_rng(seed)
     a = axis_alpha(level, region)
     n = n_pos + n_neg
-    chunk = max(1, min(R, 4_000_000 // (n * max(q.size // 8, 1))))
+    per_set = q.size * 8 if threshold == "true" else n + q.size * 8  # array cells per simulated test set
+    chunk = max(1, min(R, 8_000_000 // per_set))
+    if threshold == "true":
+        t_true = population.threshold_for_rate(q)
+        ptp_true, pfp_true = population.tpr(t_true), population.fpr(t_true)
     ct, cf, cr = [], [], []
     done = 0
     while done < R:
         r = min(chunk, R - done)
         npos, nneg = _class_sizes(design, n_pos, n_neg, r, rng)
         if threshold == "true":
-            t = population.threshold_for_rate(q)
-            ptp, pfp = population.tpr(t), population.fpr(t)
-            tp = rng.binomial(npos[:, None], ptp[None, :])
-            fp = rng.binomial(nneg[:, None], pfp[None, :])
-            ptp, pfp = np.broadcast_to(ptp, tp.shape), np.broadcast_to(pfp, fp.shape)
+            tp = rng.binomial(npos[:, None], ptp_true[None, :])
+            fp = rng.binomial(nneg[:, None], pfp_true[None, :])
+            ptp, pfp = np.broadcast_to(ptp_true, tp.shape), np.broadcast_to(pfp_true, fp.shape)
         else:
             labels = np.arange(n)[None, :] < npos[:, None] if design == "stratified" else None
             if labels is None:
@@ -275,18 +279,37 @@ def simulate_paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9
     return pd.DataFrame({"w": w, "coverage": c, "se": se, "replicates": R})
 
 
+def vertical_score_interval(mean, std, m_pos: int, confidence_level: float):
+    """Algorithm 4.3's interval from the exact bootstrap mean and sd of the TPR.
+
+    ``[e + z²/2m+ ± z·sqrt(v + (z/2m+)²)]/(1 + z²/m+)`` clipped to [0, 1] — the
+    same formula as :func:`rocci.vertical_ci` with ``method="score"`` (a test
+    checks they agree), applied to a percentile run's moments so that one
+    exact computation serves both methods.
+    """
+    z = float(special.ndtri(1 - (1 - confidence_level) / 2))
+    mean, var = np.asarray(mean, dtype=float), np.asarray(std, dtype=float) ** 2
+    zm = z * z / m_pos
+    half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
+    return np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1), np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
+
+
 def simulate_vertical_coverage(population, n_pos, n_neg, fpr, *, confidence_level=0.95,
-                               methods=VERTICAL_BASELINES, vertical_method="percentile", n_boot=500,
-                               replicates=200, seed=0, progress: Progress = None) -> pd.DataFrame:
+                               methods=VERTICAL_BASELINES, n_boot=500, replicates=200, seed=0,
+                               progress: Progress = None) -> pd.DataFrame:
     """Simulated coverage of intervals for the TPR at fixed FPR levels (thesis §4.5.3).
 
     Each FPR maps to the level ``r/n−`` of :func:`rocci.vertical_ci`; the
     target is the true ROC there, ``TPR = 1 − G+(G−⁻¹(1 − r/n−))``.  Methods:
-    ``"exact"`` — :func:`rocci.vertical_ci` (exact bootstrap, ``vertical_method``);
-    ``"kernel"`` — :func:`rocci.coverage.baselines.kernel_vertical_interval`;
+    ``"score"`` — :func:`rocci.vertical_ci` with ``method="score"`` (the exact
+    bootstrap mean and variance in Algorithm 4.3's score-like interval, as in
+    the thesis); ``"percentile"`` — :func:`rocci.vertical_ci`'s percentile
+    interval of the exact mixture law; ``"kernel"`` —
+    :func:`rocci.coverage.baselines.kernel_vertical_interval`;
     ``"bootstrap"`` — :func:`rocci.coverage.baselines.bootstrap_vertical_interval`
-    with ``n_boot`` resamples.  Test sets are drawn in one batch; the exact and
-    bootstrap intervals loop over test sets (each call vectorised).
+    with ``n_boot`` resamples.  Test sets are drawn in one batch; the kernel
+    interval is vectorised over all of them, the others loop over test sets
+    (each call vectorised over levels or resamples).
 
     Returns
     -------
@@ -308,18 +331,22 @@ def simulate_vertical_coverage(population, n_pos, n_neg, fpr, *, confidence_leve
         covers["kernel"] = (lo <= target) & (target <= hi)
     y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
     loop = [m for m in methods if m != "kernel"]
-    if loop:
-        for i in range(R):
-            if "exact" in loop:
-                res = vertical_ci(y, np.r_[pos[i], neg[i]], fpr=f, confidence_level=level, method=vertical_method)
-                covers["exact"][i] = (res.tpr_low <= target) & (target <= res.tpr_high)
-            if "bootstrap" in loop:
-                lo, hi = bootstrap_vertical_interval(pos[i], neg[i], r, confidence_level=level, n_boot=n_boot,
-                                                     rng=rng)
-                covers["bootstrap"][i] = (lo <= target) & (target <= hi)
-            if i % 5 == 4 or i == R - 1:
-                _tell(progress, (i + 1) / R, f"{i + 1} of {R} simulated test sets")
-    else:
+    for i in range(R if loop else 0):
+        if "score" in loop or "percentile" in loop:
+            # One exact computation gives both: the percentile ends, and the exact mean and
+            # variance that Algorithm 4.3's score interval uses (vertical_score_interval).
+            res = vertical_ci(y, np.r_[pos[i], neg[i]], fpr=f, confidence_level=level, method="percentile")
+            if "percentile" in loop:
+                covers["percentile"][i] = (res.tpr_low <= target) & (target <= res.tpr_high)
+            if "score" in loop:
+                lo, hi = vertical_score_interval(res.tpr_mean, res.tpr_std, n_pos, level)
+                covers["score"][i] = (lo <= target) & (target <= hi)
+        if "bootstrap" in loop:
+            lo, hi = bootstrap_vertical_interval(pos[i], neg[i], r, confidence_level=level, n_boot=n_boot, rng=rng)
+            covers["bootstrap"][i] = (lo <= target) & (target <= hi)
+        if i % 5 == 4 or i == R - 1:
+            _tell(progress, (i + 1) / R, f"{i + 1} of {R} simulated test sets")
+    if not loop:
         _tell(progress, 1.0, f"{R} simulated test sets")
     rows = []
     for m in methods:
