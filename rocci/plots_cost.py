@@ -122,10 +122,12 @@ def cost_figure(
                 showlegend=False, legendgroup=f"m{i}", meta=["cost-band-hover", str(name)],
                 customdata=np.column_stack([
                     [_thr(t) for t in band.threshold], np.asarray(band.cost_low, float),
-                    np.asarray(band.cost_high, float)]).astype(object),
+                    np.asarray(band.cost_high, float), *_roc_points(envelopes[name], band.threshold)]).astype(object),
                 hovertemplate=(f"<b>{_text(name)}</b><br>w %{{x:.2f}}: cost %{{y:.4f}}<br>"
                                f"{_percent(band.confidence_level)} interval [%{{customdata[1]:.4f}}, "
-                               "%{customdata[2]:.4f}]<br>threshold: score ≥ %{customdata[0]}<extra></extra>"),
+                               "%{customdata[2]:.4f}]<br>threshold: score ≥ %{customdata[0]}<br>"
+                               "its ROC point: FPR %{customdata[3]:.4f}, TPR %{customdata[4]:.4f}<br>"
+                               "(click to show it in the ROC view)<extra></extra>"),
             ))
         sel = (lines or {}).get(name)
         if sel is not None:
@@ -143,15 +145,18 @@ def cost_figure(
                 hovertemplate="threshold: score ≥ %{customdata}<br>w %{x:.2f}: cost %{y:.4f}<extra></extra>",
             ))
         env = envelopes[name]
-        roc_x, roc_y = _roc_points(env)
+        roc_x, roc_y = _roc_points(env, env.threshold)
+        template = (f"<b>{_text(name)}</b><br>w %{{x:.3f}}: cost %{{y:.4f}}<br>"
+                    "optimal threshold: score ≥ %{customdata[0]}<br>its ROC point: FPR %{customdata[1]:.4f}, "
+                    "TPR %{customdata[2]:.4f}<extra></extra>")
         fig.add_trace(go.Scatter(
             x=np.asarray(env.w, float), y=np.asarray(env.cost, float), mode="lines",
             line=dict(color=color, width=3), name=f"{_text(name)}: cost curve (lower envelope)",
             legendgroup=f"m{i}", meta=["envelope", str(name)],
             customdata=np.column_stack([[_thr(t) for t in env.threshold], roc_x, roc_y]).astype(object),
-            hovertemplate=(f"<b>{_text(name)}</b><br>w %{{x:.3f}}: cost %{{y:.4f}}<br>"
-                           "optimal threshold: score ≥ %{customdata[0]}<br>its ROC point: FPR %{customdata[1]:.4f}, "
-                           "TPR %{customdata[2]:.4f}<br>(click to show it in the ROC view)<extra></extra>"),
+            # With a band, its markers (same w, same cost) carry the hover and the click.
+            hovertemplate=None if band is not None else template,
+            hoverinfo="skip" if band is not None else None,
         ))
     if current:
         first = next(iter(current.values()))
@@ -181,13 +186,14 @@ def cost_figure(
     return fig
 
 
-def _roc_points(curve: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The ROC point (a hull vertex) of the threshold drawn at each w of a CostCurve: a
-    look-up in ``hull_thresholds``; ``+inf`` (everything negative) is (0, 0)."""
+def _roc_points(curve: Any, thresholds) -> tuple[np.ndarray, np.ndarray]:
+    """The ROC points (hull vertices of a CostCurve) of optimal thresholds: a look-up
+    in ``hull_thresholds``; ``+inf`` (everything negative) is (0, 0)."""
     hull_t = np.asarray(curve.hull_thresholds, float)
     hull_x, hull_y = np.asarray(curve.hull_fpr, float), np.asarray(curve.hull_tpr, float)
-    x, y = np.full(len(curve.threshold), np.nan), np.full(len(curve.threshold), np.nan)
-    for k, t in enumerate(np.asarray(curve.threshold, float)):
+    thresholds = np.asarray(thresholds, float)
+    x, y = np.full(thresholds.size, np.nan), np.full(thresholds.size, np.nan)
+    for k, t in enumerate(thresholds):
         hit = np.flatnonzero(hull_t == t)
         if hit.size:
             x[k], y[k] = hull_x[hit[0]], hull_y[hit[0]]

@@ -34,7 +34,15 @@ def test_envelope_hover_gives_the_roc_point_of_each_threshold():
         # Its cost line passes through the envelope at this w: NEC = w(1 − TPR) + (1 − w)FPR.
         w = curve.w[k]
         assert abs(w * (1 - roc.tpr[j]) + (1 - w) * roc.fpr[j] - curve.cost[k]) < 1e-12
-    assert "ROC point" in env.hovertemplate
+    assert "ROC point" in env.hovertemplate  # no band: the envelope carries the hover
+    # With a band, its markers carry the same ROC points (and the hover; the envelope skips it).
+    w = np.linspace(0, 1, 21)
+    fig = plots_cost.cost_figure({"a": curve}, bands={"a": cost_ci(y, a, w=w)})
+    hover = np.asarray(_traces(fig, "cost-band-hover")[0].customdata)
+    ci = cost_ci(y, a, w=w)
+    np.testing.assert_array_equal(hover[:, 3].astype(float), ci.fp / ci.n_neg)
+    np.testing.assert_array_equal(hover[:, 4].astype(float), ci.tp / ci.n_pos)
+    assert _traces(fig, "envelope")[0].hoverinfo == "skip"
 
 
 def test_operating_range_bars_one_per_model():
