@@ -32,9 +32,8 @@ VERT_METHODS = ["score", "percentile", "kernel", "bootstrap"]
 COST_METHODS = ["agresti-coull", "wald"]
 THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
 NAMES = list(EXPERIMENTS)
-#: Widget keys holding experiment parameters (reset to the defaults when the experiment changes).
-PARAM_KEYS = ("cov_level", "cov_n", "cov_sizes", "cov_thetas", "cov_rhos", "cov_shifts", "cov_methods",
-              "cov_method", "cov_add", "cov_thr", "cov_reps", "cov_seed", "cov_boot", "cov_fpr", "cov_small")
+#: Parameter widgets have one key per experiment ("fig4.3_n", …): each experiment keeps its own
+#: choices (and its own URL parameters), and switching presets never shows another experiment's values.
 
 CAPTION = (
     "How often does an interval method cover the truth? Scores are drawn from known populations, so the true "
@@ -60,18 +59,12 @@ def _numbers_text(values) -> str:
     return ", ".join(f"{v:g}" for v in values)
 
 
-def _reset_params() -> None:
-    """A new experiment starts from its own defaults."""
-    for key in PARAM_KEYS:
-        st.session_state.pop(key, None)
-
-
 def pick_experiment() -> str:
     st.markdown("**Thesis figure**")
     ch4 = [n for n in NAMES if n.startswith("fig4")]
     ch5 = [n for n in NAMES if n.startswith("fig5")]
     name = st.pills(
-        "Preset", NAMES, default=NAMES[0], key="cov_exp", bind=URL, on_change=_reset_params, label_visibility="collapsed",
+        "Preset", NAMES, default=NAMES[0], key="cov_exp", bind=URL, label_visibility="collapsed",
         help="One preset per figure of the thesis (chapter 4: ROC intervals; chapter 5: cost intervals). "
         f"Chapter 4: {', '.join(ch4)}. Chapter 5: {', '.join(ch5)}.",
     )
@@ -94,42 +87,43 @@ def controls(name: str) -> tuple[dict, bool] | None:
     d = exp.defaults
     p: dict = {}
     try:
-        small = st.toggle("Quick reduced size", value=False, key="cov_small", bind=URL,
+        small = st.toggle("Quick reduced size", value=False, key=f"{name}_small", bind=URL,
                           help="Start from a small version of the experiment (few points and configurations) "
                           "for a quick look.")
         base = dict(d, **exp.small) if small else d
+        pre = f"{name}s" if small else name  # the reduced size has its own widgets (own defaults)
         p["level"] = st.select_slider(
             "Confidence level (target coverage)", LEVELS, value=base["level"] if base["level"] in LEVELS else 0.9,
-            format_func=percent, key="cov_level", bind=URL,
+            format_func=percent, key=f"{pre}_level", bind=URL,
             help="Nominal level of every interval; the dashed line in the chart.")
         if "n" in d:
             p["n"] = int(st.number_input("Instances per class (n)", min_value=5, max_value=100_000,
-                                         value=int(base["n"]), step=10, key="cov_n", bind=URL,
+                                         value=int(base["n"]), step=10, key=f"{pre}_n", bind=URL,
                                          help="Size of each simulated test set: n positives and n negatives."))
         if "sizes" in d:
-            p["sizes"] = _text_list("Sizes per class", "cov_sizes", base["sizes"],
+            p["sizes"] = _text_list("Sizes per class", f"{pre}_sizes", base["sizes"],
                                     "One panel per size (n positives and n negatives).", low=5, high=100_000,
                                     integer=True, what="size")
         if "thetas" in d:
-            p["thetas"] = _text_list("Locations θ", "cov_thetas", base["thetas"],
+            p["thetas"] = _text_list("Locations θ", f"{pre}_thetas", base["thetas"],
                                      "Positives' location θ (negatives at −θ); one panel per value.",
                                      low=0, high=50, what="location")
         if "rhos" in d:
-            p["rhos"] = _text_list("Correlations ρ", "cov_rhos", base["rhos"],
+            p["rhos"] = _text_list("Correlations ρ", f"{pre}_rhos", base["rhos"],
                                    "Gaussian-copula correlation of the two models' scores in each class.",
                                    low=-0.99, high=0.99, what="correlation")
         if "shifts" in d:
-            p["shifts"] = _text_list("Shifts", "cov_shifts", base["shifts"],
+            p["shifts"] = _text_list("Shifts", f"{pre}_shifts", base["shifts"],
                                      "Model B's positives sit at θ + shift (model A's at θ).", low=0, high=50,
                                      what="shift")
         if "shapes" in d:
             p["shapes"] = tuple(st.multiselect(
-                "Score distributions (G+ / G−)", list(SHAPES), default=list(base["shapes"]), key="cov_shapes",
+                "Score distributions (G+ / G−)", list(SHAPES), default=list(base["shapes"]), key=f"{pre}_shapes",
                 bind=URL, help="The thesis's five shape pairs; one panel each.")) or tuple(base["shapes"])
         if "methods" in d:
             options = VERT_METHODS if exp.x == "fpr" else THR_METHODS
             chosen = st.multiselect(
-                "Interval methods", options, default=list(base["methods"]), key="cov_methods", bind=URL,
+                "Interval methods", options, default=list(base["methods"]), key=f"{pre}_methods", bind=URL,
                 format_func=lambda m: SERIES_NAMES.get(m, m),
                 help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
                 "rocci's exact bootstrap (score interval of Algorithm 4.3, or percentile of the exact law), "
@@ -138,37 +132,37 @@ def controls(name: str) -> tuple[dict, bool] | None:
         if "method" in d:
             options = COST_METHODS if exp.x == "w" else THR_METHODS
             p["method"] = st.selectbox("Interval method", options, index=options.index(base["method"]),
-                                       key="cov_method", bind=URL, format_func=lambda m: SERIES_NAMES.get(m, m),
+                                       key=f"{pre}_method", bind=URL, format_func=lambda m: SERIES_NAMES.get(m, m),
                                        help="Agresti–Coull (the thesis's choice for costs) or Wald.")
         if "add" in d:
             p["add"] = float(st.number_input(
                 "Agresti pseudo-count per cell", min_value=0.0, max_value=20.0, value=float(base["add"]),
-                step=0.125, format="%g", key="cov_add", bind=URL,
+                step=0.125, format="%g", key=f"{pre}_add", bind=URL,
                 help="Added to each confusion cell (one model) or paired cell (two models) before the Wald "
                 "interval; the thesis's defaults are 2 and ½."))
         if "threshold" in d:
             p["threshold"] = st.segmented_control(
                 "Threshold", list(THRESHOLD_SOURCES), format_func=THRESHOLD_SOURCES.get,
-                default=base["threshold"], required=True, key="cov_thr", bind=URL,
+                default=base["threshold"], required=True, key=f"{pre}_thr", bind=URL,
                 help="True threshold: fixed from the population (exact coverage). From the data: each "
                 "simulated test set picks its own threshold (simulation); the target is that threshold's "
                 "true value.")
         if "fpr" in d:
-            p["fpr"] = _text_list("FPR levels", "cov_fpr", base["fpr"],
+            p["fpr"] = _text_list("FPR levels", f"{pre}_fpr", base["fpr"],
                                   "False positive rates at which the TPR (or ΔTPR) interval is checked.",
                                   low=0.0, high=1.0, what="FPR level")
         simulated = not cache_coverage.is_exact(name, dict(base, **p))
         if simulated:
             p["replicates"] = int(st.number_input(
                 "Simulated test sets", min_value=2, max_value=1_000_000, value=int(base["replicates"]), step=50,
-                key="cov_reps", bind=URL, help="More test sets shrink the Monte Carlo error (se ∝ 1/√R)."))
+                key=f"{pre}_reps", bind=URL, help="More test sets shrink the Monte Carlo error (se ∝ 1/√R)."))
             p["seed"] = int(st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(base["seed"]),
-                                            step=1, key="cov_seed", bind=URL,
+                                            step=1, key=f"{pre}_seed", bind=URL,
                                             help="Same seed and parameters → same numbers."))
             if "n_boot" in d and "bootstrap" in p.get("methods", ()):
                 p["n_boot"] = int(st.number_input(
                     "Bootstrap resamples (pROC baseline)", min_value=20, max_value=10_000,
-                    value=int(base["n_boot"]), step=100, key="cov_boot", bind=URL,
+                    value=int(base["n_boot"]), step=100, key=f"{pre}_boot", bind=URL,
                     help="Resamples of the Monte Carlo percentile bootstrap (pROC's default is 2000)."))
     except ParseError as exc:
         st.warning(md_escape(str(exc)), icon=":material/warning:")
@@ -219,7 +213,7 @@ def main() -> None:
     name = pick_experiment()
     exp = EXPERIMENTS[name]
     st.markdown(f"**{md_escape(exp.name)} — {md_escape(exp.title)}**")
-    left, right = st.columns([1, 3], gap="medium")
+    left, right = st.columns([1.3, 3], gap="medium")
     with left:
         with st.container(border=True):
             got = controls(name)
@@ -233,10 +227,14 @@ def main() -> None:
             error(str(exc))
             return
         if study is None:
-            st.info("This experiment is simulated. Press **Run simulation**; a progress bar shows how far it "
-                    "is. The defaults finish in well under a minute.", icon=":material/science:")
-            if not st.button("Run simulation", key="cov_run", icon=":material/play_arrow:", type="primary"):
+            slot = st.empty()
+            with slot.container():
+                st.info("This experiment is simulated. Press **Run simulation**; a progress bar shows how far "
+                        "it is. The defaults take a few seconds to about half a minute.", icon=":material/science:")
+                run = st.button("Run simulation", key="cov_run", icon=":material/play_arrow:", type="primary")
+            if not run:
                 return
+            slot.empty()
             bar = st.progress(0.0, text="Simulating test sets…")
             try:
                 study = cache_coverage.simulate_study(

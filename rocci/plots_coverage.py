@@ -109,9 +109,13 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     for r in range(1, rows + 1):
         fig.update_yaxes(title_text="Coverage", row=r, col=1)
     fig.update_layout(
-        height=max(320, 90 + rows * height_per_row), plot_bgcolor="white", hovermode="closest",
-        margin=dict(l=60, r=20, t=60, b=60),
-        title=dict(text=f"{_text(exp.name)}: {_text(exp.title)}", x=0.0, xanchor="left"),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0 + 0.25 / rows, xanchor="right", x=1.0),
+        height=max(340, 130 + rows * height_per_row), plot_bgcolor="white", hovermode="closest",
+        margin=dict(l=60, r=20, t=130, b=60),
+        title=dict(text=f"{_text(exp.name)}: {_text(exp.title)}", x=0.0, xanchor="left", y=0.99,
+                   yref="container", yanchor="top"),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", yref="container",
+                    bgcolor="rgba(255,255,255,0.8)"),
     )
+    # The legend sits between the title and the panels: put it just under the title.
+    fig.update_layout(legend=dict(y=0.99 - 34 / fig.layout.height, yanchor="top"))
     return fig

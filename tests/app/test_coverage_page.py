@@ -63,10 +63,10 @@ def test_preset_fig43_shows_the_dip_and_url(lab):
 
 
 def test_simulation_runs_on_button_with_error_bars():
-    at = new_app(PAGE, {"cov_exp": "fig5.3", "cov_small": "true"})
+    at = new_app(PAGE, {"cov_exp": "fig5.3", "fig5.3_small": "true"})
     assert_clean(at)
     assert not at.get("plotly_chart")
-    at.number_input(key="cov_reps").set_value(40).run()
+    at.number_input(key="fig5.3s_reps").set_value(40).run()
     at.button(key="cov_run").click().run()
     assert_clean(at)
     spec = figure(at, "cov_chart")
@@ -78,17 +78,25 @@ def test_simulation_runs_on_button_with_error_bars():
     assert traces(figure(at, "cov_chart"), "simulation")
 
 
-def test_changing_preset_resets_parameters(lab):
+def test_each_preset_keeps_its_own_parameters(lab):
+    """Switching presets shows each experiment's own values (n = 100 for fig4.2, 10,000 for fig4.3)."""
     at = lab
-    at.number_input(key="cov_n").set_value(50).run()
-    at.button_group(key="cov_exp").set_value("fig4.5").run()
+    at.number_input(key="fig4.2_n").set_value(50).run()
+    at.button_group(key="cov_exp").set_value("fig4.3").run()
     assert_clean(at)
-    assert at.number_input(key="cov_n").value == 100
+    assert at.number_input(key="fig4.3_n").value == 10_000
+    assert at.select_slider(key="fig4.3_level").value == 0.9
+    at.button_group(key="cov_exp").set_value("fig4.2").run()
+    assert at.number_input(key="fig4.2_n").value == 50
+    # the reduced size has its own widgets with the small defaults
+    at.toggle(key="fig4.2_small").set_value(True).run()
+    assert_clean(at)
+    assert at.multiselect(key="fig4.2s_shapes").value == ["N(1,1) / N(0,1)", "N(2,2) / N(0,1)"]
 
 
 def test_bad_list_gives_a_warning_not_an_error():
     at = new_app(PAGE, {"cov_exp": "fig4.4"})
-    at.text_input(key="cov_sizes").set_value("25, ten").run()
+    at.text_input(key="fig4.4_sizes").set_value("25, ten").run()
     assert not at.exception
     assert at.warning and "not a number" in at.warning[0].value
     assert not at.get("plotly_chart")
