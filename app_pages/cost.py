@@ -8,6 +8,7 @@ query string (``bind="query-params"``), like the ROC page.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -299,9 +300,10 @@ def main() -> None:
                             key="cost_roc")
             where = (f"the current w = {opts.w:.3f}" if picked is None else
                      f"w = {w_roc:.3f}, the point clicked on the cost chart (double-click the chart to clear)")
+            hover_link(opts.model_a)
             st.caption(f"The hull vertex optimal at {where}, and its iso-performance line (slope (1 − w)/w): "
-                       "every ROC point on that line has the same cost. Hover the cost chart to read each w's "
-                       "optimal threshold; click a point there to show it here.")
+                       "every ROC point on that line has the same cost. Hovering a w on the cost chart outlines "
+                       "that w's optimal ROC point and its line here in orange; clicking keeps it.")
         if cmp is not None:
             with cmp_col:
                 st.markdown(f"**Cost difference · {md_escape(opts.model_b)} − {md_escape(opts.model_a)}**")
@@ -315,6 +317,78 @@ def main() -> None:
                     st.info("Choose a model B on the left to compare the two models' costs.")
 
     results(opts, bands, cmp, curves)
+
+
+#: Hover link, in the browser: hovering a w on the cost chart draws, over the linked ROC view,
+#: that w's optimal ROC point (from the hover markers' customdata: rocci's hull vertex) and its
+#: iso-performance line of slope (1 − w)/w (drawing arithmetic only). Plain DOM/SVG on top of
+#: Plotly's own axes mapping; re-attached when Streamlit redraws a chart.
+HOVER_LINK_JS = """
+<script>
+(function () {
+  window.__rocciCostModel = %s;
+  if (window.__rocciCostLink) return;
+  window.__rocciCostLink = true;
+  const NS = "http://www.w3.org/2000/svg";
+  function chart(key, nth) {
+    const el = document.querySelector(".st-key-" + key + " .js-plotly-plot");
+    if (el) return el;
+    return document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")[nth] || null;
+  }
+  function clear(roc) {
+    if (roc) roc.querySelectorAll(".rocci-hover-link").forEach(function (n) { n.remove(); });
+  }
+  function el(name, attrs) {
+    const node = document.createElementNS(NS, name);
+    for (const k in attrs) node.setAttribute(k, attrs[k]);
+    return node;
+  }
+  function draw(roc, w, fpr, tpr) {
+    clear(roc);
+    const fl = roc && roc._fullLayout;
+    if (!fl || !fl.xaxis || !fl.yaxis) return;
+    const xa = fl.xaxis, ya = fl.yaxis;
+    const px = function (v) { return xa._offset + xa.l2p(v); };
+    const py = function (v) { return ya._offset + ya.l2p(v); };
+    let x0 = fpr, x1 = fpr, y0 = -1, y1 = 2;
+    if (w > 0 && (1 - w) / w <= 1e6) {
+      const s = (1 - w) / w;
+      x0 = -1; x1 = 2; y0 = tpr + s * (x0 - fpr); y1 = tpr + s * (x1 - fpr);
+    }
+    const svg = el("svg", {"class": "rocci-hover-link", width: fl.width, height: fl.height,
+                           "data-w": w, "data-fpr": fpr, "data-tpr": tpr});
+    svg.style.cssText = "position:absolute;left:0;top:0;pointer-events:none";
+    const clip = el("clipPath", {id: "rocci-hover-clip"});
+    clip.appendChild(el("rect", {x: xa._offset, y: ya._offset, width: xa._length, height: ya._length}));
+    svg.appendChild(clip);
+    svg.appendChild(el("line", {x1: px(x0), y1: py(y0), x2: px(x1), y2: py(y1), stroke: "#ff7f0e",
+                                "stroke-width": 2, "stroke-dasharray": "6,3", "clip-path": "url(#rocci-hover-clip)"}));
+    svg.appendChild(el("circle", {cx: px(fpr), cy: py(tpr), r: 8, fill: "none", stroke: "#ff7f0e",
+                                  "stroke-width": 3}));
+    (roc.querySelector(".svg-container") || roc).appendChild(svg);
+  }
+  function attach() {
+    const cost = chart("cost_chart", 0), roc = chart("cost_roc", 1);
+    if (!cost || !roc || typeof cost.on !== "function" || cost.__rocciLinked) return;
+    cost.__rocciLinked = true;
+    cost.on("plotly_hover", function (ev) {
+      const p = (ev.points || []).find(function (q) {
+        const m = q.data && q.data.meta;
+        return m && m[0] === "cost-band-hover" && m[1] === window.__rocciCostModel;
+      });
+      if (p && p.customdata) draw(chart("cost_roc", 1), p.x, +p.customdata[3], +p.customdata[4]);
+    });
+    cost.on("plotly_unhover", function () { clear(chart("cost_roc", 1)); });
+  }
+  setInterval(attach, 400);
+})();
+</script>
+"""
+
+
+def hover_link(model: str) -> None:
+    """Hovering the cost chart highlights that w's ROC point and iso-performance line (see HOVER_LINK_JS)."""
+    st.html(HOVER_LINK_JS % json.dumps(str(model)).replace("</", "<\\/"), unsafe_allow_javascript=True)
 
 
 def picked_w(event) -> float | None:

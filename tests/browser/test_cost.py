@@ -85,3 +85,48 @@ def test_click_on_cost_chart_moves_the_roc_point(page, app_url, wait, shot):
     assert f"optimal at w = 0.300: threshold {thr:.6g}" in roc.inner_text()
     assert page.get_by_test_id("stException").count() == 0
     shot(page, "cost_click_linked_roc")
+
+
+def test_hover_on_cost_chart_outlines_the_roc_point(page, app_url, wait, shot):
+    """Hovering w = 0.3 on the cost chart outlines, in the ROC view, the hull vertex optimal at 0.3 and
+    its iso-performance line of slope (1 − w)/w, at the right pixels; leaving the chart removes it."""
+    page.goto(app_url + "/cost")
+    wait(page)
+    df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
+    g = rdata.guess_columns(df)
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"],
+                                pos_label=rdata.guess_pos_label(rdata.label_values(df, g["label"])))
+    y, s = np.asarray(prep.is_positive), np.asarray(prep.scores["logistic"], float)
+    curve = rocci.cost_curve(y, s, w=[0.3])
+    hull = rocci.cost_curve(y, s)
+    k = int(np.flatnonzero(hull.hull_thresholds == curve.threshold[0])[0])
+    fpr, tpr = float(hull.hull_fpr[k]), float(hull.hull_tpr[k])
+    charts = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot")
+    cost, roc = charts.nth(0), charts.nth(1)
+    box = cost.bounding_box()
+    px, py = cost.evaluate(
+        "(el, p) => [el._fullLayout.xaxis._offset + el._fullLayout.xaxis.l2p(p[0]),"
+        " el._fullLayout.yaxis._offset + el._fullLayout.yaxis.l2p(p[1])]",
+        [0.3, float(curve.cost[0])],
+    )
+    page.wait_for_timeout(600)  # the link attaches within 0.4 s of the charts being drawn
+    page.mouse.move(box["x"] + px, box["y"] + py)
+    link = roc.locator("svg.rocci-hover-link")
+    expect(link).to_have_count(1)
+    assert float(link.get_attribute("data-w")) == pytest.approx(0.3)
+    assert float(link.get_attribute("data-fpr")) == pytest.approx(fpr, abs=1e-12)
+    assert float(link.get_attribute("data-tpr")) == pytest.approx(tpr, abs=1e-12)
+    cx, cy = (float(link.locator("circle").get_attribute(a)) for a in ("cx", "cy"))
+    ex, ey = roc.evaluate(
+        "(el, p) => [el._fullLayout.xaxis._offset + el._fullLayout.xaxis.l2p(p[0]),"
+        " el._fullLayout.yaxis._offset + el._fullLayout.yaxis.l2p(p[1])]", [fpr, tpr])
+    assert (cx, cy) == (pytest.approx(ex), pytest.approx(ey))
+    # The line's slope in data units is (1 − w)/w (Plotly's l2p rounds pixels to 0.01, so over the
+    # line's span of several hundred pixels the slope read back is exact to a few 1e-5).
+    x1, y1, x2, y2 = (float(link.locator("line").get_attribute(a)) for a in ("x1", "y1", "x2", "y2"))
+    d = roc.evaluate("(el, q) => q.map((v, i) => i % 2 ? el._fullLayout.yaxis.p2l(v - el._fullLayout.yaxis._offset)"
+                     " : el._fullLayout.xaxis.p2l(v - el._fullLayout.xaxis._offset))", [x1, y1, x2, y2])
+    assert (d[3] - d[1]) / (d[2] - d[0]) == pytest.approx(0.7 / 0.3, rel=1e-4)
+    shot(page, "cost_hover_linked_roc")
+    page.mouse.move(5, 5)
+    expect(link).to_have_count(0)
