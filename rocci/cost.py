@@ -22,7 +22,11 @@ threshold held fixed across bootstrap samples:
 
 Every law here lives on a two-dimensional lattice ``a·X + b·Y`` (``X``, ``Y``
 integer counts or count differences); :class:`_Lattice` evaluates its CDF
-exactly, row by row, from binomial CDFs or exact CDF tables.
+exactly, row by row, from binomial CDFs or exact CDF tables.  The paired laws
+(count differences) are sums of ±1 lattice steps, computed by an inverse FFT
+of their characteristic function (:func:`_steps_law`); for the full
+bootstrap, ``P(ΔC* < 0)`` comes from the transform directly
+(:meth:`_Spectrum.below`).
 """
 
 from __future__ import annotations
