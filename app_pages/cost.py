@@ -17,7 +17,7 @@ import streamlit as st
 
 import rocci
 from rocci import plots_cost
-from ui import cache, cache_cost
+from ui import cache, cache_cost, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -84,7 +84,7 @@ def full_bootstrap_size(n: int) -> int | None:
         )
         if m is None:
             return None
-        st.caption(f"Resamples of m = {int(m):,} instances drawn from both classes together.")
+        report.caption(f"Resamples of m = {int(m):,} instances drawn from both classes together.")
         return int(m)
 
 
@@ -147,7 +147,7 @@ def operating_controls() -> float | None:
                           help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)).")
         st.metric("Operating point w", f"{w:.4f}",
                   help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)); only w matters for choosing a threshold.")
-        st.caption(
+        report.caption(
             "Costs are **normalised so that the trivial classifiers cost w and 1 − w**: calling everything "
             "negative costs w, calling everything positive costs 1 − w."
         )
@@ -208,7 +208,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
 
 def main() -> None:
     st.title("Cost curves", anchor=False)
-    st.caption(CAPTION)
+    report.caption(CAPTION)
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
@@ -269,16 +269,16 @@ def main() -> None:
             with col:
                 st.metric(f"Cost at w = {opts.w:.3f} · {md_escape(m)}", f"{float(cur.cost[0]):.4f}",
                           help="Normalised expected cost of the optimal threshold at this w.")
-                st.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
+                report.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
                            f"{md_escape(how)} interval **[{float(cur.cost_low[0]):.4f}, "
                            f"{float(cur.cost_high[0]):.4f}]**")
         ranges = [(m, curves[m].operating_range) for m in shown]
         fig = plots_cost.cost_figure(envelopes, bands=bands, lines=lines, current=current,
                                      operating_range=ranges)
-        event = st.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
+        event = report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
                                 key="cost_chart", on_select="rerun", selection_mode="points")
         picked = picked_w(event)
-        st.caption(
+        report.caption(
             f"Bold: the cost curve (lower envelope of all cost lines); shaded band: {md_escape(how)} pointwise "
             f"intervals ({sizes}) at 101 values of w, each for the optimal threshold there. Thin lines: the "
             "chosen thresholds' cost lines. Dashed: the trivial classifiers. " + range_sentence(ranges)
@@ -295,22 +295,22 @@ def main() -> None:
             hits = np.flatnonzero(np.asarray(env.hull_thresholds, float) == thr)
             vertex = int(hits[0]) if hits.size else 0
             roc = cache.roc_curve(an.key, opts.model_a, y, s)
-            st.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=w_roc, vertex=vertex, name=opts.model_a),
+            report.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=w_roc, vertex=vertex, name=opts.model_a),
                             config=plotly_config(image_format=image_format(), filename="rocci_cost_roc"),
                             key="cost_roc")
             where = (f"the current w = {opts.w:.3f}" if picked is None else
                      f"w = {w_roc:.3f}, the point clicked on the cost chart (double-click the chart to clear)")
             hover_link(opts.model_a)
-            st.caption(f"The hull vertex optimal at {where}, and its iso-performance line (slope (1 − w)/w): "
+            report.caption(f"The hull vertex optimal at {where}, and its iso-performance line (slope (1 − w)/w): "
                        "every ROC point on that line has the same cost. Hovering a w on the cost chart outlines "
                        "that w's optimal ROC point and its line here in orange; clicking keeps it.")
         if cmp is not None:
             with cmp_col:
                 st.markdown(f"**Cost difference · {md_escape(opts.model_b)} − {md_escape(opts.model_a)}**")
-                st.plotly_chart(
+                report.plotly_chart(
                     plots_cost.delta_cost_figure(cmp, name_a=opts.model_a, name_b=opts.model_b, current_w=opts.w),
                     config=plotly_config(image_format=image_format(), filename="rocci_cost_diff"), key="cost_delta")
-                st.caption(comparison_sentence(cmp, opts))
+                report.caption(comparison_sentence(cmp, opts))
         else:
             with cmp_col:
                 if len(an.models) > 1:
@@ -440,7 +440,7 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
     with tabs["Cost intervals"]:
         frame = pd.concat([b.to_frame().assign(model=str(m)) for m, b in bands.items()], ignore_index=True)
         frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
-        st.caption(f"{how} intervals ({size_text(next(iter(bands.values())))}) for the normalised expected cost "
+        report.caption(f"{how} intervals ({size_text(next(iter(bands.values())))}) for the normalised expected cost "
                    "of the optimal threshold at each w.")
         cfg = column_config(COST_COLUMNS, frame)
         cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
@@ -453,7 +453,7 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
     if cmp is not None:
         with tabs["Comparison"]:
             frame = cmp.to_frame()[list(CMP_COLUMNS)]
-            st.caption(f"ΔC = cost of **{md_escape(opts.model_b)}** (B) − cost of **{md_escape(opts.model_a)}** "
+            report.caption(f"ΔC = cost of **{md_escape(opts.model_b)}** (B) − cost of **{md_escape(opts.model_a)}** "
                        f"(A), each at its own optimal threshold; {how} intervals ({size_text(cmp)}).")
             st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
                          key="cost_cmp_table")
@@ -465,7 +465,7 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
     with tabs["ROC hull"]:
         frame = pd.concat([curves[m].hull_frame().assign(model=str(m)) for m in bands], ignore_index=True)
         frame = frame[["model", "threshold", "fpr", "tpr", "w_low", "w_high"]]
-        st.caption("Vertices of the ROC convex hull; each one's cost line is the cost curve for w from w_low to w_high.")
+        report.caption("Vertices of the ROC convex hull; each one's cost line is the cost curve for w from w_low to w_high.")
         st.dataframe(frame, hide_index=True, height=300, key="cost_hull_table")
         download_csv(frame, label="Download the hull (CSV)", file_name="rocci_cost_hull.csv", key="dl_cost_hull")
 

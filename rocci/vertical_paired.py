@@ -530,7 +530,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     the direct formula to ~1e-14 (tests), with the probability left outside
     the windows reported in ``truncated_mass`` (below 1e-13).  About a second
     per level at n− = 1,000 and tens of seconds at n− = 10,000
-    (``bench/bench_compare_cost.py``).
+    (``bench/bench_vertical_paired.py``).
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, ("percentile",))

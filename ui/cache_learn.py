@@ -57,11 +57,9 @@ def cost_at(key: str, model: str, w: tuple, thresholds: tuple | None, _y, _s):
 
     ``thresholds`` None: the envelope's minimiser at each w.
     """
-    from .cache import _picklable
-
     result = rocci.cost_ci(_y, _s, w=list(w), thresholds=None if thresholds is None else list(thresholds),
                            method="wald")
-    return _picklable(result)
+    return result
 
 
 @st.cache_data(max_entries=16, show_spinner="Drawing bootstrap worlds…")
