@@ -133,7 +133,7 @@ def ties_note(i: int, frame: pd.DataFrame, a: str, b: str) -> str:
 
 
 def controls(an: cache.Analysis):
-    """The left-hand column of choices; returns (a, b, level, thresholds, rates, m) or None if invalid."""
+    """The left-hand column of choices; returns (a, b, level, thresholds, rates, m, view) or None if invalid."""
     models = an.models
     with st.container(border=True):
         st.markdown("**Models**")
@@ -144,6 +144,7 @@ def controls(an: cache.Analysis):
                          help="The model A is compared with (scored on the same instances).")
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cmp_level",
                                  bind=URL, help="Coverage of every interval on this page.")
+        view = controls_ui.chart_view("cmp_view")
     with st.container(border=True):
         st.markdown("**Threshold pairs**")
         by = st.segmented_control(
@@ -172,7 +173,7 @@ def controls(an: cache.Analysis):
     m = controls_ui.bootstrap_size(p.n_pos, p.n_neg, keys=("cmp_m_pos", "cmp_m_neg"),
                                    note=" (threshold pairs, dominance map and TPR at fixed FPR; DeLong and "
                                    "McNemar use the data as they are)")
-    return a, b, level, thresholds, rates, m
+    return a, b, level, thresholds, rates, m, view
 
 
 def main() -> None:
@@ -197,7 +198,7 @@ def main() -> None:
         with right:
             st.info("Fix the highlighted input on the left to update the comparison.")
         return
-    a, b, level, thresholds, rates, m = opts
+    a, b, level, thresholds, rates, m, view = opts
     y, sa = an.arrays(a)
     _, sb = an.arrays(b)
     try:
@@ -215,8 +216,9 @@ def main() -> None:
         return
 
     with right:
+        _, fpr_range, tpr_range = controls_ui.VIEWS[view]
         fig = plots.roc_figure(curves, auc_text={a: f"AUC {auc.auc_a:.3f}", b: f"AUC {auc.auc_b:.3f}"},
-                               height=640)
+                               height=640, fpr_range=fpr_range, tpr_range=tpr_range)
         plots.add_threshold_ci(fig, tci_a, name=a, color_index=0)
         plots.add_threshold_ci(fig, tci_b, name=b, color_index=1)
         plots_compare.add_pair_links(fig, cmp, name_a=a, name_b=b)

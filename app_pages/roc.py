@@ -30,7 +30,7 @@ THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
 REGIONS = ["rectangle", "ellipse", "marginal"]
 VERT_METHODS = ["percentile", "score", "wald"]
 THR_BY = {"grid": "Even grid", "rate": "By rate", "thr": "Thresholds"}
-VIEWS = {"full": ("Whole square", (0.0, 1.0), (0.0, 1.0)), "corner": ("Top-left corner", (0.0, 0.5), (0.5, 1.0))}
+VIEWS = controls_ui.VIEWS
 # Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
 AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
 THR_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
@@ -131,12 +131,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             help="How the AUC's interval is computed. " + " ".join(
                 f"{METHOD_NAMES[k]}: {v}" for k, v in AUC_HELP.items()),
         )
-        view = st.segmented_control(
-            "Chart view", list(VIEWS), format_func=lambda v: VIEWS[v][0], default="full", required=True,
-            key="view", bind=URL,
-            help="Top-left corner: FPR 0–0.5 and TPR 0.5–1, where good classifiers' curves and regions are. "
-            "You can also drag a box on the chart to zoom (double-click to reset).",
-        )
+        view = controls_ui.chart_view("view")
 
     with st.container(border=True):
         thr_show = st.toggle(

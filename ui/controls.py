@@ -6,6 +6,19 @@ import streamlit as st
 
 URL = "query-params"
 
+#: ROC chart views: name -> (label, FPR range, TPR range).
+VIEWS = {"full": ("Whole square", (0.0, 1.0), (0.0, 1.0)), "corner": ("Top-left corner", (0.0, 0.5), (0.5, 1.0))}
+
+
+def chart_view(key: str = "view") -> str:
+    """The "Chart view" switch of a ROC chart (whole square or top-left corner), bound to the URL."""
+    return st.segmented_control(
+        "Chart view", list(VIEWS), format_func=lambda v: VIEWS[v][0], default="full", required=True,
+        key=key, bind=URL,
+        help="Top-left corner: FPR 0–0.5 and TPR 0.5–1, where good classifiers' curves and regions are. "
+        "You can also drag a box on the chart to zoom (double-click to reset).",
+    )
+
 
 def bootstrap_size(n_pos: int, n_neg: int, *, keys: tuple[str, str] = ("m_pos", "m_neg"),
                    note: str = "") -> tuple[int, int] | None:

@@ -172,3 +172,12 @@ def test_needs_two_models():
     at.switch_page(PAGE).run()
     assert not at.exception
     assert any("two models" in i.value for i in at.info)
+
+
+def test_corner_view_zooms_the_overlay():
+    at = new_app(PAGE, query={"cmp_view": "Top-left corner"})
+    assert_clean(at)
+    layout = figure(at, "cmp_chart")["layout"]
+    assert layout["xaxis"]["range"][1] <= 0.51 and layout["yaxis"]["range"][0] >= 0.49
+    full = figure(new_app(PAGE), "cmp_chart")["layout"]
+    assert full["xaxis"]["range"][1] >= 0.99
