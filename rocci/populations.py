@@ -140,13 +140,13 @@ class Distribution:
     def rvs(self, size, rng):
         return self.from_z(rng.standard_normal(size))
 
-    @property
+    @cached_property
     def lower(self) -> float:
         """Lowest score worth considering: the support's end or the 1e-300 quantile."""
         lo = float(self.frozen.support()[0])
         return lo if np.isfinite(lo) else float(self.ppf(1e-300))
 
-    @property
+    @cached_property
     def upper(self) -> float:
         """Highest score worth considering: the support's end or the 1 − 1e-300 quantile."""
         hi = float(self.frozen.support()[1])

@@ -308,3 +308,19 @@ def test_bad_simulation_input():
         simulate_cost_coverage(pop, 10, 10, [0.5], design="pooled")
     with pytest.raises(rocci.InputError, match="n_pos"):
         cost_coverage(pop, 0, 10, [0.5])
+
+
+def test_data_threshold_cost_simulation_equals_a_plain_loop():
+    """threshold="data": each test set's envelope minimiser (cost_ci's default), target its true cost."""
+    pop = P.binormal(0.75, 3.0, 3.0)
+    w = np.array([0.1, 0.5, 0.8])
+    sim = simulate_cost_coverage(pop, 30, 30, w, threshold="data", replicates=25, seed=6)
+    rng = np.random.default_rng(6)
+    y = np.r_[np.ones(30), np.zeros(30)]
+    hits = np.zeros(w.size)
+    for _ in range(25):
+        s = np.r_[pop.pos.rvs(30, rng), pop.neg.rvs(30, rng)]
+        ci = rocci.cost_ci(y, s, w=w, confidence_level=0.9)
+        truth = pop.cost(ci.threshold, w)
+        hits += (ci.cost_low <= truth + 1e-12) & (truth - 1e-12 <= ci.cost_high)
+    np.testing.assert_allclose(sim["coverage"], hits / 25)

@@ -189,22 +189,34 @@ def threshold_coverage_curve(population, n_pos, n_neg, rates, *, confidence_leve
                          "coverage_tpr": ct, "coverage_fpr": cf, "coverage": ct * cf})
 
 
-def _trinomial_coverage(n: int, p_a: float, p_b: float, alpha: float, gamma: str) -> float:
+_GRID_MAX = 2001  # full (a, b) interval tables up to this many counts per axis
+
+
+def _paired_table(n: int, alpha: float, gamma: str):
+    """Score-interval ends for every ``(a, b)`` with ``a + b <= n`` (they do not depend on the truth)."""
+    a = np.arange(n + 1)
+    A, B = np.meshgrid(a, a, indexing="ij")
+    return paired_score_interval(A, B, n, n, alpha, gamma=gamma)
+
+
+def _trinomial_coverage(n: int, p_a: float, p_b: float, alpha: float, gamma: str, table=None) -> float:
     """``Σ_{a,b} P(A = a, B = b)·1[low(a, b) <= p_a − p_b <= high(a, b)]`` for one class."""
     delta = p_a - p_b
     lo_a, hi_a = _window(n, p_a)
     a = np.arange(lo_a, hi_a + 1)
     pa = binomial_pmf(a, n, p_a)
-    rest = n - a
     q = 0.0 if p_a >= 1 else min(max(p_b / (1.0 - p_a), 0.0), 1.0)
     lo_b, hi_b = _window(n, q)
-    lo_b = max(lo_b - (hi_a - lo_a), 0)  # rest varies with a: widen (cheap, exact anyway)
+    lo_b = max(lo_b - (hi_a - lo_a), 0)  # the trials left, n − a, vary with a: widen (cheap, exact anyway)
     b = np.arange(lo_b, min(hi_b, n) + 1)
     A, B = np.meshgrid(a, b, indexing="ij")
-    R = np.broadcast_to(rest[:, None], A.shape)
+    R = n - A
     valid = B <= R
     pb = np.where(valid, binomial_pmf(B, np.maximum(R, 0), q), 0.0)
-    low, high = paired_score_interval(A, B, n, n, alpha, gamma=gamma)
+    if table is not None:
+        low, high = table[0][lo_a:hi_a + 1, b[0]:b[-1] + 1], table[1][lo_a:hi_a + 1, b[0]:b[-1] + 1]
+    else:
+        low, high = paired_score_interval(A, B, n, n, alpha, gamma=gamma)
     covers = (low <= delta + 1e-15) & (delta - 1e-15 <= high) & valid
     return float((pa[:, None] * pb * covers).sum())
 
@@ -234,8 +246,10 @@ def paired_threshold_coverage(pair, n_pos, n_neg, rates, *, confidence_level=0.9
     ta, tb = pair.a.threshold_for_rate(q), pair.b.threshold_for_rate(q)
     ap, bp, _ = pair.cells(ta, tb, "pos")
     an, bn, _ = pair.cells(ta, tb, "neg")
-    ct = np.array([_trinomial_coverage(n_pos, ap[i], bp[i], alpha, gamma) for i in range(q.size)])
-    cf = np.array([_trinomial_coverage(n_neg, an[i], bn[i], alpha, gamma) for i in range(q.size)])
+    tp = _paired_table(n_pos, alpha, gamma) if n_pos < _GRID_MAX else None
+    tn = tp if n_neg == n_pos else (_paired_table(n_neg, alpha, gamma) if n_neg < _GRID_MAX else None)
+    ct = np.array([_trinomial_coverage(n_pos, ap[i], bp[i], alpha, gamma, tp) for i in range(q.size)])
+    cf = np.array([_trinomial_coverage(n_neg, an[i], bn[i], alpha, gamma, tn) for i in range(q.size)])
     return pd.DataFrame({"total_positive_rate": q, "threshold_a": ta, "threshold_b": tb,
                          "delta_tpr": ap - bp, "delta_fpr": an - bn,
                          "coverage_tpr": ct, "coverage_fpr": cf, "coverage": ct * cf})
