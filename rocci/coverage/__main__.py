@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from .._validation import InputError
-from .experiments import EXPERIMENTS, list_experiments, run_experiment
+from .experiments import list_experiments, run_experiment
 
 
 def _value(text: str):
@@ -92,9 +92,9 @@ def main(argv=None) -> int:
     fig.write_html(f"{stem}.html", include_plotlyjs=True)
     written = [f"{stem}.csv", f"{stem}.html"]
     if args.png:
-        try:
-            import kaleido  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("kaleido") is None:
             print("note: --png skipped (the optional kaleido package is not installed)", file=sys.stderr)
         else:
             fig.write_image(f"{stem}.png", width=1000, height=max(420, int(fig.layout.height or 600)))
