@@ -12,6 +12,7 @@ from rocci import populations as P
 from rocci.coverage import (
     cost_coverage,
     cost_interval,
+    paired_cost_coverage,
     paired_cost_interval,
     paired_threshold_coverage,
     simulate_cost_coverage,
@@ -260,6 +261,26 @@ def test_paired_cost_simulation_equals_exact_quadruple_sum():
         exact += tri(ap, bp, pap, pbp) * tri(an, bn, pan, pbn) * (lo <= target + 1e-12 and target - 1e-12 <= hi)
     sim = simulate_paired_cost_coverage(pair, n, n, [w], replicates=40_000, seed=8)
     assert abs(sim["coverage"].iloc[0] - exact) < 4.5 * np.sqrt(exact * (1 - exact) / 40_000)
+    fast = paired_cost_coverage(pair, n, n, [w], confidence_level=0.9)
+    assert fast["coverage"].iloc[0] == pytest.approx(exact, abs=1e-13)
+    assert fast["delta_cost"].iloc[0] == pytest.approx(target, abs=1e-15)
+
+
+@pytest.mark.parametrize("formulas", ["stratified", "full"])
+def test_exact_paired_cost_coverage_equals_simulation(formulas):
+    pair = P.CorrelatedPair(P.binormal(1.0, 3, 3), P.binormal(3.0, 3, 3), 0.3)
+    w = np.array([0.02, 0.3, 0.6, 0.97])
+    exact = paired_cost_coverage(pair, 40, 40, w, formulas=formulas, add=0.5)
+    assert (exact["truncated_mass"] < 1e-12).all()
+    sim = simulate_paired_cost_coverage(pair, 40, 40, w, formulas=formulas, add=0.5, replicates=40_000, seed=2)
+    c = exact["coverage"].to_numpy()
+    assert np.all(np.abs(sim["coverage"].to_numpy() - c) <= 4.5 * np.sqrt(c * (1 - c) / 40_000) + 1e-12)
+
+
+def test_exact_paired_cost_refuses_beyond_its_budget():
+    pair = P.CorrelatedPair(P.binormal(1.0, 3, 3), P.binormal(3.0, 3, 3), 0.3)
+    with pytest.raises(rocci.InputError, match="simulate_paired_cost_coverage"):
+        paired_cost_coverage(pair, 1000, 1000, [0.5])
 
 
 # ---------------------------------------------------------------------------

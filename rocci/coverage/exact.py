@@ -40,6 +40,7 @@ __all__ = [
     "threshold_coverage_curve",
     "paired_threshold_coverage",
     "cost_coverage",
+    "paired_cost_coverage",
     "cost_interval",
     "paired_cost_interval",
     "COST_FORMULAS",
@@ -375,3 +376,66 @@ def cost_coverage(population, n_pos, n_neg, w, *, confidence_level=0.9, method="
         covers = (low <= cost[i] + tol) & (cost[i] - tol <= high)
         cov[i] = float(binomial_pmf(x, n_pos, pfn) @ covers @ binomial_pmf(y, n_neg, pfp))
     return pd.DataFrame({"w": w, "threshold": t, "tpr": tpr, "fpr": fpr, "cost": cost, "coverage": cov})
+
+
+#: Largest number of (positive pair) × (negative pair) terms per operating point for the exact paired cost sum.
+PAIRED_COST_BUDGET = 4_000_000
+
+
+def _trinomial_support(n: int, p_a: float, p_b: float, tail: float = 1e-17):
+    """Counts ``(a, b)`` of a trinomial holding all but ``< tail`` per term of the mass, and their probabilities."""
+    lo_a, hi_a = _window(n, p_a)
+    a = np.arange(lo_a, hi_a + 1)
+    q = 0.0 if p_a >= 1 else min(max(p_b / (1.0 - p_a), 0.0), 1.0)
+    lo_b, hi_b = _window(n, q)
+    lo_b = max(lo_b - (hi_a - lo_a), 0)
+    b = np.arange(lo_b, min(hi_b, n) + 1)
+    A, B = np.meshgrid(a, b, indexing="ij")
+    valid = B <= n - A
+    prob = np.where(valid, binomial_pmf(A, n, p_a) * binomial_pmf(B, np.maximum(n - A, 0), q), 0.0)
+    keep = prob > tail
+    return A[keep], B[keep], prob[keep]
+
+
+def paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9, method="agresti-coull", add=0.5,
+                         formulas="stratified") -> pd.DataFrame:
+    """Exact coverage of the paired cost-difference interval at the true optimal thresholds (small n).
+
+    Each model sits at its true cost minimiser at ``w``; per class the
+    discordant cells are trinomial, independent between classes, and the
+    interval of :func:`paired_cost_interval` depends on all four counts, so
+
+    ``coverage = Σ_{a+,b+} Σ_{a−,b−} P+(a+, b+)·P−(a−, b−)·1[low <= ΔC <= high]``,
+
+    ``ΔC = w(TPR_a − TPR_b) + (1 − w)(FPR_b − FPR_a)``.  Terms below 1e-17 are
+    dropped (the mass left out is reported in ``truncated_mass``).  The sum
+    has (pairs of positives) × (pairs of negatives) terms per ``w``; beyond
+    :data:`PAIRED_COST_BUDGET` it raises :class:`rocci.InputError` (use
+    :func:`rocci.coverage.simulate_paired_cost_coverage`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``w, delta_cost, coverage, truncated_mass``.
+    """
+    level = check_confidence_level(confidence_level)
+    n_pos, n_neg = _check_n("n_pos", n_pos), _check_n("n_neg", n_neg)
+    w = _check_rate("w", w)
+    ta, tb = pair.a.optimal_threshold(w), pair.b.optimal_threshold(w)
+    pap, pbp, _ = pair.cells(ta, tb, "pos")
+    pan, pbn, _ = pair.cells(ta, tb, "neg")
+    target = w * (pap - pbp) + (1 - w) * (pbn - pan)
+    cov, lost = np.empty_like(w), np.empty_like(w)
+    for i in range(w.size):
+        ap, bp, prp = _trinomial_support(n_pos, pap[i], pbp[i])
+        an, bn, prn = _trinomial_support(n_neg, pan[i], pbn[i])
+        if ap.size * an.size > PAIRED_COST_BUDGET:
+            raise InputError(
+                f"The exact paired cost sum needs {ap.size * an.size:,} terms at w = {w[i]:g} "
+                f"(limit {PAIRED_COST_BUDGET:,}); use simulate_paired_cost_coverage for n = {n_pos:,}.")
+        low, high = paired_cost_interval(ap[:, None], bp[:, None], an[None, :], bn[None, :], n_pos, n_neg, w[i],
+                                         confidence_level=level, method=method, add=add, formulas=formulas)
+        covers = (low <= target[i] + 1e-12) & (target[i] - 1e-12 <= high)
+        cov[i] = float(prp @ covers @ prn)
+        lost[i] = max(1.0 - prp.sum() * prn.sum(), 0.0)
+    return pd.DataFrame({"w": w, "delta_cost": target, "coverage": cov, "truncated_mass": lost})
