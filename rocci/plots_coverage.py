@@ -69,6 +69,7 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_text(p) for p in panels],
                         shared_xaxes=True, shared_yaxes=True, horizontal_spacing=0.06,
                         vertical_spacing=0.12 if rows > 1 else 0.0)
+    fig.update_annotations(yshift=6)  # panel titles clear of the framed axes
     target = study.target
     lo = min(float(df["coverage"].min()), target - 0.1)
     hi = max(float(df["coverage"].max()), target + 0.05)
