@@ -414,6 +414,13 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     report.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
                f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
     st.dataframe(frame, hide_index=True, column_config=column_config(VERT_COLUMNS, frame), key="cmp_vtable")
+    flat = frame[frame["delta_tpr_high"] - frame["delta_tpr_low"] <= 0]
+    if len(flat):
+        st.warning(
+            f"At {len(flat)} FPR level(s) (e.g. {flat['fpr'].iloc[0]:.3f}) the interval has zero width: the two "
+            "models' TPRs are equal (or both 1) in almost every bootstrap world, so the percentile interval "
+            "cannot show the uncertainty and under-covers there (Coverage lab, figure 4.9).",
+            icon=":material/warning:")
     download_csv(frame.assign(model_a=str(a), model_b=str(b), confidence_level=first.confidence_level,
                               method="exact paired bootstrap; percentile interval", m_pos=first.m_pos,
                               m_neg=first.m_neg),

@@ -28,7 +28,10 @@ LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 AUC_METHODS = ["delong", "hanley-mcneil", "exact-bootstrap"]
 THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
 REGIONS = ["rectangle", "ellipse", "marginal"]
-VERT_METHODS = ["percentile", "score", "wald"]
+#: Score first (the default): in the Coverage lab (docs/coverage.md, figures 4.6-4.8) it holds its level
+#: everywhere, while the percentile interval of the exact law has zero width and under-covers where the
+#: true TPR is within about 1/n+ of 1.
+VERT_METHODS = ["score", "percentile", "wald"]
 THR_BY = {"grid": "Even grid", "rate": "By rate", "thr": "Thresholds"}
 VIEWS = controls_ui.VIEWS
 # Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
@@ -195,7 +198,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         )
         fpr = None
         band_k = 0
-        vert_style, vert_method = "bars", "percentile"
+        vert_style, vert_method = "bars", VERT_METHODS[0]
         if vert_show:
             vert_style = st.segmented_control(
                 "Show as", ["bars", "band"], format_func={"bars": "Interval bars", "band": "Pointwise band"}.get,
@@ -219,8 +222,11 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                     "smoother band."))
             vert_method = st.selectbox(
                 "Interval method", VERT_METHODS, format_func=VERT_LABELS.get, key="vert_method", bind=URL,
-                help="Percentile: quantiles of the exact law of the TPR. Score: thesis Algorithm 4.3, "
-                "clipped to [0, 1]. Wald: mean ± z·sd.",
+                help="Score (default): thesis Algorithm 4.3 on the exact mean and variance, clipped to [0, 1]; "
+                "it holds its level in every study of the Coverage lab. Percentile: quantiles of the exact law "
+                "of the TPR; near TPR = 1 every bootstrap world can give the same TPR, and the interval then "
+                "has zero width and misses the truth (as any bootstrap percentile interval does). "
+                "Wald: mean ± z·sd.",
             )
 
     m = controls_ui.bootstrap_size(p.n_pos, p.n_neg)
@@ -416,6 +422,13 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
                      if c in frame.columns]
             st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(VERT_COLUMNS, frame),
                          key="vert_table")
+            flat = frame[frame["tpr_high"] - frame["tpr_low"] <= 0]
+            if len(flat):
+                st.warning(
+                    f"At {len(flat)} FPR level(s) (e.g. {flat['fpr'].iloc[0]:.3f}) the interval has zero width: "
+                    "every bootstrap world gives the same TPR there, so a bootstrap interval cannot show the "
+                    "uncertainty and under-covers (Coverage lab, figures 4.6–4.8). The score interval keeps a "
+                    "width of order z²/m+.", icon=":material/warning:")
             download_csv(
                 with_provenance(frame, opts.model, confidence_level=vci.confidence_level, method=vci.method,
                                 m_pos=vci.m_pos, m_neg=vci.m_neg),

@@ -102,6 +102,17 @@ def vertical_ci(
 
     Notes
     -----
+    Coverage (the Coverage lab, ``docs/coverage.md``, thesis figures 4.6–4.8):
+    away from the corners the percentile and score intervals agree and hold
+    their level.  Where the true TPR is within about ``1/n+`` of 1 (high FPR,
+    well-separated classes, small ``n+``) every bootstrap sample can have all
+    its positives above the threshold: the exact law is then a point mass at
+    1 and the percentile interval ``[1, 1]`` has zero width and misses the
+    truth (coverage 0.29 at FPR .95 for θ = 5, n = 10,000; any Monte Carlo
+    percentile bootstrap, as pROC's, fails the same way).  The score interval
+    keeps a width of order ``z²/m+`` there and holds its level; the dashboard
+    uses it by default.
+
     Ties: a positive tied with ``T_r`` counts as a true positive (``score >= T_r``),
     so with positive–negative ties this convention gives the **top** of the
     diagonal ROC segment.  Ties among negatives are harmless.

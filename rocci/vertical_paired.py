@@ -507,7 +507,10 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``.
     method : {"percentile"}
-        Interval from the quantiles of the exact law.
+        Interval from the quantiles of the exact law.  Where both models find
+        (almost) every positive at the level, the law is a point mass at 0 and
+        the interval ``[0, 0]`` has zero width and under-covers (Coverage lab,
+        thesis figure 4.9; ``docs/coverage.md``); the dashboard flags it.
     progress : callable, optional
         ``progress(fraction, message)`` is called as the work advances
         (``fraction`` in [0, 1]), e.g. to drive a progress bar.

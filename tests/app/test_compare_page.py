@@ -181,3 +181,14 @@ def test_corner_view_zooms_the_overlay():
     assert layout["xaxis"]["range"][1] <= 0.51 and layout["yaxis"]["range"][0] >= 0.49
     full = figure(new_app(PAGE), "cmp_chart")["layout"]
     assert full["xaxis"]["range"][1] >= 0.99
+
+
+def test_zero_width_vertical_interval_is_flagged():
+    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_vfpr": "0.2, 0.95"})
+    assert not at.exception
+    y, a, b = _arrays()
+    ref = rocci.compare_vertical(y, a, b, fpr=[0.2, 0.95])
+    assert ref.delta_tpr_low[1] == ref.delta_tpr_high[1] == 0.0  # both models find every positive at FPR .95
+    assert ref.delta_tpr_low[0] < ref.delta_tpr_high[0]
+    warnings = [w.value for w in at.warning if "zero width" in w.value]
+    assert len(warnings) == 1 and "At 1 FPR level(s) (e.g. 0.950)" in warnings[0]

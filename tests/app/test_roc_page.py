@@ -180,3 +180,21 @@ def test_band_levels_are_distinct_attainable_fprs():
     vtab = table(at, "r")
     assert list(vtab["r"]) == list(range(1, 10))
     np.testing.assert_allclose(vtab["fpr"], np.arange(1, 10) / 10)
+
+
+def test_vertical_default_is_the_score_interval_and_zero_width_intervals_are_flagged():
+    """Score (Algorithm 4.3) is the default; a zero-width percentile interval near TPR = 1 gets a warning."""
+    at = new_app("app_pages/roc.py", {"vert_show": "true", "fpr": "0.3, 0.9"})
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    ref = rocci.vertical_ci(y, s, fpr=[0.3, 0.9], method="score")
+    vtab = table(at, "r")
+    np.testing.assert_allclose(vtab["tpr_low"], ref.tpr_low, rtol=1e-12)
+    np.testing.assert_allclose(vtab["tpr_high"], ref.tpr_high, rtol=1e-12)
+    assert (vtab["tpr_high"] - vtab["tpr_low"] > 0).all()
+    assert not at.warning
+    pct = rocci.vertical_ci(y, s, fpr=[0.3, 0.9], method="percentile")
+    assert pct.tpr_low[1] == pct.tpr_high[1] == 1.0  # the bootstrap law at FPR .9 is a point mass at 1
+    at = new_app("app_pages/roc.py", {"vert_show": "true", "fpr": "0.3, 0.9", "vert_method": "Percentile"})
+    assert not at.exception
+    assert any("zero width" in w.value for w in at.warning)
