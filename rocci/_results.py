@@ -6,6 +6,7 @@ and never compute statistics.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -132,6 +133,22 @@ class AucResult(_FrameResult):
     @property
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
+
+    def at_level(self, confidence_level: float) -> "AucResult":
+        """The same AUC and standard error with the interval at another level.
+
+        ``low, high = auc ∓ z·std`` clipped to [0, 1] with
+        ``z = Φ⁻¹((1 + confidence_level)/2)``: the standard error does not depend
+        on the level, so nothing is recomputed from the data.
+        """
+        from scipy import special
+
+        from ._validation import check_confidence_level
+
+        level = check_confidence_level(confidence_level)
+        z = float(special.ndtri(0.5 + level / 2))
+        return dataclasses.replace(self, low=float(max(0.0, self.auc - z * self.std)),
+                                   high=float(min(1.0, self.auc + z * self.std)), confidence_level=level)
 
     def to_frame(self) -> pd.DataFrame:
         """One row: ``auc, std, low, high, method, confidence_level``."""

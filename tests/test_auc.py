@@ -163,3 +163,18 @@ def test_asah_roc_curve_matches_proc_coordinates():
     assert rc.n_pos == 41 and rc.n_neg == 72
     assert list(np.asarray(rc.tp)[::-1]) == PROC_S100B_SENS_COUNTS
     assert list((72 - np.asarray(rc.fp))[::-1]) == PROC_S100B_SPEC_COUNTS
+
+
+@pytest.mark.parametrize("method", ["delong", "hanley-mcneil", "exact-bootstrap"])
+def test_at_level_equals_a_fresh_computation(method):
+    rng = np.random.default_rng(5)
+    y = rng.random(300) < 0.3
+    s = np.round(rng.normal(size=300) + y, 1)
+    base = rocci.roc_auc(y, s, method=method)
+    for level in (0.8, 0.9, 0.99, 0.999999):
+        fresh = rocci.roc_auc(y, s, method=method, confidence_level=level)
+        moved = base.at_level(level)
+        assert moved.to_frame().equals(fresh.to_frame())
+        assert moved.std == base.std and moved.auc == base.auc
+    with pytest.raises(rocci.InputError):
+        base.at_level(1.5)

@@ -125,8 +125,13 @@ def roc_curve(key: str, model: str, _y: np.ndarray, _s: np.ndarray):
 
 
 @st.cache_data(max_entries=64, show_spinner="Computing the AUC interval…")
+def _roc_auc(key: str, model: str, method: str, m: tuple | None, _y, _s):
+    return rocci.roc_auc(_y, _s, method=method, m=m)
+
+
 def roc_auc(key: str, model: str, method: str, confidence_level: float, m: tuple | None, _y, _s):
-    return rocci.roc_auc(_y, _s, confidence_level=confidence_level, method=method, m=m)
+    """``rocci.roc_auc``; the standard error is cached once, so a new level costs nothing."""
+    return _roc_auc(key, model, method, m, _y, _s).at_level(confidence_level)
 
 
 @st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap regions at the chosen thresholds…")
