@@ -367,7 +367,14 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     with c4:
         t = threshold_slider("Threshold to follow", options, float(np.median(options)), "ln_t4",
                              "The threshold held fixed in every world: its point moves from world to world.")
-    worlds = cache_learn.bootstrap_worlds(src.key, src.model, k, seed, t, src.y, src.s)
+    if cache_learn.WORLDS.get((src.key, src.model, int(k), int(seed), float(t))) is None:
+        bar = st.progress(0.0, text=f"Drawing {k} bootstrap worlds…")
+        worlds = cache_learn.bootstrap_worlds(
+            src.key, src.model, k, seed, t, src.y, src.s,
+            progress=lambda f, msg: bar.progress(min(max(float(f), 0.0), 1.0), text=f"Drawing bootstrap worlds: {msg}"))
+        bar.empty()
+    else:
+        worlds = cache_learn.bootstrap_worlds(src.key, src.model, k, seed, t, src.y, src.s)
     band = cache.vertical_ci(src.key, src.model, tuple(float(v) for v in np.linspace(0.01, 0.99, 99)), level,
                              "percentile", None, src.y, src.s)
     at = cache.threshold_ci(src.key, src.model, (t,), None, level, "wilson", "rectangle", None, src.y, src.s)

@@ -54,12 +54,13 @@ class Worlds:
 
 
 def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: float,
-                max_points: int = WORLD_POINTS) -> Worlds:
+                max_points: int = WORLD_POINTS, progress=None) -> Worlds:
     """Draw ``k`` stratified bootstrap resamples with ``numpy.random.default_rng(seed)``.
 
     Each world draws ``n+`` positives and ``n−`` negatives with replacement (the
     stratified bootstrap that :func:`rocci.threshold_ci` and
     :func:`rocci.vertical_ci` work out exactly, with ``m± = n±``).
+    ``progress(fraction, message)``, if given, is called after each world.
     """
     y = np.asarray(y, dtype=bool)
     s = np.asarray(s, dtype=float)
@@ -67,7 +68,7 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
     rng = np.random.default_rng(int(seed))
     labels = np.concatenate([np.ones(pos.size, bool), np.zeros(neg.size, bool)])
     curves, fprs, tprs = [], [], []
-    for _ in range(int(k)):
+    for i in range(int(k)):
         draw = np.concatenate([rng.choice(pos, size=pos.size, replace=True),
                                rng.choice(neg, size=neg.size, replace=True)])
         curve = roc_curve(labels, draw)
@@ -76,6 +77,8 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
         at = threshold_ci(labels, draw, thresholds=[float(threshold)])
         fprs.append(float(at.fpr[0]))
         tprs.append(float(at.tpr[0]))
+        if progress is not None:
+            progress((i + 1) / int(k), f"World {i + 1} of {int(k)}")
     fpr = np.asarray(fprs)
     tpr = np.asarray(tprs)
     ddof = 1 if k > 1 else 0

@@ -13,6 +13,9 @@ that raises ``rocci.InputError`` is simply called again on the next rerun.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -176,3 +179,39 @@ def _picklable(result):
         if changes:
             return dataclasses.replace(result, **changes)
     return result
+
+
+class ResultStore:
+    """A small, thread-safe LRU store of results, for work that drives a progress bar.
+
+    A long computation reports its progress through a callback that updates a
+    progress bar created by the page; ``st.cache_data`` cannot replay calls on
+    elements created outside the cached function, so such results are kept
+    here instead.  Keys are built like the cached functions' arguments (the
+    data digest text, the model names and the options), so a changed cell of
+    the data never returns a stale result; the store holds at most
+    ``max_entries`` results (the least recently used go first).
+    """
+
+    def __init__(self, max_entries: int = 64):
+        self.max_entries = max_entries
+        self._store: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            if key in self._store:
+                self._store.move_to_end(key)
+                return self._store[key]
+        return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._store[key] = value
+            self._store.move_to_end(key)
+            while len(self._store) > self.max_entries:
+                self._store.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._store.clear()

@@ -9,16 +9,13 @@ through :func:`ui.cache._picklable` so they can be cached.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 import numpy as np
 import streamlit as st
 
 import rocci
 from rocci.vertical import fpr_levels
 
-from .cache import _picklable
+from .cache import ResultStore, _picklable
 
 #: Number of quantiles of each model's scores on the dominance map's axes.
 GRID_SIZE = 40
@@ -70,43 +67,8 @@ def mcnemar(key: str, model_a: str, model_b: str, threshold_a: float, threshold_
                                     correction=correction))
 
 
-class _LevelCache:
-    """A small, thread-safe LRU store of paired vertical comparisons, one FPR level per entry.
-
-    ``rocci.compare_vertical`` reports its progress through a callback that
-    drives a progress bar created by the page; ``st.cache_data`` cannot replay
-    calls on elements created outside the cached function, so these results
-    are kept here instead.  Entries are keyed like the cached functions (the
-    data digest text, the model names and the options), so a changed cell of
-    the data never returns a stale result, and each level is kept on its own:
-    adding a level to the list computes only the new one.
-    """
-
-    def __init__(self, max_entries: int = 64):
-        self.max_entries = max_entries
-        self._store: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            if key in self._store:
-                self._store.move_to_end(key)
-                return self._store[key]
-        return None
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._store[key] = value
-            self._store.move_to_end(key)
-            while len(self._store) > self.max_entries:
-                self._store.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._store.clear()
-
-
-VERTICAL_LEVELS = _LevelCache()
+#: One paired vertical level per entry (progress bars cannot run inside st.cache_data).
+VERTICAL_LEVELS = ResultStore()
 
 
 def vertical_level_key(key: str, model_a: str, model_b: str, r: int, confidence_level: float, m) -> tuple:

@@ -23,7 +23,7 @@ import rocci
 from rocci import data as rdata
 from rocci.worlds import Worlds, draw_worlds  # noqa: F401  (re-exported for the page)
 
-from . import state
+from . import cache, state
 
 #: The bundled worked example of the thesis (20 positives, 40 negatives).
 EXAMPLE = "thesis_example.csv"
@@ -62,7 +62,15 @@ def cost_at(key: str, model: str, w: tuple, thresholds: tuple | None, _y, _s):
     return result
 
 
-@st.cache_data(max_entries=16, show_spinner="Drawing bootstrap worlds…")
-def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, _y, _s) -> Worlds:
-    """:func:`rocci.worlds.draw_worlds`, cached on the data key and the options."""
-    return draw_worlds(_y, _s, k, seed, threshold)
+#: Drawn worlds, one entry per (data, model, K, seed, threshold).
+WORLDS = cache.ResultStore(max_entries=16)
+
+
+def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, _y, _s, *, progress=None) -> Worlds:
+    """:func:`rocci.worlds.draw_worlds`, kept in :data:`WORLDS`; ``progress`` drives a progress bar."""
+    store_key = (key, model, int(k), int(seed), float(threshold))
+    worlds = WORLDS.get(store_key)
+    if worlds is None:
+        worlds = draw_worlds(_y, _s, k, seed, threshold, progress=progress)
+        WORLDS.put(store_key, worlds)
+    return worlds

@@ -71,3 +71,29 @@ def test_percent():
     assert percent(0.95) == "95%"
     assert percent(0.975) == "97.5%"
     assert percent(0.9746794344808963) == "97.5%"
+
+
+def test_result_store_is_a_bounded_lru():
+    from ui.cache import ResultStore
+
+    store = ResultStore(max_entries=2)
+    store.put("a", 1)
+    store.put("b", 2)
+    assert store.get("a") == 1  # "a" is now the most recent
+    store.put("c", 3)  # evicts "b"
+    assert store.get("b") is None and store.get("a") == 1 and store.get("c") == 3
+    store.clear()
+    assert store.get("a") is None
+
+
+def test_worlds_report_progress_once_per_world():
+    import numpy as np
+
+    from rocci.worlds import draw_worlds
+
+    seen = []
+    y = np.r_[np.ones(10, bool), np.zeros(15, bool)]
+    s = np.linspace(0, 1, 25)
+    w = draw_worlds(y, s, 4, 1, 0.5, progress=lambda f, msg: seen.append((f, msg)))
+    assert [f for f, _ in seen] == [0.25, 0.5, 0.75, 1.0] and seen[-1][1] == "World 4 of 4"
+    assert w.tpr.size == 4
