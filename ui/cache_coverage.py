@@ -10,12 +10,11 @@ deterministic given its parameters, seed included, so sharing is safe).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 import streamlit as st
 
 from rocci.coverage import EXPERIMENTS, run_experiment
+
+from .cache import ResultStore
 
 
 def params_key(name: str, params: dict, small: bool) -> tuple:
@@ -30,30 +29,8 @@ def exact_study(name: str, small: bool, items: tuple):
     return run_experiment(name, small=small, **dict(items))
 
 
-class _Store:
-    """A thread-safe LRU store of finished simulation studies."""
-
-    def __init__(self, max_entries: int = 32):
-        self.max_entries = max_entries
-        self._data: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        return None
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
-
-
-SIMULATIONS = _Store()
+#: Finished simulation studies (a bounded LRU store, see ui.cache.ResultStore).
+SIMULATIONS = ResultStore(max_entries=32)
 
 
 def is_exact(name: str, params: dict) -> bool:
