@@ -791,6 +791,27 @@ def _diff_laws(k_lo: int, k_hi: int, p1: float, p2: float) -> tuple[int, np.ndar
     return u0, out
 
 
+def _row_lookup(table: np.ndarray, rows: np.ndarray, y0: int, cdf: np.ndarray):
+    """CDF and pmf lookups of the laws in rows ``rows`` of ``table`` (values ``y0 + j``), and their support.
+
+    ``ycdf(j)[i, r] = cdf[rows[r], j[i] − y0]`` (0 below the support, the last
+    column above it); ``ypmf(y)[i, r] = table[rows[r], y[i] − y0]`` (0 outside).
+    """
+    width = cdf.shape[1]
+
+    def ycdf(j):
+        jj = np.clip(j, y0 - 1, y0 + width - 1) - y0
+        val = cdf[rows[None, :], np.maximum(jj, 0)]
+        return np.where(jj < 0, 0.0, val)
+
+    def ypmf(y):
+        jj = y - y0
+        inside = (jj >= 0) & (jj < width)
+        return np.where(inside[None, :], table[rows][:, np.clip(jj, 0, width - 1)], 0.0)
+
+    return ycdf, ypmf, (y0, y0 + width - 1)
+
+
 class _Lattice:
     """Exact law of ``V = a·X + b·Y`` given as rows.
 
@@ -820,40 +841,15 @@ class _Lattice:
         """Rows whose ``Y`` law is row ``rows[r]`` of ``pmf_table`` (values ``y0 + j``)."""
         keep = c > _ROW_EPS
         c, x, rows = c[keep], x[keep], rows[keep]
-        cdf = np.minimum(np.cumsum(pmf_table, axis=1), 1.0)
-        width = cdf.shape[1]
-
-        def ycdf(j):
-            jj = np.clip(j, y0 - 1, y0 + width - 1) - y0
-            val = cdf[rows[None, :], np.maximum(jj, 0)]
-            return np.where(jj < 0, 0.0, val)
-
-        def ypmf(y):
-            jj = y - y0
-            inside = (jj >= 0) & (jj < width)
-            return np.where(inside[None, :], pmf_table[rows][:, np.clip(jj, 0, width - 1)], 0.0)
-
-        return _Lattice(c, x, ycdf, (y0, y0 + width - 1), ypmf)
+        ycdf, ypmf, support = _row_lookup(pmf_table, rows, y0, np.minimum(np.cumsum(pmf_table, axis=1), 1.0))
+        return _Lattice(c, x, ycdf, support, ypmf)
 
     @staticmethod
     def from_joint(x, y0, joint):
         """Rows ``X = x[r]`` with the joint probabilities ``P(X = x[r], Y = y0 + j) = joint[r, j]``
         (stored unnormalised: weights 1 and the joint row CDFs)."""
-        cdf = np.cumsum(joint, axis=1)
-        width = cdf.shape[1]
-        rows = np.arange(x.size)
-
-        def ycdf(j):
-            jj = np.clip(j, y0 - 1, y0 + width - 1) - y0
-            val = cdf[rows[None, :], np.maximum(jj, 0)]
-            return np.where(jj < 0, 0.0, val)
-
-        def ypmf(y):
-            jj = y - y0
-            inside = (jj >= 0) & (jj < width)
-            return np.where(inside[None, :], joint[:, np.clip(jj, 0, width - 1)], 0.0)
-
-        return _Lattice(np.ones(x.size), x, ycdf, (y0, y0 + width - 1), ypmf)
+        ycdf, ypmf, support = _row_lookup(joint, np.arange(x.size), y0, np.cumsum(joint, axis=1))
+        return _Lattice(np.ones(x.size), x, ycdf, support, ypmf)
 
     @staticmethod
     def from_binomials(c, x, trials, p):
@@ -1121,7 +1117,7 @@ class _Spectrum:
         O(W² log W) table.  The result equals the
         table's up to round-off (~1e-16) and the aliased mass (< 1e-20).
         """
-        (x0, y0), (w0, w1), (l0, l1), (f0, f1) = self.los, self.widths, self.sizes, self.freqs
+        (x0, y0), (w0, w1), (l0, l1), (_, f1) = self.los, self.widths, self.sizes, self.freqs
         x = x0 + np.arange(w0)
         t = v - a * x
         if b <= 0:
