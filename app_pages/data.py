@@ -125,7 +125,6 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
         "with columns label, model, score (and optionally an instance id).",
     )
 
-    long_df = df
     c1, c2, c3 = st.columns(3)
     if layout == "long":
         guess = state.guess_long(df)

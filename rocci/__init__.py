@@ -11,6 +11,7 @@ from .roc import roc_curve, roc_auc
 from .threshold import threshold_ci
 from .vertical import vertical_ci
 from .io import load_table
+from . import coverage, populations  # noqa: F401  (rocci.coverage, rocci.populations: the coverage lab)
 from .coverage import CoverageResult, threshold_coverage
 from .compare import (
     AucComparison,
@@ -37,7 +38,7 @@ from .explore import (
     threshold_table,
     youden_threshold,
 )
-from . import data
+from . import data  # noqa: F401  (rocci.data: reading and preparing tables)
 from .folds import (
     FoldComparison,
     FoldCurves,
