@@ -31,9 +31,10 @@ bootstrap, ``P(ΔC* < 0)`` comes from the transform directly
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -401,12 +402,27 @@ class CostCurve(_FrameResult):
     n_pos: int
     n_neg: int
     pos_label: Any = None
+    _envelope: Any = field(default=None, repr=False, compare=False)
 
     _scalar_fields = ("n_pos", "n_neg", "operating_range")
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``w, cost, threshold``."""
         return pd.DataFrame({"w": self.w, "cost": self.cost, "threshold": self.threshold})
+
+    def at(self, w) -> "CostCurve":
+        """The same cost curve evaluated at other operating points ``w``.
+
+        ``cost(w) = min_i [w·(1 − TPR_i) + (1 − w)·FPR_i]`` over the ROC hull's
+        vertices (ties → the highest threshold), exactly as :func:`cost_curve`
+        computes it, from the stored hull: nothing is recomputed from the data.
+        """
+        if self._envelope is None:
+            raise InputError("This cost curve keeps no hull to evaluate: call rocci.cost_curve(..., w=...) again.")
+        w = _check_w(w)
+        env = self._envelope
+        i = env.minimiser(w)
+        return dataclasses.replace(self, w=w, cost=env._cost(i, w), threshold=env.thresholds[i])
 
     def hull_frame(self) -> pd.DataFrame:
         """One row per hull vertex: ``threshold, fpr, tpr, w_low, w_high`` (the
@@ -654,6 +670,7 @@ def cost_curve(y_true, y_score, *, w=None, pos_label=None) -> CostCurve:
         n_pos=env.n_pos,
         n_neg=env.n_neg,
         pos_label=pos_label,
+        _envelope=env,
     )
 
 

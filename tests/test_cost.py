@@ -384,3 +384,21 @@ def test_bad_data():
         cost_ci(["a", "b", "a"], [0.1, 0.2, 0.3])
     with pytest.raises(InputError):
         cost_curve(Y, S[:-1])
+
+
+@pytest.mark.parametrize("data", CASES, ids=CASE_IDS)
+def test_cost_curve_at_other_w_equals_a_fresh_computation(data):
+    pos, neg = data
+    y, s = labels(pos, neg), np.r_[pos, neg]
+    kinks = [float(k) for k in envelope_kinks(pos, neg)]
+    w = np.unique(np.r_[np.linspace(0, 1, 1_001), kinks])
+    curve = cost_curve(y, s)
+    moved = curve.at(w)
+    fresh = cost_curve(y, s, w=w)
+    np.testing.assert_array_equal(moved.w, fresh.w)
+    np.testing.assert_array_equal(moved.cost, fresh.cost)
+    np.testing.assert_array_equal(moved.threshold, fresh.threshold)
+    np.testing.assert_array_equal(moved.breakpoints, curve.breakpoints)
+    assert moved.operating_range == fresh.operating_range
+    import pickle
+    assert pickle.loads(pickle.dumps(curve)).at(w).to_frame().equals(fresh.to_frame())

@@ -20,9 +20,18 @@ W_GRID = tuple(float(v) for v in np.linspace(0.0, 1.0, 101))
 
 
 @st.cache_data(max_entries=32, show_spinner="Computing the cost curve…")
+def _cost_curve(key: str, model: str, _y, _s):
+    return rocci.cost_curve(_y, _s)
+
+
 def cost_curve(key: str, model: str, w: tuple | None, _y, _s):
-    """``rocci.cost_curve`` at the operating points ``w`` (None: rocci's default grid)."""
-    return rocci.cost_curve(_y, _s, w=None if w is None else list(w))
+    """``rocci.cost_curve`` at the operating points ``w`` (None: rocci's default grid).
+
+    The hull is computed once per model (cached); other ``w`` are evaluated on
+    it with ``CostCurve.at`` (no new pass over the data).
+    """
+    curve = _cost_curve(key, model, _y, _s)
+    return curve if w is None else curve.at(list(w))
 
 
 @st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap intervals for the cost…")
