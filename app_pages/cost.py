@@ -243,7 +243,7 @@ def main() -> None:
                 grid = tuple(float(v) for v in np.union1d(cache_cost.W_GRID, curves[m].breakpoints))
                 envelopes[m] = cache_cost.cost_curve(an.key, m, grid, y, s)
                 bands[m] = cache_cost.cost_ci(an.key, m, cache_cost.W_GRID, None, **stats, _y=y, _s=s)
-                current[m] = cache_cost.cost_ci(an.key, m, (opts.w,), None, **stats, _y=y, _s=s)
+                current[m] = cache_cost.cost_ci_at(an.key, m, opts.w, bands[m], **stats, _y=y, _s=s)
             y, s = an.arrays(opts.model_a)
             if opts.thresholds:
                 k = len(opts.thresholds)

@@ -500,6 +500,16 @@ class CostCI(_FrameResult):
             }
         )
 
+    def take(self, index) -> "CostCI":
+        """The rows ``index`` (an int or a sequence) of this result, nothing recomputed.
+
+        Each operating point's interval depends only on its own threshold's
+        counts, so a row equals :func:`cost_ci` called at that ``w`` alone.
+        """
+        idx = np.atleast_1d(np.asarray(index, dtype=np.intp))
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name)[idx] for f in dataclasses.fields(self)
+                                            if isinstance(getattr(self, f.name), np.ndarray)})
+
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of ``C*`` at the ``i``-th operating point.
 

@@ -402,3 +402,17 @@ def test_cost_curve_at_other_w_equals_a_fresh_computation(data):
     assert moved.operating_range == fresh.operating_range
     import pickle
     assert pickle.loads(pickle.dumps(curve)).at(w).to_frame().equals(fresh.to_frame())
+
+
+@pytest.mark.parametrize("bootstrap,method", [("stratified", "agresti-coull"), ("full", "percentile"),
+                                              ("stratified", "wald")])
+def test_cost_ci_rows_equal_a_call_at_that_w(bootstrap, method):
+    pos, neg = random_tied(4)
+    y, s = labels(pos, neg), np.r_[pos, neg]
+    grid = np.linspace(0, 1, 21)
+    band = cost_ci(y, s, w=grid, bootstrap=bootstrap, method=method)
+    for j in (0, 7, 20):
+        one = cost_ci(y, s, w=[grid[j]], bootstrap=bootstrap, method=method)
+        row = band.take(j)
+        assert row.to_frame().equals(one.to_frame())
+        np.testing.assert_array_equal(row.distribution(0)[1], one.distribution(0)[1])

@@ -16,7 +16,7 @@ import streamlit as st
 import rocci
 
 #: Operating points of the interval band and the comparison (101 values).
-W_GRID = tuple(float(v) for v in np.linspace(0.0, 1.0, 101))
+W_GRID = tuple(round(float(v), 10) for v in np.linspace(0.0, 1.0, 101))  # 0.3, not 0.30000000000000004
 
 
 @st.cache_data(max_entries=32, show_spinner="Computing the cost curve…")
@@ -56,3 +56,11 @@ def compare_cost(key: str, model_a: str, model_b: str, w: tuple | None, bootstra
         w=None if w is None else list(w),
         bootstrap=bootstrap, confidence_level=confidence_level, method=method, m=m,
     )
+
+
+def cost_ci_at(key: str, model: str, w: float, band, bootstrap: str, confidence_level: float, method: str,
+               m, _y, _s):
+    """``cost_ci`` at one operating point: the band's row when ``w`` is on its grid (no recomputation)."""
+    if float(w) in W_GRID and band is not None:
+        return band.take(W_GRID.index(float(w)))
+    return cost_ci(key, model, (float(w),), None, bootstrap, confidence_level, method, m, _y, _s)
