@@ -60,11 +60,21 @@ def start_server(port: int, log):
     raise RuntimeError("the server did not start")
 
 
-def settle(page) -> None:
-    page.wait_for_timeout(200)
+def settle(page, heading: str | None = None) -> None:
+    """Wait until the rerun a click started has finished and nothing stale is left on screen.
+
+    Streamlit keeps the previous page's elements visible (marked stale) while a
+    rerun runs, so "a chart is visible" alone can be the old page's chart: wait
+    for the new page's heading, for the script to stop, and for no stale
+    element and no skeleton to remain.
+    """
+    page.wait_for_timeout(100)
+    if heading is not None:
+        page.get_by_role("heading", name=heading).first.wait_for(timeout=600_000)
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=600_000)
-    page.wait_for_function("() => document.querySelectorAll(\"[data-testid='stSkeleton']\").length === 0",
-                           timeout=600_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll(\"[data-testid='stSkeleton'], [data-stale='true']\").length === 0",
+        timeout=600_000)
 
 
 def main() -> None:
@@ -100,13 +110,15 @@ def main() -> None:
                 t = time.perf_counter()
                 page.get_by_test_id("stFileUploader").locator("input[type='file']").set_input_files(str(path))
                 settle(page)
-                expect(page.get_by_test_id("stMetric").first).to_be_visible()
+                # the summary of the uploaded file (not the sample's) is on screen
+                page.get_by_test_id("stMetric").filter(has_text="Rows used").filter(has_text=f"{n:,}").first.wait_for(
+                    timeout=600_000)
                 print(f"upload -> data summary: {time.perf_counter() - t:6.1f} s")
 
                 nav = page.get_by_test_id("stSidebarNavLink")
                 t = time.perf_counter()
                 nav.filter(has_text="ROC curve").click()
-                settle(page)
+                settle(page, "ROC curve")
                 expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
                 print(f"ROC page, first chart:  {time.perf_counter() - t:6.1f} s")
                 slider = page.get_by_test_id("stSlider").first.get_by_role("slider")
@@ -115,13 +127,18 @@ def main() -> None:
                 slider.press("ArrowLeft")
                 settle(page)
                 print(f"ROC page, control change -> redraw: {time.perf_counter() - t:6.1f} s")
+                # The floor: a rerun with nothing new to compute (the sidebar's image format switch).
+                t = time.perf_counter()
+                page.get_by_test_id("stSidebar").get_by_text("SVG", exact=True).click()
+                settle(page)
+                print(f"ROC page, rerun with nothing to compute: {time.perf_counter() - t:6.1f} s")
                 for title in ("Cost curves", "Compare models", "Threshold explorer", "Folds & classes"):
                     link = nav.filter(has_text=title)
                     if link.count() == 0:
                         continue
                     t = time.perf_counter()
                     link.click()
-                    settle(page)
+                    settle(page, title)
                     first = page.get_by_test_id("stPlotlyChart").first
                     drawn = first.count() > 0
                     print(f"{title}, first chart: {time.perf_counter() - t:6.1f} s"
