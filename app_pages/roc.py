@@ -340,8 +340,8 @@ def main() -> None:
     with right:
         auc_metrics(aucs, opts)
         _, fpr_range, tpr_range = VIEWS[opts.view]
-        fig = plots.roc_figure(curves, auc_text={m: f"AUC {r.auc:.3f}" for m, r in aucs.items()},
-                               fpr_range=fpr_range, tpr_range=tpr_range)
+        fig = cache.roc_base_figure(an.key, tuple(an.models), tuple((m, f"AUC {r.auc:.3f}") for m, r in aucs.items()),
+                                    tuple(fpr_range), tuple(tpr_range), curves)
         if tci is not None:
             plots.add_threshold_ci(fig, tci, name=opts.model if len(an.models) > 1 else "", color_index=color_index)
         if vci is not None:

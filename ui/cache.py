@@ -122,9 +122,26 @@ def current_analysis() -> Analysis | None:
 # --- statistics (all computed by rocci; cached here) -------------------------
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing the ROC curve…")
+@st.cache_resource(max_entries=32, show_spinner="Computing the ROC curve…")
 def roc_curve(key: str, model: str, _y: np.ndarray, _s: np.ndarray):
-    return rocci.roc_curve(_y, _s)
+    """``rocci.roc_curve``, shared and not copied (a 10⁶-row curve is ~35 MB; nothing mutates it)."""
+    curve = rocci.roc_curve(_y, _s)
+    for name in ("thresholds", "fpr", "tpr", "tp", "fp"):
+        getattr(curve, name).setflags(write=False)  # a page that tried to change it would fail loudly
+    return curve
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def roc_base_figure(key: str, models: tuple, auc_text: tuple, fpr_range: tuple, tpr_range: tuple, _curves: dict):
+    """``rocci.plots.roc_figure`` of the models' curves, built once per view.
+
+    The compact grid and the hover texts of 10⁶-point curves take ~0.1 s to
+    build; a control that only moves the intervals reuses this figure (a copy:
+    the page adds its intervals to it).
+    """
+    from rocci import plots
+
+    return plots.roc_figure(_curves, auc_text=dict(auc_text), fpr_range=fpr_range, tpr_range=tpr_range)
 
 
 @st.cache_data(max_entries=64, show_spinner="Computing the AUC interval…")
