@@ -21,6 +21,7 @@ from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
+from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -72,10 +73,6 @@ VERT_COLUMNS = {
     "p_tie": ("P(tie)", "P(ΔTPR = 0).", "%.4f"),
     "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
 }
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def thr(value) -> str:
@@ -179,16 +176,10 @@ def controls(an: cache.Analysis):
 def main() -> None:
     st.title("Compare models", anchor=False)
     report.caption(EXACT_CAPTION)
-    try:
-        an = cache.current_analysis()
-    except rocci.InputError as exc:
-        error(str(exc))
-        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
-        return
-    if an is None or len(an.models) < 2:
-        st.info("Comparing needs two models: map at least two score columns (one per model) on the Data page. "
-                "The bundled breast-cancer sample has two.")
-        st.page_link("app_pages/data.py", label="Choose the score columns on the Data page", icon=":material/table:")
+    an = cache.analysis_or_notice(
+        min_models=2, too_few="Comparing needs two models: map at least two score columns (one per model) on the "
+        "Data page. The bundled breast-cancer sample has two.")
+    if an is None:
         return
 
     left, right = st.columns([1, 2.6], gap="medium")

@@ -22,6 +22,7 @@ from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
+from ui.controls import error
 from rocci.plots import plotly_config
 
 URL = "query-params"
@@ -93,10 +94,6 @@ def size_text(result) -> str:
     if result.bootstrap == "stratified":
         return f"m+ = {result.m_pos:,}, m− = {result.m_neg:,}"
     return f"m = {result.m_total:,}"
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def column_config(spec: dict, frame: pd.DataFrame) -> dict:
@@ -209,15 +206,8 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
 def main() -> None:
     st.title("Cost curves", anchor=False)
     report.caption(CAPTION)
-    try:
-        an = cache.current_analysis()
-    except rocci.InputError as exc:
-        error(str(exc))
-        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
-        return
+    an = cache.analysis_or_notice()
     if an is None:
-        st.info("No data loaded yet.")
-        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
         return
     try:
         curves = {m: cache_cost.cost_curve(an.key, m, None, *an.arrays(m)) for m in an.models}

@@ -24,6 +24,7 @@ from ui import cache_coverage
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
+from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -49,10 +50,6 @@ SUMMARY_COLUMNS = {
     "x_at_min": ("Where lowest", "x value (rate or w) of the lowest coverage.", "%.3g"),
     "max_se": ("Largest MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.4f"),
 }
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def _numbers_text(values) -> str:

@@ -18,6 +18,7 @@ from ui import cache, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
+from ui.controls import error
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "parquet", "pq", "xlsx"]
 NONE = "\u2014 none \u2014"
@@ -34,11 +35,6 @@ SUMMARY_HELP = {
     "mean_positive": "Mean score of the positive rows.",
     "mean_negative": "Mean score of the negative rows.",
 }
-
-
-def error(message: str) -> None:
-    """An error box whose text (which may quote the file) is shown literally."""
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def source_section() -> state.Dataset | None:

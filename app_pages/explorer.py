@@ -24,6 +24,7 @@ from ui import cache, cache_explore, report
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
+from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -88,10 +89,6 @@ class Choice:
     method: str
     p0_text: str
     alternative: str
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
@@ -236,15 +233,8 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 def main() -> None:
     st.title("Threshold explorer", anchor=False)
     report.caption(CAPTION)
-    try:
-        an = cache.current_analysis()
-    except rocci.InputError as exc:
-        error(str(exc))
-        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
-        return
+    an = cache.analysis_or_notice()
     if an is None:
-        st.info("No data loaded yet.")
-        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
         return
 
     left, right = st.columns([1, 2.6], gap="medium")

@@ -30,6 +30,7 @@ from ui import cache, cache_folds, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, percent
+from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -103,10 +104,6 @@ OVR_COLUMNS = {
     "auc_high": ("AUC high", "Upper end of the AUC interval."),
     "auc_method": ("Method", "How the AUC interval is computed."),
 }
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def column_config(spec: dict, frame: pd.DataFrame) -> dict:

@@ -27,6 +27,7 @@ from ui import cache, cache_cost, cache_learn, report
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
+from ui.controls import error
 
 URL = "query-params"
 SOURCES = {"example": "Worked example (thesis)", "loaded": "Data loaded on the Data page"}
@@ -55,10 +56,6 @@ class Source:
     name: str
     pos_text: str
     example: bool
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def cfg(name: str) -> dict:

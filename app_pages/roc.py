@@ -22,6 +22,7 @@ from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import METHOD_NAMES, REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
+from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -95,10 +96,6 @@ class Options:
     vert_style: str
     fpr: tuple | None
     vert_method: str
-
-
-def error(message: str) -> None:
-    st.error(md_escape(message), icon=":material/error:")
 
 
 def suggested_thresholds(curve) -> list[float]:
@@ -290,15 +287,8 @@ def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
 def main() -> None:
     st.title("ROC curve", anchor=False)
     report.caption(EXACT_CAPTION)
-    try:
-        an = cache.current_analysis()
-    except rocci.InputError as exc:
-        error(str(exc))
-        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
-        return
+    an = cache.analysis_or_notice()
     if an is None:
-        st.info("No data loaded yet.")
-        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
         return
 
     try:

@@ -232,3 +232,29 @@ class ResultStore:
     def clear(self) -> None:
         with self._lock:
             self._store.clear()
+
+
+def analysis_or_notice(*, min_models: int = 1, too_few: str = "") -> "Analysis | None":
+    """The page's analysis, or None after telling the user what to do on the Data page.
+
+    An unusable mapping gives an error box naming the problem; no data, or
+    fewer than ``min_models`` score columns (message ``too_few``), an info box;
+    each with a link to the Data page.
+    """
+    from .controls import error
+
+    try:
+        an = current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return None
+    if an is None:
+        st.info("No data loaded yet.")
+        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        return None
+    if len(an.models) < min_models:
+        st.info(too_few)
+        st.page_link("app_pages/data.py", label="Choose the score columns on the Data page", icon=":material/table:")
+        return None
+    return an

@@ -6,6 +6,13 @@ import streamlit as st
 
 URL = "query-params"
 
+
+def error(message: str) -> None:
+    """An error box whose text (which may quote the file or the user's input) is shown literally."""
+    from .text import md_escape
+
+    st.error(md_escape(message), icon=":material/error:")
+
 #: ROC chart views: name -> (label, FPR range, TPR range).
 VIEWS = {"full": ("Whole square", (0.0, 1.0), (0.0, 1.0)), "corner": ("Top-left corner", (0.0, 0.5), (0.5, 1.0))}
 
