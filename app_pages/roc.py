@@ -254,7 +254,7 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
         cols = st.columns(per_row)
         for col, (model, res) in zip(cols, items[start:start + per_row]):
             with col:
-                st.metric(
+                report.metric(
                     f"AUC · {md_escape(model)}",
                     f"{res.auc:.3f}",
                     help="Area under the empirical ROC curve: the probability that a random positive scores "

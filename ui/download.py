@@ -37,13 +37,22 @@ def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
         out[col] = s.map(neutralise).astype(object)
     out.columns = [neutralise(str(c)) for c in out.columns]
     if not isinstance(out.index, pd.RangeIndex):
-        out.index = [neutralise(str(i)) for i in out.index]
+        out.index = pd.Index([neutralise(str(i)) for i in out.index],
+                             name=None if out.index.name is None else neutralise(str(out.index.name)))
     return out
 
 
 def csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
-    """UTF-8 CSV of ``df`` with formulas neutralised; floats at full precision."""
-    return safe_frame(df).to_csv(index=index, lineterminator="\n", float_format="%.17g").encode("utf-8")
+    """UTF-8 CSV of ``df`` with formulas neutralised; numbers exactly as computed.
+
+    Each float is written as its shortest text that reads back to the same
+    float (Python's ``repr``: ``0.1``, not ``0.10000000000000001``;
+    ``0.30000000000000004`` stays, since that is the value), so a reader
+    gets every bit back and no binary noise.  Integer columns stay integers;
+    missing values are empty cells, infinities ``inf``/``-inf``.
+    """
+    # float_format=None is pandas' shortest round-trip repr (a "%.17g" format would add the noise).
+    return safe_frame(df).to_csv(index=index, lineterminator="\n", float_format=None).encode("utf-8")
 
 
 def table_title(label: str) -> str:
