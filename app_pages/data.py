@@ -229,13 +229,13 @@ def negative_text(p) -> str:
 
 def summary_section(an: cache.Analysis) -> None:
     p = an.prepared
-    st.subheader("Summary", anchor=False)
+    report.subheader("Summary", anchor=False)
     c = st.columns(5)
-    c[0].metric("Rows in the file", f"{p.n_rows_in:,}", help="Rows read from the table.")
-    c[1].metric("Rows used", f"{p.n_rows_used:,}", help="Rows with no missing value in the label, score or fold columns.")
-    c[2].metric("Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
-    c[3].metric("Negatives", f"{p.n_neg:,}", help="Rows whose label is " + negative_text(p) + ".")
-    c[4].metric("Rows dropped", f"{p.n_dropped:,}",
+    report.metric_in(c[0], "Rows in the file", f"{p.n_rows_in:,}", help="Rows read from the table.")
+    report.metric_in(c[1], "Rows used", f"{p.n_rows_used:,}", help="Rows with no missing value in the label, score or fold columns.")
+    report.metric_in(c[2], "Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
+    report.metric_in(c[3], "Negatives", f"{p.n_neg:,}", help="Rows whose label is " + negative_text(p) + ".")
+    report.metric_in(c[4], "Rows dropped", f"{p.n_dropped:,}",
                 help="Rows with a missing value in a used column are left out, and counted here.")
     if p.n_dropped:
         per_col = ", ".join(f"{md_escape(k)}: {v:,}" for k, v in p.dropped_by_column.items() if v)
@@ -254,7 +254,7 @@ def summary_section(an: cache.Analysis) -> None:
         folds = pd.Series(p.fold).value_counts(sort=False).sort_index()
         report.caption("Rows per fold: " + ", ".join(f"{md_escape(k)}: {v}" for k, v in folds.items()))
 
-    st.subheader("Score distributions", anchor=False)
+    report.subheader("Score distributions", anchor=False)
     report.caption("How the scores of positives and negatives are spread, per model: the less the two "
                "histograms overlap, the better the model separates the classes (the higher its AUC).")
     fig = plots.score_histograms(

@@ -232,14 +232,14 @@ def folds_section(an: cache.Analysis) -> None:
     with right:
         auc = curves.auc
         c = st.columns(3)
-        c[0].metric("Folds", f"{k}", help=f"Distinct values of the fold column {md_escape(p.fold_column)}.")
-        c[1].metric("Mean of the fold AUCs", f"{auc.mean():.4f}",
+        report.metric_in(c[0], "Folds", f"{k}", help=f"Distinct values of the fold column {md_escape(p.fold_column)}.")
+        report.metric_in(c[1], "Mean of the fold AUCs", f"{auc.mean():.4f}",
                     help=f"Average of the {k} folds' AUCs; their standard deviation is {auc.std(ddof=1):.4f}.")
-        c[2].metric("AUC of the pooled data", f"{pooled.auc:.4f}",
+        report.metric_in(c[2], "AUC of the pooled data", f"{pooled.auc:.4f}",
                     help="AUC of all out-of-fold scores taken together as one test set.")
         g1, g2 = st.columns(2)
         with g1:
-            st.markdown(f"**Fold by fold · {md_escape(opts.model)}**")
+            report.markdown(f"**Fold by fold · {md_escape(opts.model)}**")
             fig = plots_folds.folds_figure(
                 curves, vertical=vert if opts.average == "vertical" else None,
                 threshold=thr if opts.average == "threshold" else None,
@@ -247,7 +247,7 @@ def folds_section(an: cache.Analysis) -> None:
             report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds"),
                             key="fc_folds_chart")
         with g2:
-            st.markdown(f"**All folds pooled · {md_escape(opts.model)}**")
+            report.markdown(f"**All folds pooled · {md_escape(opts.model)}**")
             fig = plots_folds.pooled_figure(pooled, vertical=pooled_v, threshold=pooled_t, name=f"{opts.model} (pooled)",
                                             height=620, corner=opts.corner)
             report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds_pooled"),
@@ -276,7 +276,7 @@ def folds_section(an: cache.Analysis) -> None:
 
 
 def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -> None:
-    st.subheader("Results", anchor=False)
+    report.subheader("Results", anchor=False)
     names = ["Per fold", "Vertical average", "Threshold average", "Pooled exact bootstrap"]
     tabs = dict(zip(names, st.tabs(names)))
     band = md_escape(plots_folds.spread_text(opts.spread, opts.level, curves.n_folds))
@@ -311,7 +311,7 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
 
 
 def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
-    st.subheader("Two models, fold by fold: paired t-test", anchor=False)
+    report.subheader("Two models, fold by fold: paired t-test", anchor=False)
     models = an.models
     with st.container(border=True):
         c = st.columns([1, 1, 1.3, 1, 1])
@@ -337,13 +337,13 @@ def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
         return
     what = "AUC" if measure == "auc" else "error rate"
     c = st.columns([1.2, 1.6, 0.8, 1.0])
-    c[0].metric(f"Mean {what} difference (A − B)", f"{cmp.mean:+.4f}",
+    report.metric_in(c[0], f"Mean {what} difference (A − B)", f"{cmp.mean:+.4f}",
                 help=f"Average over the {len(cmp.folds)} folds of A's {what} minus B's.")
-    c[1].metric("95% interval", f"[{cmp.low:.4f}, {cmp.high:.4f}]",
+    report.metric_in(c[1], "95% interval", f"[{cmp.low:.4f}, {cmp.high:.4f}]",
                 help="t-interval for the mean difference: mean ± t(0.975, folds − 1) × sd / √folds.")
-    c[2].metric("t statistic", "—" if np.isnan(cmp.statistic) else f"{cmp.statistic:.3f}",
+    report.metric_in(c[2], "t statistic", "—" if np.isnan(cmp.statistic) else f"{cmp.statistic:.3f}",
                 help=f"√folds × mean / sd of the per-fold differences, with {cmp.df} degrees of freedom.")
-    c[3].metric("p-value (two-sided)", "—" if np.isnan(cmp.pvalue) else f"{cmp.pvalue:.4f}",
+    report.metric_in(c[3], "p-value (two-sided)", "—" if np.isnan(cmp.pvalue) else f"{cmp.pvalue:.4f}",
                 help="The probability of a t at least this far from 0 if the two models were equally good.")
     left, right = st.columns([1, 1.4], gap="medium")
     with left:
@@ -454,15 +454,15 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
         if mc.n_dropped:
             report.caption(f"{mc.n_dropped:,} of {mc.n_rows_in:,} rows left out: missing class or score.")
         c = st.columns(3)
-        c[0].metric("Classes", f"{len(classes)}", help=f"Values of the column {md_escape(label)}.")
-        c[1].metric("Accuracy", f"{top.accuracy:.1%}",
+        report.metric_in(c[0], "Classes", f"{len(classes)}", help=f"Values of the column {md_escape(label)}.")
+        report.metric_in(c[1], "Accuracy", f"{top.accuracy:.1%}",
                     help="Share of rows whose true class has the highest score (the prediction is correct).")
-        c[2].metric("AUC of correct vs top score", f"{top.auc:.4f}",
+        report.metric_in(c[2], "AUC of correct vs top score", f"{top.auc:.4f}",
                     help="How well the top score separates correct predictions from wrong ones (0.5: not at all).")
         g1, g2 = st.columns(2)
         how = f"{percent(level)} exact bootstrap percentile bands" if bands else "no bands"
         with g1:
-            st.markdown("**One class against the rest**")
+            report.markdown("**One class against the rest**")
             report.plotly_chart(plots_folds.one_vs_rest_figure(ovr, show_bands=bands, height=620),
                             config=plotly_config(image_format=image_format(), filename="rocci_one_vs_rest"),
                             key="fc_ovr_chart")
@@ -470,7 +470,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
                        f"class's own score column. Legend: AUC with its {percent(level)} "
                        f"{AUC_LABELS[auc_method]} interval; shaded: {how}.")
         with g2:
-            st.markdown("**Is the prediction correct? (top score)**")
+            report.markdown("**Is the prediction correct? (top score)**")
             report.plotly_chart(plots_folds.top_score_figure(top, vertical=top_v, height=620),
                             config=plotly_config(image_format=image_format(), filename="rocci_top_score"),
                             key="fc_top_chart")
@@ -481,7 +481,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
                 "along the bottom. A curve near the top-left corner means the top score is a good warning sign of "
                 f"mistakes. Shaded: {how}."
             )
-    st.subheader("Results", anchor=False)
+    report.subheader("Results", anchor=False)
     names = ["Per class", "Curves", "Correct vs top score"]
     tabs = dict(zip(names, st.tabs(names)))
     with tabs["Per class"]:

@@ -151,8 +151,8 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 
 
 def section_point(src: Source, roc, options: list[float]) -> None:
-    st.header("1 · A ROC point and its confusion matrix", anchor=False)
-    st.markdown(
+    report.header("1 · A ROC point and its confusion matrix", anchor=False)
+    report.markdown(
         "A classifier gives each instance a **score**. Choose a **threshold**: every instance scoring at or "
         "above it is *predicted positive*. Counting the four outcomes gives the **confusion matrix**; two "
         "shares of it make one **point** of the ROC curve: the true-positive rate (the share of positives "
@@ -165,7 +165,7 @@ def section_point(src: Source, roc, options: list[float]) -> None:
     conf = cache_learn.confusion_at(src.key, src.model, t, src.y, src.s)
     c1, c2 = st.columns([1, 1.3], gap="medium")
     with c1:
-        st.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
+        report.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
         st.table(matrix_frame(conf, src.pos_text))
         report.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
                    "FN: positives missed; FP: negatives flagged (false alarms); TN: negatives left alone.")
@@ -173,13 +173,13 @@ def section_point(src: Source, roc, options: list[float]) -> None:
                                     "tpr": conf.recall, "fpr": conf.fpr}]),
                      label="Download the matrix (CSV)", file_name="rocci_learn_confusion.csv", key="ln_dl_conf")
         a, b = st.columns(2)
-        a.metric("TPR", f"{conf.recall:.4f}",
+        report.metric_in(a, "TPR", f"{conf.recall:.4f}",
                  help=f"True-positive rate = TP / n+ = {conf.tp} / {conf.n_pos}: share of positives found "
                  "(sensitivity, recall).")
-        b.metric("FPR", f"{conf.fpr:.4f}",
+        report.metric_in(b, "FPR", f"{conf.fpr:.4f}",
                  help=f"False-positive rate = FP / n− = {conf.fp} / {conf.n_neg}: share of negatives flagged "
                  "(1 − specificity).")
-        st.markdown(
+        report.markdown(
             f"**TPR** = TP / n+ = {conf.tp} / {conf.n_pos} = **{conf.recall:.4f}**  \n"
             f"**FPR** = FP / n− = {conf.fp} / {conf.n_neg} = **{conf.fpr:.4f}**"
         )
@@ -209,8 +209,8 @@ def use_optimal(key: str, value: float) -> None:
 
 
 def section_duality(src: Source, roc, env, options: list[float]) -> None:
-    st.header("2 · A cost line and the ROC point it maps to", anchor=False)
-    st.markdown(
+    report.header("2 · A cost line and the ROC point it maps to", anchor=False)
+    report.markdown(
         "Costs depend on the situation: how common positives are and what each mistake costs. They boil "
         "down to one number, the **operating point w** between 0 and 1 (large w: missing a positive is what "
         "hurts). A threshold's **normalised expected cost** is NEC(w) = w·(1 − TPR) + (1 − w)·FPR: a "
@@ -260,12 +260,12 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
     c0, c1w, cw = (float(v) for v in line.cost)
     slope = c1w - c0
     a, b, c, d = st.columns(4)
-    a.metric("FPR (intercept at w = 0)", f"{c0:.4f}", help="The cost line's value at w = 0 is the FPR.")
-    b.metric("1 − TPR (value at w = 1)", f"{c1w:.4f}", help="The cost line's value at w = 1 is 1 − TPR.")
-    c.metric("Slope", f"{slope:.4f}", help="Slope of the cost line: (1 − TPR) − FPR.")
-    d.metric("TPR = 1 − slope − FPR", f"{1.0 - slope - c0:.4f}",
+    report.metric_in(a, "FPR (intercept at w = 0)", f"{c0:.4f}", help="The cost line's value at w = 0 is the FPR.")
+    report.metric_in(b, "1 − TPR (value at w = 1)", f"{c1w:.4f}", help="The cost line's value at w = 1 is 1 − TPR.")
+    report.metric_in(c, "Slope", f"{slope:.4f}", help="Slope of the cost line: (1 − TPR) − FPR.")
+    report.metric_in(d, "TPR = 1 − slope − FPR", f"{1.0 - slope - c0:.4f}",
              help="Eq. 3.6: the ROC point read back from the line.")
-    st.markdown(
+    report.markdown(
         f"**In words.** Threshold **{md_escape(number(t, 6))}** is the ROC point "
         f"(FPR {fpr:.4f}, TPR {tpr:.4f}) and, in cost space, the line from ({0}, {c0:.4f}) to (1, {c1w:.4f}): "
         f"intercept FPR = {c0:.4f}, slope 1 − TPR − FPR = {slope:.4f}, and back, TPR = 1 − {slope:.4f} − "
@@ -295,8 +295,8 @@ def where_cheapest(env, t: float) -> str:
 
 
 def section_hull(src: Source, roc, env) -> None:
-    st.header("3 · The cost curve is the ROC convex hull", anchor=False)
-    st.markdown(
+    report.header("3 · The cost curve is the ROC convex hull", anchor=False)
+    report.markdown(
         "Draw the cost line of **every** threshold. At each w, the cheapest one is at the bottom: the "
         "**lower envelope** of the lines is the **cost curve**. Only a few thresholds ever reach it — "
         "exactly the **vertices of the upper convex hull** of the ROC curve. Each hull vertex owns one "
@@ -317,10 +317,10 @@ def section_hull(src: Source, roc, env) -> None:
              for r in frame.itertuples()]
     bps = [float(v) for v in env.breakpoints if 0 < v < 1]
     if len(parts) <= MAX_LISTED:
-        st.markdown("Hull vertices and the stretch of w where each is cheapest: " + "; ".join(parts) + ". "
+        report.markdown("Hull vertices and the stretch of w where each is cheapest: " + "; ".join(parts) + ". "
                     + ("Breakpoints: " + ", ".join(f"**{v:.4f}**" for v in bps) + "." if bps else ""))
     else:
-        st.markdown(f"The hull has **{len(parts)}** vertices that are cheapest somewhere, with {len(bps)} "
+        report.markdown(f"The hull has **{len(parts)}** vertices that are cheapest somewhere, with {len(bps)} "
                     "breakpoints between them: see the table (hover the charts for each one).")
     st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config={
         "threshold": st.column_config.NumberColumn("Threshold", help="Hull vertex: score ≥ threshold.",
@@ -344,8 +344,8 @@ def new_worlds() -> None:
 
 
 def section_worlds(src: Source, roc, options: list[float], level: float) -> None:
-    st.header("4 · Why one ROC curve is not enough", anchor=False)
-    st.markdown(
+    report.header("4 · Why one ROC curve is not enough", anchor=False)
+    report.markdown(
         "Our data are one sample. Another sample from the same population would give another curve. The "
         "**bootstrap** imitates this: draw, with replacement, as many positives and as many negatives as we "
         "have — a new **world** — and redraw the ROC curve. Each world's curve differs a little. The "
@@ -419,8 +419,8 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
 
 
 def section_averaging(src: Source, roc, level: float) -> None:
-    st.header("5 · Threshold averaging or vertical averaging?", anchor=False)
-    st.markdown(
+    report.header("5 · Threshold averaging or vertical averaging?", anchor=False)
+    report.markdown(
         "Two ways to put intervals on a ROC curve, answering two different questions."
     )
     tci = cache.threshold_ci(src.key, src.model, None, AVG_RATES, level, "wilson", "rectangle", None, src.y,
@@ -429,9 +429,9 @@ def section_averaging(src: Source, roc, level: float) -> None:
     left, right = plots_learn.averaging_figures(roc, tci, vci)
     f1, f2 = st.columns(2)
     with f1:
-        st.markdown("**Threshold averaging: rectangles at fixed thresholds**")
+        report.markdown("**Threshold averaging: rectangles at fixed thresholds**")
         report.plotly_chart(left, config=cfg("threshold_avg"), key="ln_avg_thr")
-        st.markdown(
+        report.markdown(
             "*If I use this threshold, what true- and false-positive rates should I expect?* The threshold "
             "is fixed, so **both** rates vary: a rectangle."
         )
@@ -439,9 +439,9 @@ def section_averaging(src: Source, roc, level: float) -> None:
                    f"{percent(float(tci.axis_confidence_level))}), at the thresholds that predict 10%, 20%, …, "
                    "90% of all instances positive.")
     with f2:
-        st.markdown("**Vertical averaging: bars at fixed FPR**")
+        report.markdown("**Vertical averaging: bars at fixed FPR**")
         report.plotly_chart(right, config=cfg("vertical_avg"), key="ln_avg_vert")
-        st.markdown(
+        report.markdown(
             "*If I allow this false-alarm rate, what share of positives will I find?* The FPR is fixed "
             "(the threshold moves with the sample), so only the TPR varies: a vertical bar."
         )
@@ -470,7 +470,7 @@ def main() -> None:
     n_pos, n_neg = int(roc.n_pos), int(roc.n_neg)
     what = ("the thesis's worked example" if src.example else
             f"**{md_escape(src.name)}**, model **{md_escape(src.model)}**")
-    st.markdown(f"Using {what}: {n_pos} positives, {n_neg} negatives, AUC {roc.auc:.4f}.")
+    report.markdown(f"Using {what}: {n_pos} positives, {n_neg} negatives, AUC {roc.auc:.4f}.")
     options = slider_thresholds(roc, env)
     forget_thresholds_on_new_data(src)
     if not options:
