@@ -22,5 +22,7 @@ RUN useradd --create-home rocci
 USER rocci
 
 EXPOSE 8501
+# .streamlit/config.toml listens on 127.0.0.1 (this computer only); a container is reached from
+# outside through its published port, so it listens on every interface: --server.address=0.0.0.0.
 HEALTHCHECK --interval=30s --timeout=5s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health')"
 CMD ["python", "-m", "streamlit", "run", "app.py", "--server.address=0.0.0.0", "--server.port=8501", "--server.headless=true", "--browser.gatherUsageStats=false"]
