@@ -257,7 +257,7 @@ def main() -> None:
         for col, m in zip(cols, shown):
             cur = current[m]
             with col:
-                st.metric(f"Cost at w = {opts.w:.3f} · {md_escape(m)}", f"{float(cur.cost[0]):.4f}",
+                report.metric(f"Cost at w = {opts.w:.3f} · {md_escape(m)}", f"{float(cur.cost[0]):.4f}",
                           help="Normalised expected cost of the optimal threshold at this w.")
                 report.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
                            f"{md_escape(how)} interval **[{float(cur.cost_low[0]):.4f}, "
@@ -276,7 +276,7 @@ def main() -> None:
 
         roc_col, cmp_col = st.columns([1, 1.4] if cmp is not None else [1, 1])
         with roc_col:
-            st.markdown(f"**ROC view · {md_escape(opts.model_a)}**")
+            report.markdown(f"**ROC view · {md_escape(opts.model_a)}**")
             env = curves[opts.model_a]
             w_roc = opts.w if picked is None else picked
             at_w = current[opts.model_a] if picked is None else cache_cost.cost_curve(
@@ -423,7 +423,7 @@ def comparison_sentence(cmp, opts: Options) -> str:
 
 
 def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
-    st.subheader("Results", anchor=False)
+    report.subheader("Results", anchor=False)
     names = ["Cost intervals"] + (["Comparison"] if cmp is not None else []) + ["ROC hull"]
     tabs = dict(zip(names, st.tabs(names)))
     how = md_escape(plots_cost.interval_text(opts.level, opts.method, opts.bootstrap))

@@ -260,26 +260,26 @@ def main() -> None:
     cfg = plotly_config(image_format=image_format(), filename="rocci_explorer")
     with right:
         thr = number(conf.threshold, 6)
-        st.markdown(f"**{md_escape(choice.model)}** · threshold **score ≥ {md_escape(thr)}** "
+        report.markdown(f"**{md_escape(choice.model)}** · threshold **score ≥ {md_escape(thr)}** "
                     f"({md_escape(choice.how)})")
         cols = st.columns(4)
         cols[0].metric("Predicted positive", f"{conf.target_size} of {conf.n}",
                        help="Instances with score ≥ threshold (the target).")
-        cols[1].metric("Accuracy", f"{conf.accuracy:.4f}", help=INDICATOR_TEXT["accuracy"][1])
-        cols[2].metric("Precision", "—" if np.isnan(conf.precision) else f"{conf.precision:.4f}",
+        report.metric_in(cols[1], "Accuracy", f"{conf.accuracy:.4f}", help=INDICATOR_TEXT["accuracy"][1])
+        report.metric_in(cols[2], "Precision", "—" if np.isnan(conf.precision) else f"{conf.precision:.4f}",
                        help=INDICATOR_TEXT["precision"][1])
-        cols[3].metric("Recall", f"{conf.recall:.4f}", help=INDICATOR_TEXT["recall"][1])
+        report.metric_in(cols[3], "Recall", f"{conf.recall:.4f}", help=INDICATOR_TEXT["recall"][1])
 
         mcol, bcol = st.columns([1.15, 1], gap="medium")
         with mcol:
-            st.markdown("**Confusion matrix**")
+            report.markdown("**Confusion matrix**")
             st.table(matrix_frame(conf, pos_text))
             report.caption(f"Rows: the true class (positive = {md_escape(pos_text)}); columns: the prediction at "
                        "this threshold. The diagonal (true positives, true negatives) is correct.")
         with bcol:
             binomial(conf, choice)
 
-        st.markdown("**Indicators with intervals**")
+        report.markdown("**Indicators with intervals**")
         st.dataframe(indicator_frame(conf), hide_index=True, column_config=indicator_config(choice.level),
                      key="ex_indicators")
         report.caption(
@@ -300,13 +300,13 @@ def main() -> None:
                     "positive), so the current point is left off the precision–recall and reading-rate charts.")
         gcol, pcol = st.columns(2)
         with gcol:
-            st.markdown("**Gain chart**")
+            report.markdown("**Gain chart**")
             report.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model), config=cfg,
                             key="ex_gain")
             report.caption("Share of the positives found (recall) against the share of all instances targeted, "
                        "scores taken from the top. Diamond: the current threshold, with its intervals.")
         with pcol:
-            st.markdown("**Precision–recall curve**")
+            report.markdown("**Precision–recall curve**")
             report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
                                                     name=choice.model), config=cfg, key="ex_pr")
             report.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
@@ -316,7 +316,7 @@ def main() -> None:
 
 
 def binomial(conf, choice: Choice) -> None:
-    st.markdown("**Binomial test of the error rate**")
+    report.markdown("**Binomial test of the error rate**")
     text = choice.p0_text
     try:
         p0: object = float(text.replace("−", "-"))
@@ -328,9 +328,9 @@ def binomial(conf, choice: Choice) -> None:
     except rocci.InputError as exc:
         error(str(exc))
         return
-    st.metric("Errors", f"{test.errors} of {test.n}", help="Misclassified instances, FP + FN; error rate "
+    report.metric("Errors", f"{test.errors} of {test.n}", help="Misclassified instances, FP + FN; error rate "
               f"{test.error_rate:.4f}.")
-    st.metric("P-value", f"{test.pvalue:.4g}", help="Binomial test against the reference error rate p0.")
+    report.metric("P-value", f"{test.pvalue:.4g}", help="Binomial test against the reference error rate p0.")
     outcome = {
         "less": f"at most {test.errors} errors out of {test.n}",
         "greater": f"at least {test.errors} errors out of {test.n}",
@@ -349,7 +349,7 @@ def binomial(conf, choice: Choice) -> None:
 
 
 def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
-    st.subheader("More", anchor=False)
+    report.subheader("More", anchor=False)
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
     y, s = an.arrays(choice.model)
     with tabs[0]:
