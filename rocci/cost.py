@@ -66,10 +66,32 @@ __all__ = [
     "CostComparison",
     "BOOTSTRAPS",
     "COST_METHODS",
+    "AGRESTI_ADD",
+    "AGRESTI_MIN_ADD",
 ]
 
 BOOTSTRAPS = ("stratified", "full")
 COST_METHODS = ("agresti-coull", "wald", "percentile")
+
+# Pseudo-counts of the adjusted Wald ("agresti-coull") intervals.  Gadoury (2009),
+# §5.4 (tables 5.1 and 5.2), adopts Agresti's values: for one model, Agresti and
+# Coull (1998) add 2 to each of the four confusion cells (TP, FN, FP, TN: 8
+# instances); for two models on the same instances, Agresti and Min (2005) add
+# ½ to each of the four paired cells of each class (8 cells, 4 instances).  The
+# pseudo-counts keep the variance away from 0 where the cost or its difference
+# vanishes (w near 0 or 1), where plain Wald intervals break down.  The
+# adjustment experiment (§5.5, figs 5.7–5.12: 0.5, 2 and 3 for one model; 1/8,
+# ½ and 1 for two) finds these defaults best: too few and Wald's breakdown at
+# the ends returns, too many and the added bias breaks coverage on both sides.
+
+#: Pseudo-count per confusion cell for one model (Agresti–Coull; thesis §5.4,
+#: table 5.1): the default ``add`` of :func:`cost_ci` and of
+#: :func:`rocci.explore.confusion_at`.
+AGRESTI_ADD = 2.0
+
+#: Pseudo-count per paired cell for two models (Agresti–Min; thesis §5.4,
+#: table 5.2): the default ``add`` of :func:`compare_cost`.
+AGRESTI_MIN_ADD = 0.5
 
 #: Costs (and lattice values) closer than this count as equal: ties between
 #: cost lines at a breakpoint, and equal values of a bootstrap cost law.
@@ -1372,7 +1394,7 @@ def cost_ci(
     confidence_level=0.95,
     method="agresti-coull",
     m=None,
-    add=2.0,
+    add=AGRESTI_ADD,
 ) -> CostCI:
     """Exact bootstrap confidence intervals for the normalised expected cost.
 
@@ -1421,8 +1443,8 @@ def cost_ci(
     m : None, int or (int, int)
         Stratified: ``(m+, m−)`` (an int sets both; default ``n±``).  Full: the
         number of pooled draws (default ``n``).
-    add : float, default 2.0
-        Agresti–Coull pseudo-count per cell.
+    add : float, default :data:`AGRESTI_ADD` (2)
+        Agresti–Coull pseudo-count per cell (why 2: see :data:`AGRESTI_ADD`).
 
     Returns
     -------
@@ -1540,7 +1562,7 @@ def compare_cost(
     confidence_level=0.95,
     method="agresti-coull",
     m=None,
-    add=0.5,
+    add=AGRESTI_MIN_ADD,
 ) -> CostComparison:
     """Exact bootstrap comparison of two models' costs on the same instances.
 
@@ -1586,7 +1608,8 @@ def compare_cost(
         ``"percentile"``: quantiles of the exact lattice law of ``ΔC*``.
     m : None, int or (int, int)
         As in :func:`cost_ci`.
-    add : float, default 0.5
+    add : float, default :data:`AGRESTI_MIN_ADD` (½)
+        Agresti–Min pseudo-count per paired cell (why ½: see :data:`AGRESTI_MIN_ADD`).
 
     Returns
     -------

@@ -56,7 +56,7 @@ from scipy import special, stats
 
 from ._results import ConfidenceInterval, _FrameResult
 from ._validation import InputError, check_binary, check_choice, check_confidence_level
-from .cost import cost_curve, operating_point
+from .cost import AGRESTI_ADD, _check_add, cost_curve, operating_point
 from .counts import ScoreCounts, score_counts
 from .intervals import PROPORTION_METHODS, proportion_interval
 from .threshold import thresholds_for_total_positive_rate
@@ -173,8 +173,9 @@ def _counts(y_true, y_score, pos_label):
 # ---------------------------------------------------------------------------
 
 
-def _binomial_intervals(successes, trials, alpha: float, method: str):
-    """Interval for ``successes/trials`` by ``method``; NaN where ``trials == 0``."""
+def _binomial_intervals(successes, trials, alpha: float, method: str, add: float = AGRESTI_ADD):
+    """Interval for ``successes/trials`` by ``method`` (``add``: Agresti–Coull pseudo-count per cell);
+    NaN where ``trials == 0``."""
     successes = np.asarray(successes, dtype=np.float64)
     trials = np.asarray(trials, dtype=np.float64)
     low = np.full(successes.shape, np.nan)
@@ -182,7 +183,7 @@ def _binomial_intervals(successes, trials, alpha: float, method: str):
     ok = trials > 0
     if ok.any():
         p = successes[ok] / trials[ok]
-        lo, hi = proportion_interval(p, trials[ok], alpha, method)
+        lo, hi = proportion_interval(p, trials[ok], alpha, method, add=add)
         low[ok], high[ok] = lo, hi
     return low, high
 
@@ -221,6 +222,8 @@ class Confusion(_FrameResult):
     confidence_level : float
         Level of each interval (each on its own, not jointly).
     pos_label : object
+    add : float
+        Agresti–Coull pseudo-count per cell (used by ``method="agresti-coull"``).
     """
 
     threshold: float
@@ -241,6 +244,7 @@ class Confusion(_FrameResult):
     method: str
     confidence_level: float
     pos_label: Any = None
+    add: float = AGRESTI_ADD
 
     _scalar_fields = ("threshold", "tp", "fn", "fp", "tn", "method", "confidence_level")
 
@@ -341,7 +345,7 @@ class Confusion(_FrameResult):
         )
 
 
-def _indicators(tp: int, fp: int, n_pos: int, n_neg: int, alpha: float, method: str):
+def _indicators(tp: int, fp: int, n_pos: int, n_neg: int, alpha: float, method: str, add: float = AGRESTI_ADD):
     """Values, intervals and binomial counts of :data:`INDICATORS` (vectorised over the rows)."""
     fn, tn = n_pos - tp, n_neg - fp
     n = n_pos + n_neg
@@ -349,7 +353,7 @@ def _indicators(tp: int, fp: int, n_pos: int, n_neg: int, alpha: float, method: 
     # Rows in INDICATORS order: the binomial (successes, trials) each interval rests on.
     successes = np.array([tp + tn, fp + fn, tp, tp, tn, fp, tp, tp + fp], dtype=np.int64)
     trials = np.array([n, n, tp + fp, n_pos, n_neg, n_neg, not_tn, n], dtype=np.int64)
-    low, high = _binomial_intervals(successes, trials, alpha, method)
+    low, high = _binomial_intervals(successes, trials, alpha, method, add)
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(trials > 0, successes / np.maximum(trials, 1), np.nan).astype(np.float64)
     # F1 = 2J/(1 + J): the value and the interval's ends are mapped from J.
@@ -368,6 +372,7 @@ def confusion_at(
     pos_label=None,
     confidence_level=0.95,
     method="wilson",
+    add=AGRESTI_ADD,
 ) -> Confusion:
     """Confusion matrix at one threshold, and seven indicators with intervals.
 
@@ -403,6 +408,11 @@ def confusion_at(
     method : {"wilson", "wald", "agresti-coull", "percentile"}
         See :func:`rocci.intervals.proportion_interval`; ``"percentile"``
         takes the quantiles of the exact binomial law.
+    add : float, default :data:`rocci.cost.AGRESTI_ADD` (2)
+        Agresti–Coull pseudo-count per cell (``method="agresti-coull"``
+        only): ``p̃ = (x + add)/(m + 2·add)``.  The same name and default as
+        :func:`rocci.cost_ci`'s (thesis §5.4, table 5.1; why 2: see
+        :data:`rocci.cost.AGRESTI_ADD`).
 
     Returns
     -------
@@ -430,17 +440,18 @@ def confusion_at(
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, PROPORTION_METHODS)
+    add = _check_add(add)
     t = _check_threshold(threshold)
     counts, label = _counts(y_true, y_score, pos_label)
     tp = int(counts.n_pos_ge(t))
     fp = int(counts.n_neg_ge(t))
     n_pos, n_neg = counts.n_pos, counts.n_neg
-    value, low, high, successes, trials = _indicators(tp, fp, n_pos, n_neg, 1.0 - level, method)
+    value, low, high, successes, trials = _indicators(tp, fp, n_pos, n_neg, 1.0 - level, method, add)
     return Confusion(
         threshold=t, tp=tp, fn=n_pos - tp, fp=fp, tn=n_neg - fp, n_pos=n_pos, n_neg=n_neg,
         indicators=INDICATORS, value=value, low=low, high=high, successes=successes, trials=trials,
         bootstrap=tuple(_LAWS[k][0] for k in INDICATORS), law=tuple(_LAWS[k][1] for k in INDICATORS),
-        method=method, confidence_level=level, pos_label=label,
+        method=method, confidence_level=level, pos_label=label, add=add,
     )
 
 

@@ -158,6 +158,32 @@ def test_accuracy_and_error_rate_intervals_are_complements(method):
     assert spec.low == pytest.approx(1 - fpr.high, abs=1e-12)
 
 
+def test_agresti_coull_pseudo_counts_share_cost_ci_name_and_default():
+    """``add``: the name and default (rocci.cost.AGRESTI_ADD, thesis table 5.1) of cost_ci's pseudo-counts."""
+    import inspect
+
+    from rocci.cost import AGRESTI_ADD
+
+    default = inspect.signature(rocci.confusion_at).parameters["add"].default
+    assert default == AGRESTI_ADD == inspect.signature(rocci.cost_ci).parameters["add"].default == 2.0
+    pos, neg = TINY["brief"]
+    y, s = as_labels(pos, neg)
+    res = rocci.confusion_at(y, s, 0.5, method="agresti-coull", confidence_level=0.9)
+    assert res.add == 2.0
+    z = stats.norm.isf(0.05)
+    for add in (2.0, 0.5, 0.0):
+        got = rocci.confusion_at(y, s, 0.5, method="agresti-coull", confidence_level=0.9, add=add)
+        # specificity: TN = 3 of n− = 5; p̃ = (3 + add)/(5 + 2·add), then Wald with 5 + 2·add.
+        m = 5 + 2 * add
+        p = (3 + add) / m
+        half = z * math.sqrt(p * (1 - p) / m)
+        assert got.interval("specificity") == pytest.approx((p - half, p + half), abs=1e-12)
+    # Other methods ignore it.
+    assert rocci.confusion_at(y, s, 0.5, add=0.5).interval("fpr") == rocci.confusion_at(y, s, 0.5).interval("fpr")
+    with pytest.raises(rocci.InputError, match="add"):
+        rocci.confusion_at(y, s, 0.5, add=-1)
+
+
 def test_recall_and_fpr_intervals_are_threshold_ci_marginals():
     pos, neg = mc_tied()
     y, s = as_labels(pos, neg)
