@@ -52,11 +52,11 @@ CMP_COLUMNS = {
     "w": ("w", "Operating point.", "%.2f"),
     "threshold_a": ("Threshold A", "Model A's optimal threshold at this w.", "%.6g"),
     "threshold_b": ("Threshold B", "Model B's optimal threshold at this w.", "%.6g"),
-    "delta_cost": ("ΔC", "Cost of B − cost of A (below 0: B is cheaper).", "%.4f"),
+    "delta_cost": ("ΔC", "Cost of A − cost of B (below 0: A is cheaper).", "%.4f"),
     "delta_cost_std": ("ΔC sd", "Exact bootstrap standard deviation of ΔC.", "%.4f"),
     "delta_cost_low": ("ΔC low", "Lower end of the interval.", "%.4f"),
     "delta_cost_high": ("ΔC high", "Upper end of the interval.", "%.4f"),
-    "p_b_cheaper": ("P(B cheaper)", "Exact bootstrap probability that B costs strictly less.", "%.3f"),
+    "p_a_cheaper": ("P(A cheaper)", "Exact bootstrap probability that A costs strictly less.", "%.3f"),
 }
 
 
@@ -165,7 +165,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             others = ["—"] + [m for m in models if m != model_a]
             b = st.selectbox("Compare with model B", others, index=1 if len(others) > 1 else 0, format_func=str,
                              key="cost_model_b", bind=URL,
-                             help="A second score column: both envelopes and the cost difference ΔC = B − A.")
+                             help="A second score column: both envelopes and the cost difference ΔC = A − B.")
             model_b = None if b == "—" else b
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cost_level",
                                  bind=URL, help="Coverage of every interval on this page (pointwise in w).")
@@ -296,7 +296,7 @@ def main() -> None:
                        "that w's optimal ROC point and its line here in orange; clicking keeps it.")
         if cmp is not None:
             with cmp_col:
-                st.markdown(f"**Cost difference · {md_escape(opts.model_b)} − {md_escape(opts.model_a)}**")
+                st.markdown(f"**Cost difference · {md_escape(opts.model_a)} − {md_escape(opts.model_b)}**")
                 report.plotly_chart(
                     plots_cost.delta_cost_figure(cmp, name_a=opts.model_a, name_b=opts.model_b, current_w=opts.w),
                     config=plotly_config(image_format=image_format(), filename="rocci_cost_diff"), key="cost_delta")
@@ -443,8 +443,8 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
     if cmp is not None:
         with tabs["Comparison"]:
             frame = cmp.to_frame()[list(CMP_COLUMNS)]
-            report.caption(f"ΔC = cost of **{md_escape(opts.model_b)}** (B) − cost of **{md_escape(opts.model_a)}** "
-                       f"(A), each at its own optimal threshold; {how} intervals ({size_text(cmp)}).")
+            report.caption(f"ΔC = cost of **{md_escape(opts.model_a)}** (A) − cost of **{md_escape(opts.model_b)}** "
+                       f"(B), each at its own optimal threshold; {how} intervals ({size_text(cmp)}).")
             st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
                          key="cost_cmp_table")
             download_csv(frame.assign(model_a=opts.model_a, model_b=opts.model_b,

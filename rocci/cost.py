@@ -555,19 +555,23 @@ class CostCI(_FrameResult):
 
 @dataclass(repr=False)
 class CostComparison(_FrameResult):
-    """Exact bootstrap comparison of two models' costs, ``ΔC = C_b − C_a``.
+    """Exact bootstrap comparison of two models' costs, ``ΔC = C_a − C_b``.
+
+    A − B, like every paired result of rocci; the thesis's ``ΔC = C2 − C1``
+    (eq. 5.6, model 1 = a) is its negative.
 
     Attributes
     ----------
     w, threshold_a, threshold_b : ndarray of shape (k,)
     delta_cost : ndarray
-        Observed ``C_b − C_a`` (also the exact bootstrap mean).
+        Observed ``C_a − C_b`` (also the exact bootstrap mean); below 0 where
+        model a is cheaper.
     delta_cost_std : ndarray
         Exact bootstrap standard deviation of ``ΔC*``.
     delta_cost_low, delta_cost_high : ndarray
         Interval bounds.
-    p_b_cheaper : ndarray
-        ``P(ΔC* < 0)``: the exact bootstrap probability that model b costs
+    p_a_cheaper : ndarray
+        ``P(ΔC* < 0)``: the exact bootstrap probability that model a costs
         strictly less (ties, ``ΔC* = 0``, excluded).
     na_pos, nb_pos, na_neg, nb_neg : ndarray of int64
         Paired cells: ``a`` = model a says positive and model b negative,
@@ -585,7 +589,7 @@ class CostComparison(_FrameResult):
     delta_cost_std: np.ndarray
     delta_cost_low: np.ndarray
     delta_cost_high: np.ndarray
-    p_b_cheaper: np.ndarray
+    p_a_cheaper: np.ndarray
     na_pos: np.ndarray
     nb_pos: np.ndarray
     na_neg: np.ndarray
@@ -604,7 +608,7 @@ class CostComparison(_FrameResult):
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``w, threshold_a, threshold_b, delta_cost, delta_cost_std,
-        delta_cost_low, delta_cost_high, p_b_cheaper`` (+ the paired cells)."""
+        delta_cost_low, delta_cost_high, p_a_cheaper`` (+ the paired cells)."""
         return pd.DataFrame(
             {
                 "w": self.w,
@@ -614,7 +618,7 @@ class CostComparison(_FrameResult):
                 "delta_cost_std": self.delta_cost_std,
                 "delta_cost_low": self.delta_cost_low,
                 "delta_cost_high": self.delta_cost_high,
-                "p_b_cheaper": self.p_b_cheaper,
+                "p_a_cheaper": self.p_a_cheaper,
                 "na_pos": self.na_pos,
                 "nb_pos": self.nb_pos,
                 "na_neg": self.na_neg,
@@ -1201,17 +1205,19 @@ class _Spectrum:
 
 
 def _paired_p_below(cells_pos, cells_neg, n_pos: int, n_neg: int, m: int):
-    """Full bootstrap: the transform block of ``(A+* − B+*, B−* − A−*)``, for
+    """Full bootstrap: the transform block of ``(B+* − A+*, A−* − B−*)``, for
     :meth:`_Spectrum.below` (the law itself is :func:`_paired_law`)."""
     na_p, nb_p = (int(v) for v in cells_pos)
     na_n, nb_n = (int(v) for v in cells_neg)
     n = n_pos + n_neg
     rest = n - na_p - nb_p - na_n - nb_n
-    return _steps_law(m, [na_p / n, nb_n / n], [nb_p / n, na_n / n], rest / n, rest == 0, spectrum_only=True)
+    return _steps_law(m, [nb_p / n, na_n / n], [na_p / n, nb_n / n], rest / n, rest == 0, spectrum_only=True)
 
 
 def _paired_law(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: str, m) -> _Lattice:
-    """Law of ``(X, Y) = (A+* − B+*, B−* − A−*)`` for two models at a threshold pair.
+    """Law of ``(X, Y) = (B+* − A+*, A−* − B−*)`` for two models at a threshold pair.
+
+    ``ΔC* = C_a* − C_b* = a·X + b·Y`` (:func:`compare_cost`, A − B).
 
     Every draw moves ``X`` by ±1 (a paired cell of the positives), ``Y`` by ±1
     (a paired cell of the negatives) or nothing, so the laws are those of sums
@@ -1226,21 +1232,21 @@ def _paired_law(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: str, m)
     if bootstrap == "stratified":
         m_pos, m_neg = m
         rest_p, rest_n = n_pos - na_p - nb_p, n_neg - na_n - nb_n
-        (x0,), cx = _steps_law(m_pos, [na_p / n_pos], [nb_p / n_pos], rest_p / n_pos, rest_p == 0)
-        (y0,), py = _steps_law(m_neg, [nb_n / n_neg], [na_n / n_neg], rest_n / n_neg, rest_n == 0)
+        (x0,), cx = _steps_law(m_pos, [nb_p / n_pos], [na_p / n_pos], rest_p / n_pos, rest_p == 0)
+        (y0,), py = _steps_law(m_neg, [na_n / n_neg], [nb_n / n_neg], rest_n / n_neg, rest_n == 0)
         keep = cx > _ROW_EPS
         x = x0 + np.flatnonzero(keep)
         return _Lattice.from_tables(cx[keep], x, np.zeros(x.size, dtype=np.int64), y0, py[None, :])
     n = n_pos + n_neg
     rest = n - na_p - nb_p - na_n - nb_n
-    (x0, y0), joint = _steps_law(m, [na_p / n, nb_n / n], [nb_p / n, na_n / n], rest / n, rest == 0)
+    (x0, y0), joint = _steps_law(m, [nb_p / n, na_n / n], [na_p / n, nb_n / n], rest / n, rest == 0)
     heavy = np.flatnonzero(joint.sum(axis=1) > _ROW_EPS)
     rows = slice(heavy[0], heavy[-1] + 1)  # a contiguous range: no copy
     return _Lattice.from_joint(x0 + np.arange(joint.shape[0])[rows], y0, joint[rows])
 
 
 def _paired_law_direct(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: str, m) -> _Lattice:
-    """Law of ``(X, Y) = (A+* − B+*, B−* − A−*)`` by direct summation (the earlier route).
+    """Law of ``(X, Y) = (B+* − A+*, A−* − B−*)`` by direct summation (the earlier route).
 
     Kept as the reference of :func:`_paired_law` (tests compare the two to
     1e-12): binomial sums per class, and for the full bootstrap a mixture over
@@ -1252,8 +1258,8 @@ def _paired_law_direct(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: 
     qa_n, qb_n = na_n / n_neg, nb_n / n_neg
     if bootstrap == "stratified":
         m_pos, m_neg = m
-        x0, cx = _diff_law(m_pos, qa_p, qb_p)
-        y0, py = _diff_law(m_neg, qb_n, qa_n)
+        x0, cx = _diff_law(m_pos, qb_p, qa_p)
+        y0, py = _diff_law(m_neg, qa_n, qb_n)
         x = x0 + np.arange(cx.size)
         return _Lattice.from_tables(cx, x, np.zeros(x.size, dtype=np.int64), y0, py[None, :])
     # Full: the number N+* of positives drawn is Bin(m, π+); given N+* = k the
@@ -1262,8 +1268,8 @@ def _paired_law_direct(cells_pos, cells_neg, n_pos: int, n_neg: int, bootstrap: 
     k0, k1 = (int(v) for v in _window(m, pi_pos))
     ks = np.arange(k0, k1 + 1)
     ck = stats.binom.pmf(ks, m, pi_pos)
-    x0, px = _diff_laws(k0, k1, qa_p, qb_p)  # rows: k = k0 … k1
-    y0, py = _diff_laws(m - k1, m - k0, qb_n, qa_n)  # rows: m − k = m − k1 … m − k0
+    x0, px = _diff_laws(k0, k1, qb_p, qa_p)  # rows: k = k0 … k1
+    y0, py = _diff_laws(m - k1, m - k0, qa_n, qb_n)  # rows: m − k = m − k1 … m − k0
     py = py[::-1]  # row i now belongs to k = k0 + i
     # Joint pmf P(U = u, V = v) = Σ_k P(N+* = k)·P(U_k = u)·P(V_{m−k} = v): one
     # matrix product, after which the law is a table like the stratified one.
@@ -1566,25 +1572,28 @@ def compare_cost(
 ) -> CostComparison:
     """Exact bootstrap comparison of two models' costs on the same instances.
 
-    ``ΔC = C_b − C_a = w(TPR_a − TPR_b) + (1 − w)(FPR_b − FPR_a)`` (eq. 5.6,
-    model 1 = a, model 2 = b), each model at its own threshold, held fixed
-    across bootstrap samples.  Paired cells per class: ``a`` = model a says
+    ``ΔC = C_a − C_b = w(TPR_b − TPR_a) + (1 − w)(FPR_a − FPR_b)``, each model
+    at its own threshold, held fixed across bootstrap samples: A − B, like
+    every paired result of rocci, so ``ΔC < 0`` where model a is cheaper.  The
+    thesis's ``ΔC = C2 − C1`` (eq. 5.6, model 1 = a, model 2 = b) is its
+    negative: its law is the mirror image of this one.  Paired cells per class: ``a`` = model a says
     positive and b negative, ``b`` = the reverse (the rest agree).  With
     ``p_a±``, ``p_b±`` their within-class proportions:
 
     * stratified (eqs. 5.7–5.8): ``(A+*, B+*, ·) ~ Multinomial(m+; p_a+, p_b+, ·)``
       and likewise among the negatives, independent;
-      ``ΔC* = w(A+* − B+*)/m+ + (1 − w)(B−* − A−*)/m−``,
+      ``ΔC* = w(B+* − A+*)/m+ + (1 − w)(A−* − B−*)/m−``,
 
-      ``E = w(p_a+ − p_b+) + (1 − w)(p_b− − p_a−)``,
-      ``Var = w²[p_a+ + p_b+ − (p_a+ − p_b+)²]/m+ + (1 − w)²[p_a− + p_b− − (p_a− − p_b−)²]/m−``.
+      ``E = w(p_b+ − p_a+) + (1 − w)(p_a− − p_b−)``,
+      ``Var = w²[p_a+ + p_b+ − (p_a+ − p_b+)²]/m+ + (1 − w)²[p_a− + p_b− − (p_a− − p_b−)²]/m−``
+      (eqs. 5.7–5.8 with the sign flipped; the variance does not change).
 
       The thesis defines the negative counts "identically" to the positive
       ones, which flips the sign of the negative term of the mean; the form
       above is the one the bootstrap confirms (math.md §5).
     * full (eqs. 5.12–5.14, rescaled as in :func:`cost_ci`): one multinomial of
       ``m`` draws over the six paired cells of both classes,
-      ``ΔC* = w(A+* − B+*)/(m·π+) + (1 − w)(B−* − A−*)/(m·π−)``.
+      ``ΔC* = w(B+* − A+*)/(m·π+) + (1 − w)(A−* − B−*)/(m·π−)``.
 
     Parameters
     ----------
@@ -1615,18 +1624,22 @@ def compare_cost(
     -------
     CostComparison
         ``to_frame()``: ``w, threshold_a, threshold_b, delta_cost,
-        delta_cost_std, delta_cost_low, delta_cost_high, p_b_cheaper``
-        (+ the paired cells).  ``p_b_cheaper = P(ΔC* < 0)`` is exact for every
-        method.
+        delta_cost_std, delta_cost_low, delta_cost_high, p_a_cheaper``
+        (+ the paired cells).  ``p_a_cheaper = P(ΔC* < 0)``, the probability
+        that model a costs strictly less, is exact for every method.
+
+        Changed in 0.2.0: ``delta_cost`` was ``C_b − C_a`` and the last column
+        ``p_b_cheaper``; negate the old values (and swap the interval's ends)
+        to compare.
 
     Notes
     -----
-    Every draw moves ``U = A+* − B+*`` by ±1, ``V = B−* − A−*`` by ±1, or
+    Every draw moves ``U = B+* − A+*`` by ±1, ``V = A−* − B−*`` by ±1, or
     nothing, so ``(U, V)`` is a sum of i.i.d. lattice steps whose
     characteristic function is a power: ``E[e^{iθU}] = (1 − p_a − p_b +
-    p_a e^{iθ} + p_b e^{−iθ})^{m+}`` for a class (stratified: ``U`` and ``V``
-    independent) and ``(r_0 + r_{a+}e^{iθ₁} + r_{b+}e^{−iθ₁} + r_{b−}e^{iθ₂} +
-    r_{a−}e^{−iθ₂})^m`` over the six pooled cells (full bootstrap).  Its
+    p_b e^{iθ} + p_a e^{−iθ})^{m+}`` for a class (stratified: ``U`` and ``V``
+    independent) and ``(r_0 + r_{b+}e^{iθ₁} + r_{a+}e^{−iθ₁} + r_{a−}e^{iθ₂} +
+    r_{b−}e^{−iθ₂})^m`` over the six pooled cells (full bootstrap).  Its
     inverse FFT on windows of ±(10 sd + 20) around the mean gives the exact
     law (mass outside the windows < 1e-20, round-off ~1e-17; impossible
     points, e.g. the wrong parity when every instance disagrees, are set to
@@ -1646,7 +1659,7 @@ def compare_cost(
     >>> y = [0, 0, 0, 1, 1, 1]
     >>> res = compare_cost(y, [.1, .3, .6, .4, .7, .9], [.2, .5, .1, .3, .8, .6],
     ...                    w=0.5, thresholds_a=0.5, thresholds_b=0.5, method="wald")
-    >>> round(float(res.delta_cost[0]), 4), round(float(res.p_b_cheaper[0]), 4)
+    >>> round(float(res.delta_cost[0]), 4), round(float(res.p_a_cheaper[0]), 4)
     (0.0, 0.3704)
     """
     level = check_confidence_level(confidence_level)
@@ -1669,8 +1682,11 @@ def compare_cost(
     na_p, nb_p, both_p = paired_cells(sa[mask], sb[mask], ta, tb)
     na_n, nb_n, both_n = paired_cells(sa[~mask], sb[~mask], ta, tb)
 
-    coef_pos = np.column_stack([w, -w, 0 * w, 0 * w])  # cells a+, b+, both+, neither+
-    coef_neg = np.column_stack([-(1 - w), 1 - w, 0 * w, 0 * w])  # cells a−, b−, both−, neither−
+    # ΔC = C_a − C_b: a positive that only model a calls positive (cell a+) is
+    # a false negative of b, so it lowers C_a − C_b by w/m+; a negative that
+    # only a calls positive (a−) is a false positive of a: + (1 − w)/m−.
+    coef_pos = np.column_stack([-w, w, 0 * w, 0 * w])  # cells a+, b+, both+, neither+
+    coef_neg = np.column_stack([1 - w, -(1 - w), 0 * w, 0 * w])  # cells a−, b−, both−, neither−
     counts_pos = np.column_stack([na_p, nb_p, both_p, n_pos - na_p - nb_p - both_p]).astype(np.float64)
     counts_neg = np.column_stack([na_n, nb_n, both_n, n_neg - na_n - nb_n - both_n]).astype(np.float64)
     pi_pos = n_pos / (n_pos + n_neg)
@@ -1713,7 +1729,7 @@ def compare_cost(
         delta_cost_std=std,
         delta_cost_low=low,
         delta_cost_high=high,
-        p_b_cheaper=p_cheaper,
+        p_a_cheaper=p_cheaper,
         na_pos=na_p,
         nb_pos=nb_p,
         na_neg=na_n,

@@ -259,13 +259,14 @@ def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = 
 
 
 def sign_runs(w, low, high) -> list[tuple[float, float, str]]:
-    """Runs of consecutive drawn operating points where ``high < 0`` ("b") or ``low > 0`` ("a").
+    """Runs of consecutive drawn operating points where ``high < 0`` ("a") or ``low > 0`` ("b").
 
-    Returns ``[(w_first, w_last, side), …]``: ``side`` "b" when the whole interval
-    of ``C_b − C_a`` is below 0 (model b cheaper), "a" when above.
+    Returns ``[(w_first, w_last, side), …]``: ``side`` names the cheaper model,
+    "a" when the whole interval of ``ΔC = C_a − C_b`` (:func:`rocci.compare_cost`,
+    A − B) is below 0, "b" when above.
     """
     w = np.asarray(w, float)
-    side = np.where(np.asarray(high, float) < 0, "b", np.where(np.asarray(low, float) > 0, "a", ""))
+    side = np.where(np.asarray(high, float) < 0, "a", np.where(np.asarray(low, float) > 0, "b", ""))
     runs: list[tuple[float, float, str]] = []
     start = None
     for k in range(len(w) + 1):
@@ -280,7 +281,8 @@ def sign_runs(w, low, high) -> list[tuple[float, float, str]]:
 
 def delta_cost_figure(cmp: Any, *, name_a: str, name_b: str, current_w: float | None = None,
                       height: int = 420) -> "go.Figure":
-    """ΔC = cost of b − cost of a across w, its interval band, and where the band excludes 0."""
+    """ΔC = cost of a − cost of b across w (A − B: below 0 where a is cheaper), its interval band,
+    where the band excludes 0, and the exact ``P(a cheaper)`` in the hover."""
     fig = go.Figure()
     w = np.asarray(cmp.w, float)
     lo = np.asarray(cmp.delta_cost_low, float)
@@ -303,16 +305,17 @@ def delta_cost_figure(cmp: Any, *, name_a: str, name_b: str, current_w: float | 
     ))
     fig.add_trace(go.Scatter(
         x=w, y=d, mode="lines", line=dict(color="#333", width=2.2),
-        name=f"ΔC = cost of {_text(name_b)} − cost of {_text(name_a)}", meta=["delta"],
-        customdata=np.column_stack([lo, hi, np.asarray(cmp.p_b_cheaper, float)]),
+        name=f"ΔC = cost of {_text(name_a)} − cost of {_text(name_b)}", meta=["delta"],
+        customdata=np.column_stack([lo, hi, np.asarray(cmp.p_a_cheaper, float)]),
         hovertemplate=("w %{x:.2f}: ΔC %{y:.4f}<br>interval [%{customdata[0]:.4f}, %{customdata[1]:.4f}]<br>"
-                       f"P({_text(name_b)} cheaper) %{{customdata[2]:.3f}}<extra></extra>"),
+                       f"P({_text(name_a)} cheaper) %{{customdata[2]:.3f}}<extra></extra>"),
     ))
     fig.add_hline(y=0, line=dict(color="#444", width=1))
     if current_w is not None:
         fig.add_vline(x=float(current_w), line=dict(color="#222", width=1.2, dash="dot"))
     fig.update_xaxes(title_text="Operating point w", range=[-0.01, 1.01], **_AXIS)
-    fig.update_yaxes(title_text=f"ΔC (below 0: {_text(name_b)} cheaper)", **_AXIS)
+    fig.update_yaxes(title_text=f"ΔC = {_text(name_a)} − {_text(name_b)} (below 0: {_text(name_a)} cheaper)",
+                     **_AXIS)
     _base_layout(fig, title=None, height=height)
     fig.update_layout(legend=dict(y=-0.2))
     return fig

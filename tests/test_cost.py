@@ -91,6 +91,9 @@ def test_cost_stratified(vec):
 
 @of_kind("cost_strat_paired")
 def test_cost_stratified_paired(vec):
+    """The vectors hold the thesis's ``ΔC = C2 − C1`` (model 1 = a); rocci
+    reports ``C_a − C_b`` (A − B, since 0.2.0): the negative, and the
+    interval's ends negated and swapped."""
     i, e, tol = vec["inputs"], vec["expected"], vec["abs_tol"]
     y, a, b = two_models(i)
     res = compare_cost(y, a, b, w=i["w"], thresholds_a=i["t1"], thresholds_b=i["t2"],
@@ -98,10 +101,10 @@ def test_cost_stratified_paired(vec):
     assert res.method == "agresti-coull" and res.add == 0.5
     assert (res.na_pos[0], res.nb_pos[0], res.na_neg[0], res.nb_neg[0]) == (
         e["na_pos"], e["nb_pos"], e["na_neg"], e["nb_neg"])
-    assert res.delta_cost[0] == pytest.approx(e["mean"], abs=tol)
+    assert res.delta_cost[0] == pytest.approx(-e["mean"], abs=tol)
     assert res.delta_cost_std[0] ** 2 == pytest.approx(e["var"], abs=tol)
-    assert res.delta_cost_low[0] == pytest.approx(e["agresti_half_lo"], abs=tol)
-    assert res.delta_cost_high[0] == pytest.approx(e["agresti_half_hi"], abs=tol)
+    assert res.delta_cost_low[0] == pytest.approx(-e["agresti_half_hi"], abs=tol)
+    assert res.delta_cost_high[0] == pytest.approx(-e["agresti_half_lo"], abs=tol)
 
 
 @of_kind("cost_full")
@@ -121,12 +124,13 @@ def test_cost_full(vec):
 
 @of_kind("cost_full_paired")
 def test_cost_full_paired(vec):
+    """Thesis direction ``C2 − C1`` in the vectors: rocci's ``C_a − C_b`` is its negative."""
     i, e, tol = vec["inputs"], vec["expected"], vec["abs_tol"]
     y, a, b = two_models(i)
     w, k = thesis_scale(len(i["pos1"]), len(i["neg1"]), i["c_fn"], i["c_fp"])
     res = compare_cost(y, a, b, w=w, thresholds_a=i["t1"], thresholds_b=i["t2"], bootstrap="full",
                        method="wald")
-    assert k * res.delta_cost[0] == pytest.approx(e["mean"], abs=tol)
+    assert k * res.delta_cost[0] == pytest.approx(-e["mean"], abs=tol)
     assert (k * res.delta_cost_std[0]) ** 2 == pytest.approx(e["var"], abs=tol)
 
 

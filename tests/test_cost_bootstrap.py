@@ -98,16 +98,16 @@ def test_paired_enumeration(bootstrap, m, ta, tb):
         law = enumerate_delta_cost(POS_A, POS_B, NEG_A, NEG_B, ta, tb, wi, bootstrap=bootstrap, m=m)
         assert wald.delta_cost[i] == pytest.approx(float(law_mean(law)), abs=TOL)
         assert wald.delta_cost_std[i] ** 2 == pytest.approx(float(law_var(law)), abs=TOL)
-        assert wald.p_b_cheaper[i] == pytest.approx(float(law_lt(law, 0)), abs=TOL)
+        assert wald.p_a_cheaper[i] == pytest.approx(float(law_lt(law, 0)), abs=TOL)
         check_law(wald.distribution(i), law)
         for lv, res in pct.items():
-            assert res.p_b_cheaper[i] == wald.p_b_cheaper[i]
+            assert res.p_a_cheaper[i] == wald.p_a_cheaper[i]
             assert res.delta_cost_low[i] == pytest.approx(quantile(law, (1 - lv) / 2), abs=TOL)
             assert res.delta_cost_high[i] == pytest.approx(quantile(law, (1 + lv) / 2), abs=TOL)
 
 
 def test_paired_ties_and_symmetry():
-    """Swapping the models negates ΔC; P(b cheaper) + P(a cheaper) + P(tie) = 1."""
+    """Swapping the models negates ΔC; P(a cheaper) + P(b cheaper) + P(tie) = 1."""
     w = np.linspace(0, 1, 11)
     ab = compare_cost(Y, SA, SB, w=w, thresholds_a=0.5, thresholds_b=0.6, method="wald")
     ba = compare_cost(Y, SB, SA, w=w, thresholds_a=0.6, thresholds_b=0.5, method="wald")
@@ -116,10 +116,48 @@ def test_paired_ties_and_symmetry():
     for i in range(w.size):
         values, probs = ab.distribution(i)
         tie = probs[np.abs(values) <= TOL].sum()
-        assert ab.p_b_cheaper[i] + ba.p_b_cheaper[i] + tie == pytest.approx(1.0, abs=1e-12)
+        assert ab.p_a_cheaper[i] + ba.p_a_cheaper[i] + tie == pytest.approx(1.0, abs=1e-12)
     same = compare_cost(Y, SA, SA, w=w, thresholds_a=0.5, thresholds_b=0.5)
     assert np.all(same.delta_cost == 0) and np.all(same.delta_cost_std == 0)
-    assert np.all(same.p_b_cheaper == 0)
+    assert np.all(same.p_a_cheaper == 0)
+
+
+@pytest.mark.parametrize("bootstrap, m", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("method", ["agresti-coull", "wald", "percentile"])
+def test_direction_is_a_minus_b_and_the_law_is_the_mirror_of_the_thesis(bootstrap, m, method):
+    """0.2.0: ΔC = C_a − C_b.  The thesis's ΔC = C2 − C1 (model 1 = a) is what
+    the same call gives with the models swapped (and rocci gave before 0.2.0):
+    the new law is its mirror image, the interval its negative reversed, and
+    ``p_a_cheaper = P(C2* − C1* > 0)``."""
+    w = np.array([0.0, 0.2, 0.45, 0.7, 1.0])
+    new = compare_cost(Y, SA, SB, w=w, thresholds_a=0.5, thresholds_b=0.6, bootstrap=bootstrap, m=m,
+                       method=method, confidence_level=0.8)
+    thesis = compare_cost(Y, SB, SA, w=w, thresholds_a=0.6, thresholds_b=0.5, bootstrap=bootstrap, m=m,
+                          method=method, confidence_level=0.8)
+    np.testing.assert_allclose(new.delta_cost, -thesis.delta_cost, atol=1e-15)
+    np.testing.assert_allclose(new.delta_cost_std, thesis.delta_cost_std, atol=1e-15)
+    np.testing.assert_allclose(new.delta_cost_low, -thesis.delta_cost_high, atol=TOL)
+    np.testing.assert_allclose(new.delta_cost_high, -thesis.delta_cost_low, atol=TOL)
+    for i in range(w.size):
+        (v, p), (tv, tp) = new.distribution(i), thesis.distribution(i)
+        np.testing.assert_allclose(v, -tv[::-1], atol=TOL)
+        np.testing.assert_allclose(p, tp[::-1], atol=TOL)
+        assert new.p_a_cheaper[i] == pytest.approx(float(tp[tv > TOL].sum()), abs=TOL)
+    # The sign on the observed costs: C_a − C_b at each model's threshold.
+    ca = cost_ci(Y, SA, w=w, thresholds=0.5, method="wald").cost
+    cb = cost_ci(Y, SB, w=w, thresholds=0.6, method="wald").cost
+    np.testing.assert_allclose(new.delta_cost, ca - cb, atol=1e-15)
+
+
+def test_a_clearly_cheaper_gives_negative_delta_and_high_p_a_cheaper():
+    """Model a separates the classes, model b is noise: ΔC < 0, P(a cheaper) near 1."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(60, int), np.zeros(60, int)]
+    a = y + rng.normal(0, 0.3, y.size)
+    b = rng.normal(0, 1, y.size)
+    res = compare_cost(y, a, b, w=[0.5])
+    assert res.delta_cost[0] < 0 and res.delta_cost_high[0] < 0
+    assert res.p_a_cheaper[0] > 0.999
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
@@ -157,13 +195,13 @@ def test_default_thresholds_follow_the_envelope():
     cmp_ = compare_cost(Y, SA, SB, w=w)
     np.testing.assert_array_equal(cmp_.threshold_a, curve_a.threshold)
     np.testing.assert_array_equal(cmp_.threshold_b, curve_b.threshold)
-    np.testing.assert_allclose(cmp_.delta_cost, curve_b.cost - curve_a.cost, atol=1e-15)
+    np.testing.assert_allclose(cmp_.delta_cost, curve_a.cost - curve_b.cost, atol=1e-15)  # A − B
     # Thresholds given for one model only: the other still uses its own envelope.
     half = compare_cost(Y, SA, SB, w=w, thresholds_a=0.5)
     np.testing.assert_array_equal(half.threshold_b, curve_b.threshold)
     frame = cmp_.to_frame()
     assert list(frame.columns[:8]) == ["w", "threshold_a", "threshold_b", "delta_cost", "delta_cost_std",
-                                       "delta_cost_low", "delta_cost_high", "p_b_cheaper"]
+                                       "delta_cost_low", "delta_cost_high", "p_a_cheaper"]
     assert list(res.to_frame().columns[:6]) == ["w", "threshold", "cost", "cost_std", "cost_low", "cost_high"]
     assert "CostCI" in repr(res) and "CostComparison" in repr(cmp_)
 
@@ -216,7 +254,7 @@ def test_paired_monte_carlo(bootstrap):
                                     n_resamples=B, seed=6)
     check_against_mc(sample, res.delta_cost[0], res.delta_cost_std[0], values, probs,
                      res.delta_cost_low[0], res.delta_cost_high[0])
-    p = res.p_b_cheaper[0]
+    p = res.p_a_cheaper[0]
     assert 0.01 < p < 0.99
     assert abs(np.mean(sample < -TOL) - p) <= 5 * np.sqrt(p * (1 - p) / B)
 
@@ -243,4 +281,4 @@ def test_larger_data_laws_are_proper():
         lo, hi = two.delta_cost_low[0], two.delta_cost_high[0]
         assert cdf[np.searchsorted(v, lo + TOL, side="right") - 1] >= 0.025 - 1e-12
         assert cdf[np.searchsorted(v, lo - TOL, side="left") - 1] < 0.025
-        assert float(p[v < -TOL].sum()) == pytest.approx(two.p_b_cheaper[0], abs=1e-12)
+        assert float(p[v < -TOL].sum()) == pytest.approx(two.p_a_cheaper[0], abs=1e-12)

@@ -136,7 +136,7 @@ def test_every_instance_disagrees_enumeration(bootstrap, m):
         assert gv.size == ev.size  # no impossible point gets round-off mass
         np.testing.assert_allclose(gv, ev, rtol=0, atol=TOL)
         np.testing.assert_allclose(gp, ep, rtol=0, atol=TOL)
-        assert res.p_b_cheaper[i] == pytest.approx(float(law_lt(law, 0)), abs=TOL)
+        assert res.p_a_cheaper[i] == pytest.approx(float(law_lt(law, 0)), abs=TOL)
 
 
 def test_results_pickle_and_keep_their_laws():
@@ -197,4 +197,4 @@ def test_full_bootstrap_table_too_large_is_refused():
         compare_cost(y, a, b, w=[0.5], bootstrap="full", method="percentile")
     # Without percentiles no table is needed: P(ΔC* < 0) comes from the transform.
     res = compare_cost(y, a, b, w=[0.5], bootstrap="full")
-    assert 0.0 <= res.p_b_cheaper[0] <= 1.0
+    assert 0.0 <= res.p_a_cheaper[0] <= 1.0

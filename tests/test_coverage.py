@@ -247,7 +247,7 @@ def test_paired_cost_simulation_equals_exact_quadruple_sum():
     n, w = 6, 0.4
     ta, tb = pair.a.optimal_threshold([w])[0], pair.b.optimal_threshold([w])[0]
     (pap, pbp, _), (pan, pbn, _) = pair.cells(ta, tb, "pos"), pair.cells(ta, tb, "neg")
-    target = w * (pap - pbp) + (1 - w) * (pbn - pan)
+    target = w * (pbp - pap) + (1 - w) * (pan - pbn)  # C_a − C_b
     from rocci.exact import binomial_pmf
 
     def tri(a, b, pa, pb):

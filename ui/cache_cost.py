@@ -50,7 +50,7 @@ def cost_ci(key: str, model: str, w: tuple | None, thresholds: tuple | None, boo
 @st.cache_data(max_entries=32, show_spinner="Comparing the two models' costs (exact bootstrap)…")
 def compare_cost(key: str, model_a: str, model_b: str, w: tuple | None, bootstrap: str,
                  confidence_level: float, method: str, m: int | tuple | None, _y, _a, _b):
-    """``rocci.compare_cost`` (ΔC = cost of b − cost of a), each model at its optimal threshold."""
+    """``rocci.compare_cost`` (ΔC = cost of a − cost of b), each model at its optimal threshold."""
     return rocci.compare_cost(
         _y, _a, _b,
         w=None if w is None else list(w),

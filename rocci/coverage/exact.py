@@ -306,10 +306,11 @@ def paired_cost_interval(a_pos, b_pos, a_neg, b_neg, n_pos, n_neg, w, *, confide
                          method="agresti-coull", add=0.5, formulas="stratified"):
     """The interval of :func:`rocci.compare_cost` at fixed thresholds, from the paired cells.
 
-    ``ΔC = w(q_a+ − q_b+) + (1 − w)(q_b− − q_a−)`` with ``q`` the discordant
+    ``ΔC = C_a − C_b = w(q_b+ − q_a+) + (1 − w)(q_a− − q_b−)`` (A − B, as
+    :func:`rocci.compare_cost` since 0.2.0) with ``q`` the discordant
     cells' within-class proportions; stratified
     ``Var = w²[q_a+ + q_b+ − (q_a+ − q_b+)²]/n+ + (1 − w)²[q_a− + q_b− − (q_a− − q_b−)²]/n−``
-    (eq. 5.8 with the sign of math.md §5); full
+    (eq. 5.8 with the sign of math.md §5; the thesis's ``C2 − C1`` is ``−ΔC``); full
     ``Var = [w²(q_a+ + q_b+)/π + (1 − w)²(q_a− + q_b−)/(1 − π) − E²]/n``.
     Agresti–Min: ``add`` in each of the four paired cells of each class
     (sizes ``n± + 4·add``; full ``n + 8·add``).  Clipped to [−1, 1].
@@ -323,7 +324,7 @@ def paired_cost_interval(a_pos, b_pos, a_neg, b_neg, n_pos, n_neg, w, *, confide
     ad = float(add) if method == "agresti-coull" else 0.0
     qap, qbp = (a_pos + ad) / (n_pos + k * ad), (b_pos + ad) / (n_pos + k * ad)
     qan, qbn = (a_neg + ad) / (n_neg + k * ad), (b_neg + ad) / (n_neg + k * ad)
-    mean = w * (qap - qbp) + (1 - w) * (qbn - qan)
+    mean = w * (qbp - qap) + (1 - w) * (qan - qbn)
     if formulas == "stratified":
         var = (w**2 * (qap + qbp - (qap - qbp) ** 2) / (n_pos + k * ad)
                + (1 - w) ** 2 * (qan + qbn - (qan - qbn) ** 2) / (n_neg + k * ad))
@@ -407,7 +408,7 @@ def paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9, method=
 
     ``coverage = Σ_{a+,b+} Σ_{a−,b−} P+(a+, b+)·P−(a−, b−)·1[low <= ΔC <= high]``,
 
-    ``ΔC = w(TPR_a − TPR_b) + (1 − w)(FPR_b − FPR_a)``.  Terms below 1e-17 are
+    ``ΔC = C_a − C_b = w(TPR_b − TPR_a) + (1 − w)(FPR_a − FPR_b)``.  Terms below 1e-17 are
     dropped (the mass left out is reported in ``truncated_mass``).  The sum
     has (pairs of positives) × (pairs of negatives) terms per ``w``; beyond
     :data:`PAIRED_COST_BUDGET` it raises :class:`rocci.InputError` (use
@@ -424,7 +425,7 @@ def paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9, method=
     ta, tb = pair.a.optimal_threshold(w), pair.b.optimal_threshold(w)
     pap, pbp, _ = pair.cells(ta, tb, "pos")
     pan, pbn, _ = pair.cells(ta, tb, "neg")
-    target = w * (pap - pbp) + (1 - w) * (pbn - pan)
+    target = w * (pbp - pap) + (1 - w) * (pan - pbn)
     cov, lost = np.empty_like(w), np.empty_like(w)
     for i in range(w.size):
         ap, bp, prp = _trinomial_support(n_pos, pap[i], pbp[i])

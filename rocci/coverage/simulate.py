@@ -248,7 +248,7 @@ def simulate_paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9
     Each model sits at its own true cost minimiser; per class the discordant
     cells ``(A, B)`` are trinomial with the copula's cell probabilities
     (:meth:`rocci.populations.CorrelatedPair.cells`), drawn directly; the
-    target is ``ΔC = w(TPR_a − TPR_b) + (1 − w)(FPR_b − FPR_a)``.
+    target is ``ΔC = C_a − C_b = w(TPR_b − TPR_a) + (1 − w)(FPR_a − FPR_b)``.
     Four counts per test set make the exact sum a 4-fold one, hence simulation.
 
     Returns
@@ -266,7 +266,7 @@ def simulate_paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9
     ta, tb = pair.a.optimal_threshold(w), pair.b.optimal_threshold(w)
     pap, pbp, _ = pair.cells(ta, tb, "pos")
     pan, pbn, _ = pair.cells(ta, tb, "neg")
-    target = w * (pap - pbp) + (1 - w) * (pbn - pan)
+    target = w * (pbp - pap) + (1 - w) * (pan - pbn)
     npos, nneg = _class_sizes(design, n_pos, n_neg, R, rng)
     shape = (R, w.size)
     ap, bp = _multinomial(rng, np.broadcast_to(npos[:, None], shape), pap, pbp, shape)

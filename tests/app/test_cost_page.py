@@ -146,8 +146,31 @@ def test_sign_runs():
     w = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
     low = [-1, 0.1, 0.2, -1, -1, -1]
     high = [1, 1, 1, 1, -0.1, -0.2]
-    assert plots_cost.sign_runs(w, low, high) == [(0.1, 0.2, "a"), (0.4, 0.5, "b")]
+    # ΔC = C_a − C_b: an interval above 0 means b is cheaper, below 0 a.
+    assert plots_cost.sign_runs(w, low, high) == [(0.1, 0.2, "b"), (0.4, 0.5, "a")]
     assert plots_cost.sign_runs(w, [-1] * 6, [1] * 6) == []
+
+
+def test_comparison_reads_a_minus_b(cost_app):
+    """0.2.0: ΔC = cost of A − cost of B and P(A cheaper), on the chart, in the table and in the words."""
+    at = cost_app
+    y, s = _arrays("logistic")
+    cmp = rocci.compare_cost(y, s, _arrays("naive_bayes")[1])
+    delta = traces(figure(at, "cost_delta"), "delta")[0]
+    assert delta["name"] == "ΔC = cost of logistic − cost of naive_bayes"
+    np.testing.assert_allclose(np.asarray(decode(delta["customdata"]), float).reshape(-1, 3)[:, 2], cmp.p_a_cheaper)
+    assert "P(logistic cheaper)" in delta["hovertemplate"]
+    rows = table(at, "p_a_cheaper")
+    assert "p_b_cheaper" not in rows.columns
+    np.testing.assert_allclose(rows["delta_cost"], cmp.delta_cost)
+    np.testing.assert_allclose(rows["p_a_cheaper"], cmp.p_a_cheaper)
+    # Where the whole interval is below 0, model A (logistic) is the cheaper one, and the words say so.
+    below = cmp.delta_cost_high < 0
+    assert below.any()
+    assert np.all(cmp.p_a_cheaper[below] > 0.5)
+    captions = " ".join(c.value for c in at.caption)
+    assert "model **logistic** is cheaper at the 95% level" in captions
+    assert "ΔC = cost of **logistic** (A) − cost of **naive\\_bayes** (B)" in captions
 
 
 def test_bootstrap_size_controls_and_captions(cost_app):

@@ -38,6 +38,7 @@ def test_cost_page_shows_chart_and_table(page, app_url, wait, shot):
     assert f"{ci.cost[0]:.4f}" in body
     assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in body
     assert "cheaper at the 95% level" in body
+    assert "Cost difference · logistic − naive_bayes" in body  # A − B (0.2.0)
     # The results table (a canvas data grid) and its download.
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     expect(page.get_by_role("tab", name="Cost intervals")).to_be_visible()

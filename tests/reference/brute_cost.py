@@ -11,8 +11,10 @@ Written from the definitions in math.md §5, independently of ``rocci.cost``:
   ``C* = w·FN*/(m·π+) + (1 − w)·FP*/(m·π−)`` with ``π± = n±/n`` (the scale of
   the stratified cost, math.md §5);
 * paired (two models on the same instances, thresholds ``ta``, ``tb``):
-  ``ΔC* = C_b* − C_a* = w(A+* − B+*)/M+ + (1 − w)(B−* − A−*)/M−`` where ``A``
-  counts the draws model a calls positive and b negative, ``B`` the reverse.
+  ``ΔC* = C_a* − C_b* = w(B+* − A+*)/M+ + (1 − w)(A−* − B−*)/M−`` where ``A``
+  counts the draws model a calls positive and b negative, ``B`` the reverse
+  (A − B, rocci's direction since 0.2.0; the thesis's ``C2 − C1`` is its
+  negative).
 
 :func:`enumerate_cost` and :func:`enumerate_delta_cost` visit every bootstrap
 sample (every multiset of draws, weighted by its multinomial coefficient, as in
@@ -172,7 +174,7 @@ def _cells(sa, sb, ta, tb):
 
 def enumerate_delta_cost(pos_a, pos_b, neg_a, neg_b, ta: float, tb: float, w: float, *,
                          bootstrap: str = "stratified", m=None) -> Law:
-    """Exact law of ``ΔC* = C_b* − C_a*`` by visiting every bootstrap sample."""
+    """Exact law of ``ΔC* = C_a* − C_b*`` by visiting every bootstrap sample."""
     W = Fraction(float(w))
     a_pos, b_pos = _cells(pos_a, pos_b, ta, tb)
     a_neg, b_neg = _cells(neg_a, neg_b, ta, tb)
@@ -181,8 +183,8 @@ def enumerate_delta_cost(pos_a, pos_b, neg_a, neg_b, ta: float, tb: float, w: fl
         m_pos, m_neg = (n_pos, n_neg) if m is None else m
         C, wc = class_samples(n_pos, m_pos)
         D, wd = class_samples(n_neg, m_neg)
-        u = (C @ a_pos - C @ b_pos).tolist()
-        v = (D @ b_neg - D @ a_neg).tolist()
+        u = (C @ b_pos - C @ a_pos).tolist()
+        v = (D @ a_neg - D @ b_neg).tolist()
         return _pair_law(
             u, wc.tolist(), v, wd.tolist(),
             lambda x, y: W * Fraction(x, m_pos) + (1 - W) * Fraction(y, m_neg),
@@ -192,8 +194,8 @@ def enumerate_delta_cost(pos_a, pos_b, neg_a, neg_b, ta: float, tb: float, w: fl
     m = n if m is None else int(m)
     zp, zn = np.zeros(n_pos, np.int64), np.zeros(n_neg, np.int64)
     E, we = class_samples(n, m)
-    u = (E @ np.r_[a_pos, zn] - E @ np.r_[b_pos, zn]).tolist()
-    v = (E @ np.r_[zp, b_neg] - E @ np.r_[zp, a_neg]).tolist()
+    u = (E @ np.r_[b_pos, zn] - E @ np.r_[a_pos, zn]).tolist()
+    v = (E @ np.r_[zp, a_neg] - E @ np.r_[zp, b_neg]).tolist()
     scale_pos, scale_neg = Fraction(m * n_pos, n), Fraction(m * n_neg, n)
     return _single_law(
         list(zip(u, v)), we.tolist(),
@@ -253,7 +255,7 @@ def monte_carlo_cost(pos, neg, t: float, w: float, *, bootstrap: str = "stratifi
 def monte_carlo_delta_cost(pos_a, pos_b, neg_a, neg_b, ta: float, tb: float, w: float, *,
                            bootstrap: str = "stratified", m=None, n_resamples: int = 100_000,
                            seed: int = 0, chunk: int = 20_000) -> np.ndarray:
-    """``ΔC* = C_b* − C_a*`` of seeded resamples, from the drawn score pairs."""
+    """``ΔC* = C_a* − C_b*`` of seeded resamples, from the drawn score pairs."""
     pa, pb = np.asarray(pos_a, float), np.asarray(pos_b, float)
     na, nb = np.asarray(neg_a, float), np.asarray(neg_b, float)
     n_pos, n_neg = pa.size, na.size
@@ -276,5 +278,5 @@ def monte_carlo_delta_cost(pos_a, pos_b, neg_a, neg_b, ta: float, tb: float, w: 
             mp, mn = m * n_pos / n, m * n_neg / n
             ca = w * (label & (sa < ta)).sum(1) / mp + (1 - w) * (~label & (sa >= ta)).sum(1) / mn
             cb = w * (label & (sb < tb)).sum(1) / mp + (1 - w) * (~label & (sb >= tb)).sum(1) / mn
-        out.append(cb - ca)
+        out.append(ca - cb)
     return np.concatenate(out)
