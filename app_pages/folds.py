@@ -287,8 +287,9 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
         download_csv(lambda: curves.points_frame(), label="Download every fold's curve (CSV)",
                      file_name="rocci_fold_curves.csv", key="dl_fc_fold_points")
     with tabs["Vertical average"]:
-        report.caption(f"Vertical averaging (Fawcett 2004, Algorithm 3): at each FPR, each fold's TPR (interpolated "
-                   f"between its ROC points), averaged; band: {band}.")
+        report.caption(f"Vertical averaging (Fawcett 2004, §8.1): at each FPR, each fold's TPR at the highest "
+                   f"threshold reaching that FPR (the bottom of a vertical step, as the pooled exact bootstrap "
+                   f"reads it), averaged; band: {band}.")
         table(vert.to_frame(), VERT_COLUMNS, key="fc_tab_vert", file_name="rocci_folds_vertical.csv",
               label="Download the vertical average (CSV)")
     with tabs["Threshold average"]:

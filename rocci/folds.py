@@ -5,8 +5,10 @@ fold has its own empirical ROC curve.  This module gives
 
 * :func:`fold_roc_curves` -- one :class:`~rocci.RocCurve` per fold;
 * :func:`fold_vertical_average` -- the fold-averaged curve by **vertical
-  averaging** (Fawcett 2004, §8.1, Algorithm 3; ROCR's ``avg="vertical"``):
-  the mean TPR of the folds at fixed FPR values, with its across-fold spread;
+  averaging** (Fawcett 2004, §8.1; ROCR's ``avg="vertical"``): the mean TPR
+  of the folds at fixed FPR values, with its across-fold spread, each fold's
+  TPR read by the package's rule for the TPR at a fixed FPR (the thesis's,
+  as in :func:`rocci.vertical_ci`; ``docs/conventions.md``);
 * :func:`fold_threshold_average` -- the fold-averaged curve by **threshold
   averaging** (Fawcett 2004, §8.2, Algorithm 4; ROCR's ``avg="threshold"``):
   the mean (FPR, TPR) point of the folds at fixed thresholds, with spreads on
@@ -258,9 +260,9 @@ class FoldVerticalAverage(_FoldAverage):
     fpr : ndarray of shape (h,)
         The FPR values.
     fold_tpr : ndarray of shape (K, h)
-        Each fold's TPR there (Fawcett's ``TPR_FOR_FPR``: linear interpolation
-        between the fold's ROC vertices, the top of a vertical segment where
-        the fold's curve has one at exactly that FPR).
+        Each fold's TPR there: the TPR at the highest threshold whose FPR is
+        at least that FPR (the bottom of a vertical segment, the upper end of
+        a diagonal one; see :func:`fold_vertical_average`).
     tpr_mean, tpr_std : ndarray of shape (h,)
         Mean and standard deviation (``ddof = 1``) over the K folds.
     tpr_low, tpr_high : ndarray of shape (h,)
@@ -485,35 +487,36 @@ def fold_roc_curves(y_true, y_score, folds, *, pos_label=None) -> FoldCurves:
 
 
 def _tpr_at_fpr(counts: ScoreCounts, x: np.ndarray) -> np.ndarray:
-    """Fawcett's ``TPR_FOR_FPR`` on one fold's curve, in counts.
+    """The TPR at FPR ``x`` on one fold's curve, by the package's rule, in counts.
 
-    With the vertices ``(fp_i, tp_i)`` in order of decreasing threshold and
-    ``u = x·n−``: ``i`` = the last vertex with ``fp_i <= u``; the TPR is
-    ``tp_i/n+`` when ``fp_i = u`` (the top of a vertical segment there) and
-    otherwise the linear interpolation
-    ``[tp_i + (tp_{i+1} − tp_i)(u − fp_i)/(fp_{i+1} − fp_i)]/n+``.
+    With the vertices ``(fp_i, tp_i)`` in order of decreasing threshold
+    (``+inf`` first) and ``u = x·n−``: ``i`` = the first vertex with
+    ``fp_i >= u``, and the TPR is ``tp_i/n+``.  For ``x > 0`` that vertex is
+    the threshold ``s_r``, the ``r = ⌈x·n−⌉``-th largest negative score, as
+    in :func:`rocci.vertical_ci` (thesis §4.4.1); ``x = 0`` gives the vertex
+    ``+inf``, TPR 0.
     """
     _, tp, fp = _curve(counts)
     u = x * counts.n_neg
     r = np.round(u)
     u = np.where(np.abs(u - r) <= 1e-9 * max(1, counts.n_neg), r, u)  # 0.3·10 is 3, not 3.0000000000000004
-    i = np.clip(np.searchsorted(fp, u, side="right") - 1, 0, fp.size - 1)
-    j = np.minimum(i + 1, fp.size - 1)
-    width = (fp[j] - fp[i]).astype(float)
-    rise = (tp[j] - tp[i]).astype(float)
-    step = np.divide(rise * (u - fp[i]), width, out=np.zeros_like(u, dtype=float), where=width > 0)
-    return np.where(fp[i] == u, tp[i], tp[i] + step) / counts.n_pos
+    i = np.clip(np.searchsorted(fp, u, side="left"), 0, fp.size - 1)
+    return tp[i] / counts.n_pos
 
 
 def fold_vertical_average(
     y_true, y_score, folds, *, fpr=None, pos_label=None, confidence_level=0.95, spread="t"
 ) -> FoldVerticalAverage:
-    """Fold-averaged ROC curve by vertical averaging (Fawcett 2004, Algorithm 3).
+    """Fold-averaged ROC curve by vertical averaging (Fawcett 2004, §8.1).
 
     At each false positive rate ``x`` the TPR of every fold's curve is read
-    off -- ``TPR_k(x)``: the top of the fold's vertical segment when its curve
-    has vertices at exactly ``x``, else the linear interpolation between the
-    two vertices around ``x`` -- and averaged over the ``K`` folds:
+    off by the package's rule for the TPR at a fixed FPR (``docs/conventions.md``;
+    thesis §4.4.1, the rule of :func:`rocci.vertical_ci`) -- ``TPR_k(x)`` =
+    the fraction of the fold's positives scoring ``>=`` its ``⌈x·n−⌉``-th
+    largest negative score (0 at ``x = 0``), i.e. the TPR at the highest
+    threshold whose FPR is at least ``x``: the **bottom** of the fold's
+    vertical segment at ``x``, the upper end of a diagonal (tied) segment
+    through ``x``, no interpolation -- and averaged over the ``K`` folds:
 
     ``TPR̄(x) = (1/K) Σ_k TPR_k(x)``,
     ``s(x)² = Σ_k (TPR_k(x) − TPR̄(x))² / (K − 1)``.
@@ -544,18 +547,25 @@ def fold_vertical_average(
 
     Notes
     -----
-    ROCR interpolates each curve with ``approxfun(ties=mean)``, which at an
-    FPR where a fold's curve is vertical takes the mean of the TPRs there;
-    Fawcett (and rocci) take the top of the vertical segment, the best TPR
-    reachable at that FPR (the same convention as :func:`rocci.vertical_ci`
-    with tied scores).
+    Each fold's ``fold_tpr`` equals ``vertical_ci(...).tpr`` on that fold's
+    data at the levels ``r/n−``, with ties or without: the fold average and
+    the exact bootstrap of the pooled data read a curve the same way.
+    Changed in 0.2.0 (see CHANGELOG.md).  Other tools read it differently:
+    Fawcett's ``TPR_FOR_FPR`` (and rocci before 0.2.0) and
+    pROC's ``coords`` take the top of a vertical segment and interpolate
+    along diagonal ones; ROCR interpolates with ``approxfun(ties=mean)``, the
+    middle of a vertical segment.  Where a fold's curve is vertical at ``x``
+    the top can be higher by up to the segment's height; elsewhere, without
+    ties, all these rules agree.  At ``x = 1`` the rule reads the bottom of
+    the last vertical segment: a fold whose lowest score is a positive has a
+    TPR below 1 there (fold 2 below), and the average ends below 1.
 
     Examples
     --------
     >>> import rocci
     >>> res = rocci.fold_vertical_average([0, 1, 0, 1], [.2, .7, .4, .3], [1, 1, 2, 2], fpr=[0, 0.5, 1])
     >>> res.fold_tpr.tolist(), res.tpr_mean.tolist()
-    ([[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]], [0.5, 0.5, 1.0])
+    ([[0.0, 1.0, 1.0], [0.0, 0.0, 0.0]], [0.0, 0.5, 0.5])
     """
     level = check_confidence_level(confidence_level)
     check_choice("spread", spread, SPREADS)

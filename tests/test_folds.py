@@ -1,13 +1,17 @@
 """Cross-validation folds: per-fold curves, vertical and threshold averaging, the paired t-test.
 
 The averages are checked against a direct computation written as plain loops
-in exact rational arithmetic (Fawcett 2004, Algorithms 3 and 4, with ROC
-points built by counting), on random folds with many tied scores; against a
-small example worked by hand; and the t-test against ``scipy.stats.ttest_rel``.
+in exact rational arithmetic (vertical: the package's rule for the TPR at a
+fixed FPR, docs/conventions.md, from sorted negative scores; threshold:
+Fawcett 2004, Algorithm 4, with ROC points built by counting), on random folds
+with many tied scores; against a small example worked by hand; against
+``vertical_ci`` (the same rule, tied and untied data); and the t-test against
+``scipy.stats.ttest_rel``.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 from statistics import mean, stdev
@@ -25,26 +29,14 @@ from rocci.folds import default_fold_thresholds
 # --------------------------------------------------------------------------
 
 
-def roc_points(y, s):
-    """ROC vertices (fp, tp) of one fold by counting, thresholds decreasing, +inf first."""
-    pts = [(0, 0)]
-    for t in sorted(set(s), reverse=True):
-        tp = sum(1 for yi, si in zip(y, s) if yi and si >= t)
-        fp = sum(1 for yi, si in zip(y, s) if not yi and si >= t)
-        pts.append((fp, tp))
-    return pts
-
-
-def tpr_for_fpr(x, pts, n_pos, n_neg):
-    """Fawcett's TPR_FOR_FPR, literally: walk while the next point's FPR <= x."""
-    roc = [(Fraction(fp, n_neg), Fraction(tp, n_pos)) for fp, tp in pts]
-    i = 0
-    while i < len(roc) - 1 and roc[i + 1][0] <= x:
-        i += 1
-    if roc[i][0] == x:
-        return roc[i][1]
-    (x1, y1), (x2, y2) = roc[i], roc[i + 1]
-    return y1 + (y2 - y1) / (x2 - x1) * (x - x1)
+def tpr_for_fpr(x, y, s):
+    """The package's rule (thesis §4.4.1), literally: r = ⌈x·n−⌉; the threshold is the
+    r-th largest negative score (+inf for r = 0); TPR = #positives scoring >= it / n+."""
+    neg = sorted((si for yi, si in zip(y, s) if not yi), reverse=True)
+    pos = [si for yi, si in zip(y, s) if yi]
+    r = math.ceil(Fraction(x) * len(neg))
+    t = math.inf if r == 0 else neg[r - 1]
+    return Fraction(sum(1 for si in pos if si >= t), len(pos))
 
 
 def split(y, s, f):
@@ -115,8 +107,7 @@ def test_vertical_average_equals_direct_loops(seed, spread):
     for j, x in enumerate(grid):
         per_fold = []
         for yy, ss in folds:
-            n_pos = sum(yy)
-            per_fold.append(tpr_for_fpr(x, roc_points(yy, ss), n_pos, len(yy) - n_pos))
+            per_fold.append(tpr_for_fpr(x, yy, ss))
         np.testing.assert_allclose(res.fold_tpr[:, j], [float(v) for v in per_fold], rtol=0, atol=1e-12)
         m, sd = float(mean(per_fold)), float(stdev(per_fold))
         half = {"t": stats.t.ppf(0.95, k - 1) * sd / np.sqrt(k), "sd": sd, "se": sd / np.sqrt(k)}[spread]
@@ -127,29 +118,32 @@ def test_vertical_average_equals_direct_loops(seed, spread):
 
 
 def test_vertical_average_hand_example():
-    """Fawcett's definitions on two folds worked by hand.
+    """The package's rule on two folds worked by hand.
 
     Fold 1: positives 0.9, 0.6; negatives 0.7, 0.3.  Vertices (FPR, TPR):
     (0, 0), (0, ½) at 0.9, (½, ½) at 0.7, (½, 1) at 0.6, (1, 1) at 0.3.
     Fold 2: positives 0.8, 0.4, 0.4; negatives 0.4, 0.2.  Vertices:
     (0, 0), (0, ⅓) at 0.8, (½, 1) at 0.4 (a diagonal: a positive–negative tie), (1, 1).
 
-    FPR 0: the tops of the vertical segments, ½ and ⅓, mean 5/12.
-    FPR ¼: fold 1 is flat at ½; fold 2 is halfway up its diagonal, ⅓ + ⅓ = ⅔; mean 7/12.
-    FPR ½: fold 1's vertical segment there has top 1; fold 2's vertex is 1; mean 1, sd 0.
+    FPR 0: the threshold +inf, TPR 0 in both folds (the bottoms of the vertical segments).
+    FPR ¼: r = ⌈¼·2⌉ = 1, the largest negative: fold 1's 0.7 gives ½; fold 2's 0.4 gives 1,
+    the upper end of its diagonal (Fawcett would interpolate halfway up it, ⅔); mean ¾.
+    FPR ½: r = 1 again: fold 1 reads the bottom of its vertical segment, ½ (Fawcett: the
+    top, 1); fold 2 reads 1; mean ¾.
+    FPR 1: r = 2, the smallest negative: 1 in both folds.
     """
     y = [1, 1, 0, 0, 1, 1, 1, 0, 0]
     s = [0.9, 0.6, 0.7, 0.3, 0.8, 0.4, 0.4, 0.4, 0.2]
     f = [1, 1, 1, 1, 2, 2, 2, 2, 2]
-    res = rocci.fold_vertical_average(y, s, f, fpr=[0, 0.25, 0.5])
-    np.testing.assert_allclose(res.fold_tpr, [[0.5, 0.5, 1.0], [1 / 3, 2 / 3, 1.0]])
-    np.testing.assert_allclose(res.tpr_mean, [5 / 12, 7 / 12, 1.0])
-    assert res.tpr_std[2] == 0.0
-    assert res.tpr_std[0] == pytest.approx(np.std([0.5, 1 / 3], ddof=1))
+    res = rocci.fold_vertical_average(y, s, f, fpr=[0, 0.25, 0.5, 1])
+    np.testing.assert_allclose(res.fold_tpr, [[0.0, 0.5, 0.5, 1.0], [0.0, 1.0, 1.0, 1.0]])
+    np.testing.assert_allclose(res.tpr_mean, [0.0, 0.75, 0.75, 1.0])
+    assert res.tpr_std[0] == 0.0 and res.tpr_std[3] == 0.0
+    assert res.tpr_std[1] == pytest.approx(np.std([0.5, 1.0], ddof=1))
     frame = res.to_frame()
     assert list(frame.columns) == ["fpr", "tpr_mean", "tpr_std", "tpr_low", "tpr_high", "n_folds"]
     long = res.folds_frame()
-    assert list(long.columns) == ["fold", "fpr", "tpr"] and len(long) == 6
+    assert list(long.columns) == ["fold", "fpr", "tpr"] and len(long) == 8
 
     # Threshold averaging on the same folds.
     th = rocci.fold_threshold_average(y, s, f, thresholds=[0.4, 0.6])
@@ -164,11 +158,59 @@ def test_vertical_average_hand_example():
     assert th.tpr_low[1] == th.tpr_high[1] == 1.0
 
 
+@pytest.mark.parametrize("seed, ties", [(0, "untied"), (1, "tied"), (2, "tied negatives only"),
+                                        (3, "ties across classes")])
+def test_vertical_average_agrees_with_vertical_ci(seed, ties):
+    """One rule for the TPR at a fixed FPR: each fold's TPR at r/n− is vertical_ci's observed TPR
+    on that fold's data, at every level, with and without ties."""
+    rng = np.random.default_rng(seed)
+    n = 240
+    y = rng.integers(0, 2, n)
+    f = rng.integers(1, 4, n)
+    if ties == "untied":
+        s = rng.normal(size=n) + y
+    elif ties == "tied":
+        s = rng.integers(0, 8, n) + 2.0 * y
+    elif ties == "tied negatives only":
+        s = np.where(y == 1, rng.normal(size=n) + 3, rng.integers(0, 6, n).astype(float))
+    else:  # every positive ties with some negative
+        s = rng.integers(0, 5, n).astype(float) + y * rng.integers(0, 2, n)
+    for fold in (1, 2, 3):
+        yy, ss = y[f == fold], s[f == fold]
+        n_neg = int((yy == 0).sum())
+        levels = np.arange(1, n_neg) / n_neg
+        ci = rocci.vertical_ci(yy, ss, fpr=levels)
+        assert ci.r.tolist() == list(range(1, n_neg))
+        avg = rocci.fold_vertical_average(y, s, f, fpr=levels)
+        np.testing.assert_array_equal(avg.fold_tpr[fold - 1], ci.tpr)
+        # ... and both equal the literal rule.
+        assert [float(tpr_for_fpr(Fraction(r, n_neg), yy.tolist(), ss.tolist())) for r in (1, n_neg // 2)] == \
+            [ci.tpr[0], ci.tpr[n_neg // 2 - 1]]
+
+
+def test_vertical_average_reads_the_bottom_of_a_vertical_segment():
+    """The case of issue 13 (ROCR's HIV data disagreed in 8 of 40 cells): at an FPR where the
+    curve is vertical, both functions give the bottom, not the top that Fawcett and pROC give."""
+    # Negatives 0.9, 0.5, 0.1; positives 0.8, 0.7, 0.6 sit between the first two negatives:
+    # the curve is vertical at FPR 1/3, from TPR 0 (threshold 0.9) to TPR 1 (threshold 0.6).
+    y = [0, 0, 0, 1, 1, 1] * 2
+    s = [0.9, 0.5, 0.1, 0.8, 0.7, 0.6] * 2
+    f = [1] * 6 + [2] * 6
+    avg = rocci.fold_vertical_average(y, s, f, fpr=[1 / 3, 2 / 3])
+    ci = rocci.vertical_ci(y[:6], s[:6], fpr=[1 / 3, 2 / 3])
+    np.testing.assert_array_equal(avg.tpr_mean, [0.0, 1.0])
+    np.testing.assert_array_equal(ci.tpr, [0.0, 1.0])
+
+
 def test_vertical_average_default_grid_runs_corner_to_corner():
     y, s, f = random_folds(7)
     res = rocci.fold_vertical_average(y, s, f)
     assert res.fpr.size == 101 and res.fpr[0] == 0 and res.fpr[-1] == 1
-    assert np.all(res.tpr_mean[-1] == 1.0)
+    assert np.all(res.tpr_mean[0] == 0.0)  # FPR 0: the threshold +inf
+    # FPR 1: the bottom of the last vertical segment, below 1 in a fold whose lowest score is a positive.
+    expected = [tpr_for_fpr(1, yy, ss) for yy, ss in split(y, s, f)]
+    assert min(expected) < 1
+    assert res.tpr_mean[-1] == pytest.approx(float(mean(expected)), abs=1e-15)
     assert np.all(np.diff(res.tpr_mean) >= -1e-12)  # each fold's curve is monotone, so is the mean
     assert np.all(res.tpr_low <= res.tpr_mean + 1e-12) and np.all(res.tpr_mean <= res.tpr_high + 1e-12)
 
