@@ -53,7 +53,7 @@ def vertical_ci(
     fpr=None,
     pos_label=None,
     confidence_level=0.95,
-    method="percentile",
+    method="score",
     m=None,
 ) -> VerticalCI:
     """Exact bootstrap intervals for the TPR at fixed FPR levels (vertical averaging).
@@ -85,12 +85,14 @@ def vertical_ci(
         ``1 <= r <= m− − 1``.  Default: 0.01, 0.02, …, 0.99 (duplicates merged).
     confidence_level : float, default 0.95
         Level of each pointwise interval.
-    method : {"percentile", "score", "wald"}
-        ``"percentile"`` (default): the ``α/2`` and ``1 − α/2`` quantiles of the
-        exact mixture law (smallest ``l/m+`` whose CDF reaches the level).
-        ``"score"``: Algorithm 4.3, ``[e + z²/2m+ ± z·sqrt(v + (z/2m+)²)]/(1 + z²/m+)``
-        with the exact mean ``e`` and variance ``v``; it can leave [0, 1] and is
-        clipped.  ``"wald"``: ``e ± z·sqrt(v)``, clipped to [0, 1].
+    method : {"score", "percentile", "wald"}
+        ``"score"`` (default since 0.2.0): Algorithm 4.3,
+        ``[e + z²/2m+ ± z·sqrt(v + (z/2m+)²)]/(1 + z²/m+)`` with the exact mean
+        ``e`` and variance ``v``; it can leave [0, 1] and is clipped.
+        ``"percentile"`` (the default before 0.2.0): the ``α/2`` and
+        ``1 − α/2`` quantiles of the exact mixture law (smallest ``l/m+`` whose
+        CDF reaches the level); it collapses to [1, 1] near TPR = 1 (Notes).
+        ``"wald"``: ``e ± z·sqrt(v)``, clipped to [0, 1].
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``; default ``m± = n±``.
 
@@ -110,12 +112,18 @@ def vertical_ci(
     1 and the percentile interval ``[1, 1]`` has zero width and misses the
     truth (coverage 0.29 at FPR .95 for θ = 5, n = 10,000; any Monte Carlo
     percentile bootstrap, as pROC's, fails the same way).  The score interval
-    keeps a width of order ``z²/m+`` there and holds its level; the dashboard
-    uses it by default.
+    keeps a width of order ``z²/m+`` there and holds its level: it is the
+    default (and the dashboard's).
 
-    Ties: a positive tied with ``T_r`` counts as a true positive (``score >= T_r``),
-    so with positive–negative ties this convention gives the **top** of the
-    diagonal ROC segment.  Ties among negatives are harmless.
+    The TPR at a fixed FPR (``tpr``, and ``T_r`` in every bootstrap sample)
+    follows the package's one rule (``docs/conventions.md``), shared with
+    :func:`rocci.fold_vertical_average`: the TPR at the highest threshold
+    whose FPR reaches the level, i.e. at the ``⌈fpr·n−⌉``-th largest negative
+    score.  Where the ROC curve is vertical at that FPR this is the **bottom**
+    of the vertical segment.  A positive tied with ``T_r`` counts as a true
+    positive (``score >= T_r``), so with positive–negative ties it is the
+    **top** (upper end) of the diagonal ROC segment.  Ties among negatives
+    are harmless.
 
     Examples
     --------

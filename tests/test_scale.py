@@ -53,7 +53,7 @@ def test_threshold_ci_all_thresholds_million_rows(binormal):
 
 def test_vertical_ci_99_levels_million_rows(binormal):
     y, s = binormal
-    res = rocci.vertical_ci(y, s)
+    res = rocci.vertical_ci(y, s, method="percentile")
     assert res.r.size == 99
     assert np.all(res.truncated_mass <= 1e-14)
     # True binormal curve TPR(f) = Φ(1 + Φ⁻¹(f)); the exact bootstrap mean is
@@ -75,5 +75,5 @@ def test_vertical_ci_99_levels_million_rows(binormal):
         for q, bound in ((0.025, res.tpr_low[i]), (0.975, res.tpr_high[i])):
             l = int(round(bound * res.m_pos))
             assert cdf(l - 1) < q <= cdf(l) + 1e-12, (i, q)
-    peak = _peak_bytes(lambda: rocci.vertical_ci(y, s))
+    peak = _peak_bytes(lambda: rocci.vertical_ci(y, s, method="percentile"))
     assert peak / N < 200, f"{peak / N:.0f} bytes per instance"

@@ -73,7 +73,7 @@ def test_default_sample_fold_curves_average_and_pooled_band(folds_app):
     np.testing.assert_allclose(decode(band["band"]["y"]), vert.tpr_high)
     # The pooled chart's band is rocci.vertical_ci on all folds together.
     pooled = figure(at, "fc_pooled_chart")
-    vci = rocci.vertical_ci(y, s, fpr=BAND_FPR)
+    vci = rocci.vertical_ci(y, s, fpr=BAND_FPR, method="percentile")  # the page's band
     hi = next(t for t in traces(pooled, "vertical-band") if t["meta"][1] == "high")
     np.testing.assert_allclose(decode(hi["y"]), vci.tpr_high)
     # Tables: per fold, and the vertical average.
@@ -172,7 +172,8 @@ def test_several_classes_with_the_wine_sample():
         np.testing.assert_allclose(decode(h["y"]), v.tpr_high)
     top_spec = figure(at, "fc_top_chart")
     band = next(t for t in traces(top_spec, "vertical-band") if t["meta"][1] == "high")
-    np.testing.assert_allclose(decode(band["y"]), rocci.vertical_ci(top.correct, top.top_score, fpr=BAND_FPR).tpr_high)
+    np.testing.assert_allclose(decode(band["y"]), rocci.vertical_ci(top.correct, top.top_score, fpr=BAND_FPR,
+                                                                  method="percentile").tpr_high)
     curve_table = next(df.value for df in at.dataframe if "tp" in df.value.columns and "class" not in df.value.columns)
     np.testing.assert_allclose(curve_table["tp"], top.curve.tp)
 
