@@ -51,7 +51,7 @@ from .folds import (
 )
 from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "InputError",
