@@ -23,9 +23,41 @@ class InputError(ValueError):
     """
 
 
+def format_value(value: Any) -> str:
+    """A value as it is, for an error message: exact, never rounded.
+
+    Floats print with Python's shortest round-trip ``repr`` (a ``w`` of
+    1 + 2⁻⁵² prints as ``1.0000000000000002``, where ``:g`` gives ``1``),
+    NumPy scalars as the matching Python value (``0.5``, not
+    ``np.float64(0.5)``), anything else with ``repr``.
+
+    Examples
+    --------
+    >>> format_value(1 + 2**-52)
+    '1.0000000000000002'
+    >>> import numpy as np
+    >>> format_value(np.float64(0.95)), format_value("a")
+    ('0.95', "'a'")
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+def length_mismatch(name: str, size: int, other: str, n: int, what: str) -> InputError:
+    """The one wording of every length mismatch: ``"<name> has 3 values but <other> has 4: <what>."``.
+
+    Examples
+    --------
+    >>> str(length_mismatch("y_score", 3, "y_true", 4, "give one score per label"))
+    'y_score has 3 values but y_true has 4: give one score per label.'
+    """
+    return InputError(f"{name} has {size} values but {other} has {n}: {what}.")
+
+
 def _preview(values: Iterable[Any], k: int = 5) -> str:
     vals = list(values)
-    shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in vals[:k])
+    shown = ", ".join(format_value(v) for v in vals[:k])
     return shown + (", ..." if len(vals) > k else "")
 
 
@@ -34,7 +66,7 @@ def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
         listed = ", ".join(repr(c) for c in choices)
-        raise InputError(f"{name} ({value!r}) must be one of {listed}.")
+        raise InputError(f"{name} ({format_value(value)}) must be one of {listed}.")
     return value
 
 
@@ -44,12 +76,13 @@ def check_confidence_level(confidence_level: Any) -> float:
         level = float(confidence_level)
     except (TypeError, ValueError):
         raise InputError(
-            f"confidence_level ({confidence_level!r}) must be a number between 0 and 1, e.g. 0.95."
+            f"confidence_level ({format_value(confidence_level)}) must be a number between 0 "
+            "and 1, e.g. 0.95."
         ) from None
     if not (0.0 < level < 1.0) or not np.isfinite(level):
         raise InputError(
-            f"confidence_level ({confidence_level!r}) must be strictly between 0 and 1, "
-            "e.g. 0.95 for a 95% interval (not 95)."
+            f"confidence_level ({format_value(confidence_level)}) must be strictly between 0 "
+            "and 1, e.g. 0.95 for a 95% interval (not 95)."
         )
     return level
 
@@ -61,7 +94,9 @@ def _as_1d(name: str, values: Any) -> np.ndarray:
         raise InputError(f"{name} must be a sequence of values, not a single string.")
     arr = np.asarray(values)
     if arr.ndim == 0:
-        raise InputError(f"{name} must be a sequence of values, not a single value ({arr.item()!r}).")
+        raise InputError(
+            f"{name} must be a sequence of values, not a single value ({format_value(arr.item())})."
+        )
     if arr.ndim > 1:
         squeezed = arr.squeeze()
         if squeezed.ndim != 1:
@@ -78,9 +113,7 @@ def check_scores(y_score: Any, *, name: str = "y_score", n: int | None = None) -
     if arr.size == 0:
         raise InputError(f"{name} is empty: there are no scores to evaluate.")
     if n is not None and arr.size != n:
-        raise InputError(
-            f"{name} has {arr.size} values but y_true has {n}: give one score per label."
-        )
+        raise length_mismatch(name, arr.size, "y_true", n, "give one score per label")
     if arr.dtype == bool:
         arr = arr.astype(np.float64)
     if arr.dtype.kind not in "iuf":
@@ -121,12 +154,25 @@ def _is_numeric_label_set(values: np.ndarray) -> bool:
     return values.dtype.kind in "biuf"
 
 
+def _is_text_01(classes: np.ndarray) -> bool:
+    """Labels '0'/'1' or '-1'/'1' (or '1' alone) written as text."""
+    if classes.dtype.kind not in "UO":
+        return False
+    values = classes.tolist()
+    if not all(isinstance(v, str) for v in values):
+        return False
+    present = set(values)
+    return "1" in present and present <= {"0", "1", "-1"}
+
+
 def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
     """Boolean mask of positives, and the positive label that was used.
 
     ``pos_label`` may be omitted when the labels are {0, 1}, {-1, 1}, {False,
     True} or a single one of these values' subsets with 1/True present; the
-    positive class is then 1 (True).
+    positive class is then 1 (True).  The same holds for these numbers
+    written as text (``'0'``/``'1'``, ``'-1'``/``'1'``, as a quoted CSV or a
+    text column gives them): the positive class is then ``'1'``.
     """
     arr = _as_1d("y_true", y_true)
     if arr.size == 0:
@@ -157,16 +203,19 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
                     "y_true has labels -1 and 0: say which one is positive with pos_label."
                 )
             pos_label = 1
+        elif _is_text_01(classes):
+            pos_label = "1"
         else:
             raise InputError(
                 f"y_true has labels {_preview(classes)}: say which one is the positive class "
-                "with pos_label (only 0/1, -1/1 and True/False labels need no pos_label)."
+                "with pos_label (only 0/1, -1/1 and True/False labels, as numbers or as text, "
+                "need no pos_label)."
             )
     else:
         present = [c.item() if isinstance(c, np.generic) else c for c in classes]
         if not any(_labels_equal(pos_label, c) for c in present):
             raise InputError(
-                f"pos_label ({pos_label!r}) is not among the labels in y_true "
+                f"pos_label ({format_value(pos_label)}) is not among the labels in y_true "
                 f"({_preview(classes)}). Choose one of those."
             )
     positive = np.array([_labels_equal(pos_label, v) for v in classes])
@@ -181,8 +230,9 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
     if n_pos == 0 or n_neg == 0:
         which = "positive" if n_pos == 0 else "negative"
         raise InputError(
-            f"y_true has no {which} instances (only one class is present: "
-            f"{_preview(classes)}). ROC analysis needs both positives and negatives."
+            f"Only one label value found in y_true: {_preview(classes)}; both classes are "
+            f"needed (there are no {which} instances). ROC analysis compares positives with "
+            "negatives."
         )
     return mask, pos_label
 
@@ -229,7 +279,7 @@ def check_m(m: Any, n_pos: int, n_neg: int) -> tuple[int, int]:
     if isinstance(m, (tuple, list, np.ndarray)):
         if len(m) != 2:
             raise InputError(
-                f"m ({m!r}) must be one integer or a pair (m_pos, m_neg) of bootstrap sample sizes."
+                f"m ({format_value(m)}) must be one integer or a pair (m_pos, m_neg) of bootstrap sample sizes."
             )
         pair = tuple(m)
     else:
@@ -240,8 +290,8 @@ def check_m(m: Any, n_pos: int, n_neg: int) -> tuple[int, int]:
             if isinstance(value, numbers.Real) and float(value).is_integer():
                 value = int(value)
             else:
-                raise InputError(f"m ({m!r}) must hold whole numbers of draws, e.g. m=100.")
+                raise InputError(f"m ({format_value(m)}) must hold whole numbers of draws, e.g. m=100.")
         if value < 1:
-            raise InputError(f"m ({m!r}) must be at least 1 draw per class.")
+            raise InputError(f"m ({format_value(m)}) must be at least 1 draw per class.")
         out.append(int(value))
     return out[0], out[1]

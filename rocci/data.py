@@ -30,6 +30,9 @@ from ._validation import InputError
 __all__ = [
     "PreparedData",
     "guess_columns",
+    "score_candidates",
+    "PosLabelGuess",
+    "suggest_pos_label",
     "label_values",
     "guess_pos_label",
     "prepare_binary",
@@ -50,9 +53,24 @@ _ID_NAMES = (
 _POSITIVE_WORDS = (
     "1", "yes", "y", "true", "t", "positive", "pos", "+", "+1", "malignant", "disease",
     "diseased", "case", "cases", "abnormal", "present", "sick", "ill", "fraud",
-    "fraudulent", "spam", "event", "failure", "fail", "defect", "defective", "anomaly",
-    "outlier", "target", "signal",
+    "fraudulent", "spam", "event", "failure", "fail", "failed", "defect", "defective",
+    "anomaly", "outlier", "target", "signal", "churn", "churned", "churner", "default",
+    "defaulted", "bad", "died", "dead", "death", "deceased", "cancer", "tumor", "tumour",
+    "infected", "attack", "intrusion", "malware", "phishing", "clicked", "click",
+    "converted", "conversion", "purchase", "purchased", "responder", "left", "exited",
+    "readmitted", "relapse", "hit", "alarm", "detected",
 )
+# Names of columns that usually hold scores: preferred when preselecting models.
+_SCORE_WORDS = (
+    "score", "prob", "proba", "probability", "pred", "prediction", "predicted", "yhat",
+    "yscore", "yprob", "logit", "margin", "decision", "confidence", "risk", "model", "clf",
+    "classifier", "output", "p",
+)
+_SCORE_TOKEN = re.compile(r"[a-z]+")
+#: Models preselected at most by :func:`guess_columns` (a wide file must not preselect thousands).
+MAX_GUESSED_SCORES = 6
+#: Rows looked at to rank candidate score columns and to rule out label columns.
+_SAMPLE_ROWS = 10_000
 
 
 def _norm(name: Any) -> str:
@@ -85,7 +103,78 @@ def _check_column(df: pd.DataFrame, column: Any, what: str) -> None:
 
 
 def _is_numeric(series: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+    return _numeric_dtype(series.dtype)
+
+
+def _numeric_dtype(dtype: Any) -> bool:
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _maybe_nested_dtype(dtype: Any) -> bool:
+    """Only object and arrow columns can hold lists or structs."""
+    return dtype == object or isinstance(dtype, pd.ArrowDtype)
+
+
+_NESTED_KINDS = (
+    ((list, tuple, np.ndarray), "lists"),
+    ((dict,), "structs (records with named fields)"),
+    ((set, frozenset), "sets"),
+)
+
+
+def _nested_kind(series: pd.Series, *, sample: int | None = None) -> str | None:
+    """What a column holds when its values are not single values (lists, structs...), else None.
+
+    Parquet list and struct columns arrive as NumPy arrays and dicts in an
+    ``object`` column (or as an arrow ``list``/``struct``/``map`` dtype); they
+    cannot be labels, scores or folds.  `sample` looks at the first values only.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        t = dtype.pyarrow_dtype
+        if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+            return "lists"
+        if pa.types.is_struct(t):
+            return "structs (records with named fields)"
+        if pa.types.is_map(t):
+            return "maps (key-value pairs)"
+        return None
+    if dtype != object:
+        return None
+    values = series.to_numpy()
+    if sample is not None:
+        values = values[:sample]
+    for v in values:
+        for types, kind in _NESTED_KINDS:
+            if isinstance(v, types):
+                return kind
+    return None
+
+
+def _check_scalar(df: pd.DataFrame, column: Any, what: str) -> None:
+    """InputError if `column` holds lists, structs or other nested values."""
+    kind = _nested_kind(df[column])
+    if kind is not None:
+        raise InputError(
+            f"{what} column {column!r} holds {kind}, not single values (a nested column, as "
+            f"Parquet allows; its type is {_dtype_text(df[column])}). {what} column needs one "
+            f"value per row{', a number' if what == 'The score' else ''}: choose another column, "
+            "or save the file with this column flattened into plain columns."
+        )
+
+
+def _dtype_text(series: pd.Series) -> str:
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        return str(dtype.pyarrow_dtype)
+    first = next((v for v in series.to_numpy()[:1000] if v is not None), None)
+    if isinstance(first, dict):
+        return "struct<" + ", ".join(str(k) for k in list(first)[:5]) + ">"
+    if isinstance(first, (list, tuple, np.ndarray)):
+        return "list"
+    return str(dtype)
 
 
 def _is_id_like(name: Any) -> bool:
@@ -101,13 +190,44 @@ def _is_id_like(name: Any) -> bool:
 # --------------------------------------------------------------------------
 
 
-def guess_columns(df: pd.DataFrame) -> dict:
+def _distinct_counts(frame: pd.DataFrame) -> dict:
+    """Number of distinct non-missing values of each column of `frame` (vectorised for numbers)."""
+    out: dict = {}
+    numeric = [c for c, t in zip(frame.columns, frame.dtypes) if _numeric_dtype(t)]
+    if numeric:
+        # one block (a wide file's columns are separate blocks: selecting them costs more)
+        values = frame if len(numeric) == frame.shape[1] else frame[numeric]
+        block = np.sort(values.to_numpy(dtype=float, na_value=np.nan), axis=0)
+        ok = ~np.isnan(block)
+        new = np.ones(block.shape, dtype=bool)
+        new[1:] = block[1:] != block[:-1]
+        counts = np.count_nonzero(new & ok, axis=0)
+        out.update(zip(numeric, (int(k) for k in counts)))
+    for c in frame.columns:
+        if c not in out:
+            try:
+                out[c] = int(frame[c].nunique(dropna=True))
+            except TypeError:  # unhashable values (lists, dicts)
+                out[c] = -1
+    return out
+
+
+def _looks_like_score(name: Any) -> bool:
+    words = _SCORE_TOKEN.findall(str(name).lower())
+    return any(w in _SCORE_WORDS or w.startswith(("prob", "pred", "score")) for w in words)
+
+
+def guess_columns(df: pd.DataFrame, *, max_scores: int | None = MAX_GUESSED_SCORES) -> dict:
     """Guess which columns hold the label, the scores and the folds.
 
     Parameters
     ----------
     df : pandas.DataFrame
         A table as returned by :func:`rocci.load_table`.
+    max_scores : int or None, default 6
+        At most this many score columns are guessed (``None``: all of them).
+        A file with thousands of numeric columns must not preselect
+        thousands of models.
 
     Returns
     -------
@@ -122,15 +242,19 @@ def guess_columns(df: pd.DataFrame) -> dict:
         * ``fold`` -- the first column named ``fold``, ``folds``, ``cv``,
           ``run``, ``split`` (or ``cv_fold``, ``fold_id``, ``resample``),
           other than the label; otherwise ``None``.
-        * ``scores`` -- the numeric columns (booleans excluded) other than
-          the label, the fold and id-like columns (``id``, ``index``,
-          ``row``, ``sample_id``, names ending in ``_id``, pandas'
-          ``Unnamed: 0``...), in table order.
+        * ``scores`` -- candidate score columns (see :func:`score_candidates`),
+          at most `max_scores` of them, in table order: names that look like
+          scores first (``score``, ``prob``, ``pred``, ``p_...``, ``model``...),
+          then the columns with the most distinct values.
 
     Notes
     -----
     These are only defaults to pre-fill a form: nothing is checked here.
-    :func:`prepare_binary` validates the final choice.
+    :func:`prepare_binary` validates the final choice.  Columns of lists or
+    structs (nested Parquet types) are never guessed.  The work is bounded:
+    distinct values are counted on the first 10,000 rows (exactly only for
+    the few columns that could be a two-class label), in one vectorised
+    pass over the numeric columns.
 
     Examples
     --------
@@ -143,31 +267,73 @@ def guess_columns(df: pd.DataFrame) -> dict:
     if not isinstance(df, pd.DataFrame):
         raise InputError(f"guess_columns needs a pandas DataFrame, not a {type(df).__name__}.")
     columns = list(df.columns)
+    head = df if len(df) <= _SAMPLE_ROWS else df.iloc[:_SAMPLE_ROWS]
+    nested = {
+        c for c, t in zip(columns, df.dtypes)
+        if _maybe_nested_dtype(t) and _nested_kind(head[c], sample=1000) is not None
+    }
+    if nested:
+        distinct = _distinct_counts(head[[c for c in columns if c not in nested]]) if len(columns) > len(nested) else {}
+    else:
+        distinct = _distinct_counts(head)
+    normed = [_norm(c) for c in columns]
 
     label = None
     for wanted in _LABEL_NAMES:
-        label = next((c for c in columns if _norm(c) == wanted), None)
+        label = next((c for c, n in zip(columns, normed) if n == wanted and c not in nested), None)
         if label is not None:
             break
     if label is None:
-        for c in columns:
-            if _is_id_like(c) or _norm(c) in _FOLD_NAMES:
-                continue
-            if df[c].dropna().nunique() == 2:
+        for c, n in zip(columns, normed):
+            if c in nested or n in _FOLD_NAMES or distinct.get(c, 0) > 2 or _is_id_like(c):
+                continue  # more than two values in the first rows: not a two-class label
+            if distinct.get(c) == 2 if len(df) <= _SAMPLE_ROWS else df[c].dropna().nunique() == 2:
                 label = c
                 break
 
     fold = None
     for wanted in _FOLD_NAMES:
-        fold = next((c for c in columns if _norm(c) == wanted and c != label), None)
+        fold = next((c for c, n in zip(columns, normed) if n == wanted and c != label and c not in nested), None)
         if fold is not None:
             break
 
-    scores = [
-        c for c in columns
-        if c != label and c != fold and not _is_id_like(c) and _is_numeric(df[c])
-    ]
+    scores = [c for c in score_candidates(df, label=label, fold=fold) if c not in nested]
+    if max_scores is not None and len(scores) > max_scores:
+        scores = _rank_scores(scores, distinct)[: max(0, int(max_scores))]
+        scores = [c for c in columns if c in scores]
     return {"label": label, "scores": scores, "fold": fold}
+
+
+def score_candidates(df: pd.DataFrame, *, label: Any = None, fold: Any = None) -> list:
+    """Every column that could be a score column, in table order.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    label, fold : column name, optional
+        Columns to leave out (the label and the fold column).
+
+    Returns
+    -------
+    list
+        The numeric columns (booleans excluded) other than `label`, `fold`
+        and id-like columns (``id``, ``index``, ``row``, ``sample_id``, names
+        ending in ``_id``, pandas' ``Unnamed: 0``...).
+    """
+    return [
+        c for c, t in zip(df.columns, df.dtypes)
+        if c != label and c != fold and _numeric_dtype(t) and not _is_id_like(c)
+    ]
+
+
+def _rank_scores(candidates: list, distinct: dict) -> list:
+    """Candidates best first: score-like names, then more distinct values (≤ 2 values last)."""
+    order = {c: i for i, c in enumerate(candidates)}
+    return sorted(
+        candidates,
+        key=lambda c: (not _looks_like_score(c), distinct.get(c, 0) <= 2, -distinct.get(c, 0), order[c]),
+    )
 
 
 def label_values(df: pd.DataFrame, label: Any) -> list:
@@ -189,9 +355,11 @@ def label_values(df: pd.DataFrame, label: Any) -> list:
     Raises
     ------
     rocci.InputError
-        If `label` is not a column of `df`.
+        If `label` is not a column of `df`, or holds lists or structs
+        (nested Parquet columns) instead of single values.
     """
     _check_column(df, label, "The label")
+    _check_scalar(df, label, "The label")
     values = [_py(v) for v in pd.unique(df[label].dropna())]
     try:
         return sorted(values)
@@ -215,9 +383,10 @@ def guess_pos_label(values: Sequence[Any]) -> Any:
         ignored) is a usual name of a positive class -- ``'1'``, ``'yes'``,
         ``'true'``, ``'positive'``, ``'pos'``, ``'+'``, ``'malignant'``,
         ``'disease'``, ``'case'``, ``'abnormal'``, ``'present'``,
-        ``'fraud'``, ``'spam'``, ``'event'``... .  ``None`` when no value or
-        more than one value qualifies (e.g. labels ``1`` and ``2``): then
-        the user must choose.
+        ``'fraud'``, ``'spam'``, ``'event'``, ``'churn'``, ``'default'``,
+        ``'fail'``... .  ``None`` when no value or more than one value
+        qualifies (e.g. labels ``1`` and ``2``); :func:`suggest_pos_label`
+        then falls back on the rarer class.
 
     Examples
     --------
@@ -245,6 +414,118 @@ def guess_pos_label(values: Sequence[Any]) -> Any:
         if isinstance(v, (str, bool, int, float)) and str(v).strip().lower() in _POSITIVE_WORDS
     ]
     return matches[0] if len(matches) == 1 else None
+
+
+_REASON_TEXT = {
+    "boolean": "True/False labels: True is positive",
+    "numeric": "numeric 0/1 (or -1/1) labels: 1 is positive",
+    "keyword": "a usual name for the positive class",
+    "rarer": "the rarer class",
+    "tie": "the two classes are the same size, so the last value in sorted order is preselected; check it",
+    "one-class": "only one label value found; both classes are needed",
+    "many": "more than two classes: choose the class to analyse against the rest",
+    "unknown": "no value looks like the positive class",
+}
+
+
+@dataclass(frozen=True)
+class PosLabelGuess:
+    """A suggested positive class, and why (see :func:`suggest_pos_label`).
+
+    Attributes
+    ----------
+    value : scalar or None
+        The suggested label value; ``None`` when there is no sensible
+        suggestion (one class only, or several classes and no keyword).
+    reason : str
+        ``"boolean"``, ``"numeric"``, ``"keyword"``, ``"rarer"``, ``"tie"``,
+        ``"one-class"``, ``"many"`` or ``"unknown"``.
+    share : float
+        Fraction of the rows with a label that hold `value` (``nan`` without
+        a value).
+    n_classes : int
+        Number of distinct label values.
+    """
+
+    value: Any
+    reason: str
+    share: float
+    n_classes: int
+
+    @property
+    def text(self) -> str:
+        """The reason in plain words, e.g. ``"the rarer class, 12%"``."""
+        base = _REASON_TEXT.get(self.reason, self.reason)
+        if self.value is None or self.reason == "tie" or not np.isfinite(self.share):
+            return base
+        pct = 100.0 * self.share
+        shown = f"{pct:.0f}%" if pct >= 1 or pct == 0 else f"{pct:.2g}%"
+        return f"{base}, {shown}"
+
+
+def suggest_pos_label(df: pd.DataFrame, label: Any) -> PosLabelGuess:
+    """Suggest the positive class of a label column, and say why.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    label : column name
+        The label column.
+
+    Returns
+    -------
+    PosLabelGuess
+        In this order: ``True`` for booleans; ``1`` for 0/1 and -1/1
+        labels; the one value whose text is a usual name of a positive class
+        (:func:`guess_pos_label`: ``'yes'``, ``'positive'``, ``'churn'``,
+        ``'fraud'``, ``'default'``, ``'malignant'``, ``'spam'``...);
+        otherwise, with two classes, the rarer one (positives are usually
+        the minority: churners, frauds, patients) -- or, for two classes of
+        the same size, the last in sorted order.  No suggestion for a single
+        class, or for more than two classes without a keyword.
+
+    Raises
+    ------
+    rocci.InputError
+        If `label` is not a column of `df`, or holds lists or structs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"status": ["stay"] * 7 + ["leave"] * 3})
+    >>> g = suggest_pos_label(df, "status")
+    >>> g.value, g.reason, g.text
+    ('leave', 'rarer', 'the rarer class, 30%')
+    """
+    values = label_values(df, label)
+    if not values:
+        return PosLabelGuess(None, "unknown", float("nan"), 0)
+    if len(values) == 1:
+        return PosLabelGuess(None, "one-class", float("nan"), 1)
+    counts = df[label].value_counts(dropna=True)
+    count_of = {_py(k): int(v) for k, v in counts.items()}
+    total = sum(count_of.values())
+
+    def share(v: Any) -> float:
+        return count_of.get(v, 0) / total if total else float("nan")
+
+    guess = guess_pos_label(values)
+    if guess is not None:
+        if isinstance(guess, bool):
+            reason = "boolean"
+        elif isinstance(guess, (int, float)):
+            reason = "numeric"
+        else:
+            reason = "keyword"
+        return PosLabelGuess(guess, reason, share(guess), len(values))
+    if len(values) > 2:
+        return PosLabelGuess(None, "many", float("nan"), len(values))
+    a, b = values
+    if count_of.get(a, 0) == count_of.get(b, 0):
+        return PosLabelGuess(b, "tie", share(b), 2)
+    rarer = a if count_of.get(a, 0) < count_of.get(b, 0) else b
+    return PosLabelGuess(rarer, "rarer", share(rarer), 2)
 
 
 # --------------------------------------------------------------------------
@@ -400,9 +681,10 @@ def prepare_binary(
         text that pandas can read as numbers.
     pos_label : scalar, optional
         The label value of the positive class.  May be omitted only when
-        the labels are 0/1, -1/1 or booleans (then 1 or ``True``); for any
-        other labels say which is positive (:func:`guess_pos_label` gives a
-        suggestion).
+        the labels are 0/1, -1/1 or booleans (then 1 or ``True``), also when
+        written as text (``'0'``/``'1'``: then ``'1'``); for any other labels
+        say which is positive (:func:`suggest_pos_label` gives a suggestion
+        and its reason).
     fold : column name, optional
         A fold / group column (cross-validation output), kept as is.
     one_vs_rest : bool, default False
@@ -420,7 +702,8 @@ def prepare_binary(
     Raises
     ------
     rocci.InputError
-        If a column is missing or named twice; if a score column holds
+        If a column is missing or named twice; if a chosen column holds
+        lists or structs (nested Parquet columns); if a score column holds
         non-numeric text (the message shows some of it) or infinite
         values; if no rows are left once missing values are dropped; if the
         label does not hold exactly two classes; if `pos_label` is not one
@@ -479,6 +762,12 @@ def prepare_binary(
                 "score column; choose a separate fold column or none."
             )
 
+    _check_scalar(df, label, "The label")
+    for s in score_columns:
+        _check_scalar(df, s, "The score")
+    if fold is not None:
+        _check_scalar(df, fold, "The fold")
+
     used = [label, *score_columns] + ([fold] if fold is not None else [])
     missing = {c: df[c].isna().to_numpy() for c in used}
     dropped_by_column = {c: int(m.sum()) for c, m in missing.items()}
@@ -510,9 +799,9 @@ def prepare_binary(
     classes = label_values(rows, label)
     if len(classes) < 2:
         raise InputError(
-            f"The label column {label!r} holds only one class ({_preview(classes)}) in the "
-            f"{n_used} rows used. ROC analysis needs both positive and negative instances: "
-            "check the label column, or add instances of the other class."
+            f"Only one label value found: {_preview(classes)} (label column {label!r}, "
+            f"{n_used} rows used); both classes are needed, positives and negatives. "
+            "Check that this is the label column, or add instances of the other class."
         )
     if len(classes) > 2 and not one_vs_rest:
         raise InputError(
@@ -530,9 +819,12 @@ def prepare_binary(
     if pos_label is None:
         if set(classes) in ({0, 1}, {-1, 1}) or all(isinstance(c, bool) for c in classes):
             pos_label = True if all(isinstance(c, bool) for c in classes) else 1
+        elif set(classes) in ({"0", "1"}, {"-1", "1"}):  # numbers read as text (quoted, xlsx text cells)
+            pos_label = "1"
         else:
-            suggestion = guess_pos_label(classes)
-            hint = f", e.g. pos_label={suggestion!r}" if suggestion is not None else ""
+            suggestion = suggest_pos_label(rows, label)
+            hint = (f", e.g. pos_label={suggestion.value!r} ({suggestion.text})"
+                    if suggestion.value is not None else "")
             raise InputError(
                 f"Say which label value is the positive class: the label column {label!r} "
                 f"holds {_preview(classes)}{hint}. (pos_label may be left out only for "
@@ -652,6 +944,10 @@ def long_to_wide(
             raise InputError("The id column must differ from the model and score columns.")
     if len(df) == 0:
         raise InputError("The table has no rows.")
+    _check_scalar(df, model, "The model")
+    _check_scalar(df, score, "The score")
+    if id is not None:
+        _check_scalar(df, id, "The id")
 
     n_missing_model = int(df[model].isna().sum())
     if n_missing_model:

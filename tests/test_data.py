@@ -214,12 +214,12 @@ def test_prepare_infinite_scores():
 def test_prepare_one_class():
     df = pd.DataFrame({"y": ["a", "a", None], "s": [0.1, 0.2, 0.3]})
     msg = _error(prepare_binary, df, label="y", scores="s", pos_label="a")
-    assert "only one class" in msg and "'a'" in msg
+    assert "only one label value found: 'a'" in msg.lower() and "both classes are needed" in msg
 
 
 def test_prepare_one_class_after_dropping():
     df = pd.DataFrame({"y": [0, 1, 0], "s": [0.1, np.nan, 0.3]})
-    assert "only one class" in _error(prepare_binary, df, label="y", scores="s")
+    assert "only one label value found: 0" in _error(prepare_binary, df, label="y", scores="s").lower()
 
 
 def test_prepare_more_than_two_classes():
@@ -466,3 +466,125 @@ def test_one_vs_rest_counts_every_other_class_as_negative():
     # two classes: one_vs_rest changes nothing
     two = rdata.prepare_binary(df[df["y"] != "c"], label="y", scores="s", pos_label="a", one_vs_rest=True)
     assert two.negative_labels == ("b",) and not two.one_vs_rest and two.neg_label == "b"
+
+
+# --------------------------------------------------------------------------
+# issue 18 and 12: nested columns, a handful of guessed models, the positive class
+# --------------------------------------------------------------------------
+
+
+def _nested_frame():
+    return pd.DataFrame({
+        "y": [1, 0, 1, 0],
+        "tags": pd.Series([np.array(["a"]), np.array(["b", "c"]), np.array([]), np.array(["d"])]),
+        "meta": pd.Series([{"k": 1}, {"k": 2}, {"k": 3}, {"k": 4}]),
+        "s": [0.9, 0.2, 0.7, 0.4],
+    })
+
+
+def test_nested_columns_give_input_errors_naming_column_and_type():
+    df = _nested_frame()
+    msg = _error(prepare_binary, df, label="y", scores=["s", "tags"])
+    assert "score column 'tags' holds lists" in msg and "not single values" in msg
+    msg = _error(prepare_binary, df, label="meta", scores="s", pos_label=1)
+    assert "label column 'meta' holds structs" in msg and "struct<k>" in msg
+    assert "'meta'" in _error(label_values, df, "meta")
+    assert "fold column 'tags'" in _error(prepare_binary, df, label="y", scores="s", fold="tags")
+    assert "'tags'" in _error(long_to_wide, df, model="tags", score="s")
+
+
+def test_nested_arrow_dtypes_are_named():
+    import pyarrow as pa
+
+    df = _nested_frame().astype({"tags": pd.ArrowDtype(pa.list_(pa.string()))})
+    msg = _error(prepare_binary, df, label="y", scores="tags")
+    assert "lists" in msg and "list<item: string>" in msg
+
+
+def test_nested_columns_are_never_guessed():
+    df = _nested_frame()[["tags", "meta", "s"]]
+    df["y2"] = ["a", "b", "a", "b"]
+    g = guess_columns(df)
+    assert g["label"] == "y2" and g["scores"] == ["s"]
+
+
+def _wide(n_cols: int, rows: int = 40) -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    cols = {"label": np.arange(rows) % 2}
+    for i in range(n_cols):
+        cols[f"x{i}"] = np.round(rng.random(rows), 1 if i % 2 else 3)
+    return pd.DataFrame(cols)
+
+
+def test_guess_columns_caps_the_models_and_ranks_them():
+    df = _wide(12)
+    df["prob_churn"] = np.linspace(0, 1, 40)
+    df["hard_pred"] = np.arange(40) % 2  # a score-like name, but two values
+    g = guess_columns(df)
+    assert len(g["scores"]) == 6
+    # score-like names first, then the columns with the most distinct values, in table order
+    assert "prob_churn" in g["scores"] and "hard_pred" in g["scores"]
+    assert all(int(c[1:]) % 2 == 0 for c in g["scores"] if c.startswith("x"))
+    assert g["scores"] == [c for c in df.columns if c in g["scores"]]
+    assert guess_columns(df, max_scores=None)["scores"] == rdata.score_candidates(df, label="label")
+    assert len(rdata.score_candidates(df, label="label")) == 14
+    assert guess_columns(df, max_scores=2)["scores"] == ["prob_churn", "hard_pred"]
+    assert guess_columns(_wide(5), max_scores=6)["scores"] == [f"x{i}" for i in range(5)]
+
+
+def test_guess_label_in_a_file_sorted_by_class():
+    """The first 10,000 rows may all be negatives: the label is still found."""
+    n = 25_000
+    df = pd.DataFrame({"a": np.linspace(0, 1, n), "grp": np.where(np.arange(n) < 20_000, "no", "yes")})
+    assert guess_columns(df)["label"] == "grp"
+    df["three"] = np.where(np.arange(n) < 24_000, "a", np.where(np.arange(n) % 2, "b", "c"))
+    assert guess_columns(df[["a", "three"]])["label"] is None
+
+
+@pytest.mark.parametrize(
+    "labels, value, reason, text",
+    [
+        (["stay"] * 44 + ["churn"] * 6, "churn", "keyword", "a usual name for the positive class, 12%"),
+        (["Stay"] * 10 + ["Churn"] * 40, "Churn", "keyword", "a usual name for the positive class, 80%"),
+        (["red"] * 8 + ["blue"] * 2, "blue", "rarer", "the rarer class, 20%"),
+        ([1] * 3 + [2] * 97, 1, "rarer", "the rarer class, 3%"),
+        ([0] * 9 + [1], 1, "numeric", "numeric 0/1 (or -1/1) labels: 1 is positive, 10%"),
+        ([True, False, False], True, "boolean", "True/False labels: True is positive, 33%"),
+        (["a", "b"], "b", "tie", "the two classes are the same size, so the last value in sorted order "
+                                  "is preselected; check it"),
+        (["x", "x", None], None, "one-class", "only one label value found; both classes are needed"),
+        (["a", "b", "c"], None, "many", "more than two classes: choose the class to analyse against the rest"),
+        (["a", "b", "fraud"], "fraud", "keyword", "a usual name for the positive class, 33%"),
+        ([None, None], None, "unknown", "no value looks like the positive class"),
+    ],
+)
+def test_suggest_pos_label(labels, value, reason, text):
+    df = pd.DataFrame({"y": labels})
+    g = rdata.suggest_pos_label(df, "y")
+    assert (g.value, g.reason, g.text) == (value, reason, text)
+    assert type(g.value) is type(value)
+
+
+def test_suggest_pos_label_share_and_errors():
+    g = rdata.suggest_pos_label(pd.DataFrame({"y": ["no"] * 7 + ["yes"] * 1 + [None] * 2}), "y")
+    assert g.value == "yes" and g.share == 1 / 8 and g.n_classes == 2
+    assert "'nope'" in _error(rdata.suggest_pos_label, pd.DataFrame({"y": [1]}), "nope")
+
+
+@pytest.mark.parametrize("words", ["churn", "default", "fail", "spam", "fraud", "left", "bad"])
+def test_more_positive_words(words):
+    assert guess_pos_label(["other", words]) == words
+
+
+def test_prepare_text_01_labels_need_no_pos_label():
+    df = pd.DataFrame({"y": ["1", "0", "1", "0"], "s": [0.9, 0.2, 0.7, 0.4]})
+    p = prepare_binary(df, label="y", scores="s")
+    assert p.pos_label == "1" and p.n_pos == 2
+    df = pd.DataFrame({"y": ["-1", "1", "1"], "s": [0.9, 0.2, 0.7]})
+    assert prepare_binary(df, label="y", scores="s").pos_label == "1"
+
+
+def test_prepare_suggests_rarer_class_in_message():
+    df = pd.DataFrame({"y": ["stay"] * 3 + ["go"], "s": [0.1, 0.2, 0.3, 0.9]})
+    msg = _error(prepare_binary, df, label="y", scores="s")
+    assert "pos_label='go' (the rarer class, 25%)" in msg

@@ -437,3 +437,213 @@ def test_bundled_breast_cancer():
     for c in ("logistic", "naive_bayes"):
         assert pd.api.types.is_float_dtype(df[c])
         assert df[c].between(0, 1).all()
+
+
+# --------------------------------------------------------------------------
+# issue 18: Excel's sep= line, a missing header row, documents that are not
+# tables, memory, Parquet limits and checksums, xlsx reading, columns=
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line, sep", [("sep=;", ";"), ("SEP=|", "|"), ("sep=,", ","), ("sep=\t", "\t")])
+def test_excel_sep_line_sets_the_delimiter_and_is_skipped(line, sep):
+    body = f"{line}\r\nlabel{sep}score\r\n1{sep}0.5\r\n0{sep}0.25\r\n"
+    df = load_table(body.encode(), filename="x.csv")
+    assert list(df.columns) == ["label", "score"]
+    assert df["score"].tolist() == [0.5, 0.25]
+    assert df.attrs["warnings"] == []
+
+
+def test_excel_sep_line_with_bom_and_decimal_comma():
+    df = load_table("\ufeffsep=;\nlabel;score\n1;0,75\n0;0,125\n".encode("utf-8"), filename="x.csv")
+    assert df["score"].tolist() == [0.75, 0.125]
+    assert "empty" in _error(b"sep=;\n", filename="x.csv")
+    # a column genuinely named "sep=x" in a one-line-header table is not Excel's line
+    df = load_table(b"sep=a,score\n1,0.5\n0,0.2\n", filename="x.csv")
+    assert list(df.columns) == ["sep=a", "score"]
+
+
+def test_tsv_ignores_sep_line_only_when_it_is_not_excels():
+    df = load_table(b"sep=;\tx\nlabel\tscore\n", filename="x.tsv")
+    assert list(df.columns) == ["sep=;", "x"]
+
+
+@pytest.mark.parametrize("first", ["1,0.82", "0;0.5", "-1,3e-2", "1.5,.25"])
+def test_headerless_csv_warns(first):
+    sep = ";" if ";" in first else ","
+    rows = [first] + [f"1{sep}0{',' if sep == ';' else '.'}7", f"0{sep}0{',' if sep == ';' else '.'}2"]
+    df = load_table(("\n".join(rows) + "\n").encode(), filename="x.csv")
+    (msg,) = df.attrs["warnings"]
+    assert "no header row" in msg and "'x.csv'" in msg and len(df) == 2
+
+
+def test_header_with_a_name_does_not_warn():
+    assert load_table(b"1,score\n1,0.5\n0,0.2\n", filename="x.csv").attrs["warnings"] == []
+    assert load_table(b"2019,2020\n1,0.5\n0,0.2\n", filename="x.csv").attrs["warnings"] != []
+
+
+def test_headerless_csv_with_repeated_numbers_says_so():
+    msg = _error(b"1,0.5,0.5\n0,0.2,0.3\n", filename="x.csv")
+    assert "duplicate column names: '0.5'" in msg and "no header row" in msg
+
+
+def test_headerless_xlsx_warns(tmp_path):
+    path = tmp_path / "h.xlsx"
+    pd.DataFrame([[1, 0.9], [0, 0.2], [1, 0.7]]).to_excel(path, index=False, header=False)
+    df = load_table(path)
+    (msg,) = df.attrs["warnings"]
+    assert "first sheet ('Sheet1')" in msg and "no header row" in msg
+    assert len(df) == 2
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (b"<!DOCTYPE html>\n<html><body>Sign in</body></html>\n", ["web page (HTML)", "sign-in"]),
+        (b"  <html>\n<head></head></html>", ["web page (HTML)"]),
+        (b'<?xml version="1.0"?>\n<rows><r y="1"/></rows>\n', ["XML document"]),
+        (b'{"y": [1, 0], "s": [0.9, 0.2]}\n', ["JSON"]),
+        (b'[\n {"y": 1, "s": 0.9}\n]\n', ["JSON"]),
+    ],
+)
+def test_documents_that_are_not_tables(text, words):
+    msg = _error(text, filename="data.csv")
+    assert "is not a table" in msg
+    for w in words:
+        assert w in msg
+
+
+def test_bracketed_header_is_still_a_table():
+    df = load_table(b"[label],[score]\n1,0.5\n0,0.2\n", filename="x.csv")
+    assert list(df.columns) == ["[label]", "[score]"]
+
+
+def test_windows_1252_and_invalid_utf8_after_bom():
+    df = load_table("label;score;note\n1;0,5;5 €\n0;0,2;“x”\n".encode("cp1252"), filename="x.csv")
+    assert df["note"].tolist() == ["5 €", "“x”"]
+    df = load_table(b"\xef\xbb\xbflabel,note\n1,caf\xe9\n0,x\n", filename="x.csv")
+    assert df["note"].tolist()[0] == "café"
+
+
+def test_csv_is_parsed_from_bytes_without_a_text_copy():
+    """Peak memory of load_table stays near pandas' own (a StringIO copy took ~5x the file)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"y": rng.integers(0, 2, 200_000), "a": rng.random(200_000),
+                          "b": rng.random(200_000)})
+    data = frame.to_csv(index=False, float_format="%.17g").encode()
+    assert len(data) > 8 * 1024**2
+    tracemalloc.start()
+    try:
+        df = load_table(data, filename="x.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(df["a"].to_numpy(), frame["a"].to_numpy())
+    assert peak < 1.5 * len(data), (peak, len(data))  # before: ~5.5x the file (93 MB -> 515 MB)
+
+
+def test_parquet_checksums_are_verified():
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    values = np.arange(1000, dtype=np.float64) / 7
+    table = pa.table({"y": pa.array(np.arange(1000) % 2), "s": pa.array(values)})
+    for checksum in (True, False):
+        buf = io.BytesIO()
+        pq.write_table(table, buf, compression="none", use_dictionary=False, write_page_checksum=checksum)
+        data = bytearray(buf.getvalue())
+        at = bytes(data).index(values[500].tobytes())
+        data[at + 7] ^= 0x01  # flip one bit of one score
+        if checksum:
+            msg = _error(bytes(data), filename="x.parquet")
+            assert "could not be read as Parquet" in msg and "checksum verification failed" in msg
+        else:  # without checksums the change cannot be seen
+            df = load_table(bytes(data), filename="x.parquet")
+            assert df["s"].iloc[500] != values[500]
+
+
+def test_parquet_keeps_types_and_reads_nested_columns():
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = pd.DataFrame({"label": ["pos", "neg", None], "cat": pd.Categorical(["a", "b", "a"]),
+                          "s": [0.5, 0.25, 0.75], "i": pd.array([1, None, 3], dtype="Int64")})
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    df = load_table(buf.getvalue(), filename="x.parquet")
+    expected = pd.read_parquet(io.BytesIO(buf.getvalue()))
+    pd.testing.assert_frame_equal(df, expected)
+    nested = pa.table({"y": [1, 0], "tags": pa.array([["a"], []]), "s": [0.9, 0.1]})
+    nbuf = io.BytesIO()
+    pq.write_table(nested, nbuf)
+    df = load_table(nbuf.getvalue(), filename="n.parquet")
+    assert list(df.columns) == ["y", "tags", "s"] and list(df["tags"].iloc[0]) == ["a"]
+
+
+def test_columns_argument_every_format(tmp_path):
+    paths = {".csv": tmp_path / "t.csv", ".parquet": tmp_path / "t.parquet", ".xlsx": tmp_path / "t.xlsx"}
+    paths[".csv"].write_bytes(b" label , score ,n\npos,0.9,1\nneg,0.25,2\n")
+    FRAME.to_parquet(paths[".parquet"], index=False)
+    FRAME.to_excel(paths[".xlsx"], index=False)
+    for ext, path in paths.items():
+        df = load_table(path, columns=["score", "label"])
+        assert list(df.columns) == ["score", "label"], ext
+        assert df["label"].tolist()[:2] == ["pos", "neg"]
+        assert list(load_table(path, columns="label").columns) == ["label"]  # one is allowed here
+        msg = _error(path, columns=["label", "nope"])
+        assert "no column 'nope'" in msg and "'score'" in msg
+    assert "list of column names" in _error(paths[".csv"], columns=[1])
+    assert "more than once" in _error(paths[".csv"], columns=["label", "label"])
+    assert "non-empty" in _error(paths[".csv"], columns=[])
+
+
+def test_parquet_index_columns_with_columns_argument(tmp_path):
+    path = tmp_path / "t.parquet"
+    FRAME.set_index(pd.Index([10, 11, 12, 13], name="id")).to_parquet(path)
+    assert list(load_table(path, columns=["score"]).columns) == ["score"]
+    assert load_table(path, columns=["id", "score"])["id"].tolist() == [10, 11, 12, 13]
+
+
+def test_xlsx_header_is_read_without_scanning_the_sheet():
+    """The first row comes from the start of the sheet, with shared strings and entities."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "bad_files"))
+    import corpus
+
+    sheet = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+             '<row r="1"><c r="A1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>s &amp; t</t></is></c></row>'
+             '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>7</v></c><c r="C2"><v>0.5</v></c></row>'
+             '<row r="3"><c r="A3" t="s"><v>0</v></c><c r="B3"><v>8</v></c><c r="C3"><v>0.25</v></c></row>'
+             "</sheetData></worksheet>")
+    shared = ('<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>yes</t></si>'
+              '<si><r><t>lab</t></r><r><t>el</t></r></si></sst>')
+    data = corpus._xlsx_bytes(sheet, shared=shared, sheet_name="S &amp; P")
+    df = load_table(data, filename="x.xlsx")
+    assert list(df.columns) == ["label", "Unnamed: 1", "s & t"]
+    assert df["label"].tolist() == ["yes", "yes"] and df["s & t"].tolist() == [0.5, 0.25]
+    assert df.attrs["sheet_name"] == "S & P"
+    # a sheet whose first row is empty: the table must start in row 1
+    below = sheet.replace('r="1"', 'r="5"').replace('r="A1"', 'r="A5"').replace('r="C1"', 'r="C5"')
+    msg = _error(corpus._xlsx_bytes(below, shared=shared), filename="x.xlsx")
+    assert "first row" in msg and "row 1" in msg
+
+
+def test_xlsx_calamine_and_openpyxl_agree(tmp_path, monkeypatch):
+    import datetime
+
+    import rocci.io as rio
+
+    frame = pd.DataFrame({"label": ["pos", "neg", None, "pos"], "score": [0.9, 0.25, 0.5, -1.5],
+                          "n": [1, 2, 3, 4], "flag": [True, False, True, False],
+                          "when": [datetime.datetime(2024, 1, d) for d in (1, 2, 3, 4)]})
+    path = tmp_path / "t.xlsx"
+    frame.to_excel(path, index=False)
+    assert rio._xlsx_engine() == "calamine"
+    fast = load_table(path)
+    monkeypatch.setattr(rio, "_xlsx_engine", lambda: "openpyxl")
+    slow = load_table(path)
+    pd.testing.assert_frame_equal(fast, slow, check_dtype=False)
+    assert fast["n"].tolist() == [1, 2, 3, 4] and fast["score"].tolist() == [0.9, 0.25, 0.5, -1.5]
