@@ -24,7 +24,7 @@ st.set_page_config(
     },
 )
 
-from ui import report, sidebar  # noqa: E402  (after set_page_config)
+from ui import controls, report, sidebar  # noqa: E402  (after set_page_config)
 
 PAGES = [
     st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
@@ -38,6 +38,7 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+controls.narrow_screen_css()  # phones: results before controls (ui.controls.page_columns)
 side = st.sidebar.container()
 report.begin(page.title)  # the page's charts, captions and tables, for the sidebar's HTML report
 page.run()

@@ -16,11 +16,11 @@ import streamlit as st
 import rocci
 from rocci import plots, plots_compare
 from rocci.vertical import fpr_levels
-from ui import cache, cache_compare, report
+from ui import cache, cache_compare, cache_cost, operating, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
-from ui.text import ParseError, md_escape, number, parse_numbers, percent
+from ui.text import ParseError, md_escape, number, parse_numbers, percent, pvalue_text
 from ui.controls import error
 
 URL = "query-params"
@@ -141,7 +141,13 @@ def controls(an: cache.Analysis):
                          help="The model A is compared with (scored on the same instances).")
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cmp_level",
                                  bind=URL, help="Coverage of every interval on this page.")
+        at_fpr = st.number_input(
+            "False-positive rate for the verdict", min_value=0.001, max_value=0.999, value=0.10, step=0.01,
+            format="%.3f", key="cmp_at_fpr", bind=URL,
+            help="The verdict compares the share of positives each model finds (TPR) when each is allowed this "
+            "share of false alarms among the negatives. Moved to the nearest attainable value r / m−.")
         view = controls_ui.chart_view("cmp_view")
+    cond = operating.controls(an.prepared.n_pos, an.prepared.n_neg, title="Operating condition (cost verdict)")
     with st.container(border=True):
         st.markdown("**Threshold pairs**")
         by = st.segmented_control(
@@ -170,7 +176,7 @@ def controls(an: cache.Analysis):
     m = controls_ui.bootstrap_size(p.n_pos, p.n_neg, keys=("cmp_m_pos", "cmp_m_neg"),
                                    note=" (threshold pairs, dominance map and TPR at fixed FPR; DeLong and "
                                    "McNemar use the data as they are)")
-    return a, b, level, thresholds, rates, m, view
+    return a, b, level, thresholds, rates, m, view, float(at_fpr), cond
 
 
 def main() -> None:
@@ -182,16 +188,18 @@ def main() -> None:
     if an is None:
         return
 
-    left, right = st.columns([1, 2.6], gap="medium")
+    left, right = controls_ui.page_columns()
     with left:
         opts = controls(an)
     if opts is None:
         with right:
             st.info("Fix the highlighted input on the left to update the comparison.")
         return
-    a, b, level, thresholds, rates, m, view = opts
+    a, b, level, thresholds, rates, m, view, at_fpr, cond = opts
     y, sa = an.arrays(a)
     _, sb = an.arrays(b)
+    with right:
+        verdict_panel(an, a, b, level, m, at_fpr, cond, y, sa, sb)
     try:
         curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in (a, b)}
         cmp = cache_compare.compare_thresholds(an.key, a, b, thresholds, None, rates, level, "rectangle", m,
@@ -209,9 +217,9 @@ def main() -> None:
     with right:
         _, fpr_range, tpr_range = controls_ui.VIEWS[view]
         fig = plots.roc_figure(curves, auc_text={a: f"AUC {auc.auc_a:.3f}", b: f"AUC {auc.auc_b:.3f}"},
-                               height=640, fpr_range=fpr_range, tpr_range=tpr_range)
-        plots.add_threshold_ci(fig, tci_a, name=a, color_index=0)
-        plots.add_threshold_ci(fig, tci_b, name=b, color_index=1)
+                               height=640, fpr_range=fpr_range, tpr_range=tpr_range, colors=an.colors)
+        plots.add_threshold_ci(fig, tci_a, name=a, color_index=an.colors[a])
+        plots.add_threshold_ci(fig, tci_b, name=b, color_index=an.colors[b])
         plots_compare.add_pair_links(fig, cmp, name_a=a, name_b=b)
         report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_compare"),
                         key="cmp_chart")
@@ -223,6 +231,135 @@ def main() -> None:
         )
     pairs_section(cmp, a, b)
     details(an, cmp, auc, a, b, level, m, y, sa, sb)
+
+
+#: The probability left out of an exact sum is shown only from this size on (it is in the CSV always).
+TRUNCATION_SHOWN = 1e-9
+
+#: The verdict's ΔTPR at one FPR is computed as the page opens up to this many bootstrap negatives
+#: (well under 2 s); beyond, on a button press with a progress bar.
+VERDICT_AUTO_NEG = 12_000
+
+
+def signed_verdict(low: float, high: float, better_if_positive: bool, a: str, b: str, level: float) -> tuple:
+    """('a' | 'b' | None, plain words) from an interval of a difference A − B at ``level``."""
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    if low > 0 or high < 0:
+        winner = "a" if (low > 0) == better_if_positive else "b"
+        return winner, f"{A if winner == 'a' else B} is better at the {percent(level)} level"
+    return None, f"no clear difference at the {percent(level)} level (the interval contains 0)"
+
+
+def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, sa, sb) -> None:
+    """The question the page is for, answered first, in plain words, for the chosen pair:
+    ΔAUC (DeLong), ΔTPR at a chosen false-positive rate (exact paired law, P(A better)) and the cost
+    difference at the shared operating condition (exact paired bootstrap, P(A cheaper))."""
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    st.subheader(f"Is {md_escape(a)} better than {md_escape(b)}?", anchor=False)
+    headline = st.empty()
+    found = {}
+    c_auc, c_tpr, c_cost = st.columns(3)
+    with c_auc.container(border=True, key="verdict_auc"):
+        st.markdown("**Overall ranking (AUC)**")
+        try:
+            auc = cache_compare.compare_auc(an.key, a, b, level, y, sa, sb)
+        except rocci.InputError as exc:
+            error(str(exc))
+        else:
+            winner, words = signed_verdict(auc.low, auc.high, True, a, b, level)
+            found["auc"] = (winner, "the higher AUC")
+            report.metric(f"ΔAUC, {md_escape(a)} − {md_escape(b)}", f"{auc.delta:+.3f}",
+                      help="Difference of the areas under the two ROC curves (A − B).")
+            report.caption(f"AUC {A} {auc.auc_a:.3f}, {B} {auc.auc_b:.3f}; {percent(level)} DeLong interval of "
+                           f"ΔAUC [{auc.low:+.3f}, {auc.high:+.3f}], {p_equals(auc.pvalue)}: {words}.")
+    with c_tpr.container(border=True, key="verdict_tpr"):
+        st.markdown(f"**Positives found at {percent(at_fpr)} false alarms**")
+        m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
+        r = int(fpr_levels([at_fpr], m_neg)[0])
+        stored = cache_compare.VERTICAL_LEVELS.get(cache_compare.vertical_level_key(an.key, a, b, r, level, m))
+        run = stored is not None or m_neg <= VERDICT_AUTO_NEG
+        if not run:
+            st.info(f"With m− = {m_neg:,} negatives this exact law takes a while; it runs when you ask, with a "
+                    "progress bar.", icon=":material/schedule:")
+            run = st.button("Compute ΔTPR", key="cmp_verdict_run", icon=":material/play_arrow:")
+        vc = None
+        if run:
+            try:
+                bar = st.progress(0.0, text="Still computing the exact paired law of ΔTPR…")
+                vc = cache_compare.compare_vertical_levels(
+                    an.key, a, b, (r / m_neg,), level, m, y, sa, sb,
+                    progress=lambda f, msg: bar.progress(min(max(float(f), 0.0), 1.0),
+                                                         text="Still computing: " + msg))[0]
+                bar.empty()
+            except rocci.InputError as exc:
+                error(str(exc))
+        if vc is not None:
+            lo, hi = float(vc.delta_tpr_low[0]), float(vc.delta_tpr_high[0])
+            winner, words = signed_verdict(lo, hi, True, a, b, level)
+            pa = float(vc.p_a_better[0])
+            found["tpr"] = (winner, f"more positives found at {percent(at_fpr)} false alarms")
+            report.metric(f"ΔTPR, {md_escape(a)} − {md_escape(b)}", f"{100 * float(vc.delta_tpr_mean[0]):+.1f} pts",
+                      help="Difference in the share of positives found (percentage points), both models held at "
+                      "the same false-positive rate. Exact bootstrap mean.")
+            report.caption(
+                f"At FPR {float(vc.fpr[0]):.3f} (r = {r} of m− = {m_neg:,} negatives): {percent(level)} interval "
+                f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; {A} finds more positives in **{prob_text(pa)}** of "
+                f"bootstrap worlds, they tie in {prob_text(float(vc.p_tie[0]))}: {words}."
+                + (" The interval has zero width here (both TPRs near 1): treat it with care." if hi <= lo else ""))
+    with c_cost.container(border=True, key="verdict_cost"):
+        st.markdown("**Cost at your operating condition**")
+        if cond is None:
+            st.info("Set a valid operating condition on the left.")
+        else:
+            try:
+                cc = cache_cost.compare_cost(an.key, a, b, (cond.w,), "stratified", level, "agresti-coull", m,
+                                             y, sa, sb)
+            except rocci.InputError as exc:
+                error(str(exc))
+            else:
+                d, lo, hi = float(cc.delta_cost[0]), float(cc.delta_cost_low[0]), float(cc.delta_cost_high[0])
+                winner, words = signed_verdict(lo, hi, False, a, b, level)
+                found["cost"] = (winner, f"the lower cost at w = {cond.w:.3f}")
+                k = cond.scale
+                value = operating.money(1000 * k * d) if k else f"{d:+.4f}"
+                if k and d > 0:
+                    value = "+" + value
+                report.metric(f"ΔCost{' per 1,000' if k else ''}, {md_escape(a)} − {md_escape(b)}", value,
+                          help="Expected cost of A − expected cost of B, each at its own lowest-cost threshold "
+                          "(below 0: A is cheaper)." + (" In your cost units per 1,000 instances." if k else
+                                                         " Normalised cost (w set directly: no units)."))
+                units = (f" = {operating.money(1000 * k * d)} per 1,000 instances [{operating.money(1000 * k * lo)}, "
+                         f"{operating.money(1000 * k * hi)}]" if k else "")
+                report.caption(
+                    f"{md_escape(cond.describe()).capitalize()}. Normalised ΔC {d:+.4f}, {percent(level)} "
+                    f"interval [{lo:+.4f}, {hi:+.4f}]{units}; {A} is cheaper in "
+                    f"**{prob_text(float(cc.p_a_cheaper[0]))}** of bootstrap worlds: {words}.")
+    headline.markdown(verdict_headline(found, a, b, level))
+    report.current().add_caption(verdict_headline(found, a, b, level))
+
+
+def p_equals(p: float) -> str:
+    """'p = 0.031' or 'p < 0.0001'."""
+    text = pvalue_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def verdict_headline(found: dict, a: str, b: str, level: float) -> str:
+    """One sentence over the three cards: where A is better, where B is, where it is not clear."""
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    wins_a = [what for who, what in found.values() if who == "a"]
+    wins_b = [what for who, what in found.values() if who == "b"]
+    unclear = [what for who, what in found.values() if who is None]
+    parts = []
+    if wins_a:
+        parts.append(f"{A} has {' and '.join(wins_a)}")
+    if wins_b:
+        parts.append(f"{B} has {' and '.join(wins_b)}")
+    if unclear:
+        parts.append(f"no clear winner on {' or '.join(unclear)}")
+    if not parts:
+        return "Computing…"
+    return f"At the {percent(level)} level: " + "; ".join(parts) + "."
 
 
 def with_achieved_rates(cmp) -> pd.DataFrame:
@@ -246,9 +383,14 @@ def pairs_section(cmp, a: str, b: str) -> None:
         st.markdown(sentence)
         report.current().add_caption(sentence)
     report.caption(
-        f"Exact bootstrap probabilities of dominance (Gadoury 2009, eq. 4.5) and {percent(cmp.confidence_level)} "
-        f"joint score intervals for ΔTPR and ΔFPR (A − B; rectangle, each axis at "
-        f"{percent(cmp.axis_confidence_level)}); paired exact bootstrap, m+ = {cmp.m_pos:,}, m− = {cmp.m_neg:,}."
+        f"How often each model dominates the other across bootstrap worlds, and {percent(cmp.confidence_level)} "
+        f"joint intervals for ΔTPR and ΔFPR (A − B): paired exact bootstrap, m+ = {cmp.m_pos:,}, "
+        f"m− = {cmp.m_neg:,}."
+    )
+    controls_ui.method_note(
+        "Dominance probabilities: Gadoury (2009), eq. 4.5, summed exactly over the paired trinomial laws. "
+        f"Intervals: score intervals of eq. 4.8 (smoothed γ) in a rectangle, each axis at "
+        f"{percent(cmp.axis_confidence_level)} so that both hold together at {percent(cmp.confidence_level)}."
     )
     order = [c for c in PAIR_ORDER if c in frame.columns]
     st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(PAIR_COLUMNS, frame),
@@ -305,11 +447,11 @@ def auc_tab(auc, a: str, b: str) -> None:
     A, B = md_escape(a), md_escape(b)
     c = st.columns(4)
     c[0].metric("ΔAUC (A − B)", f"{auc.delta:+.4f}",
-                help=f"AUC of {a} ({auc.auc_a:.4f}) − AUC of {b} ({auc.auc_b:.4f}).")
+                help=f"AUC of {md_escape(a)} ({auc.auc_a:.4f}) − AUC of {md_escape(b)} ({auc.auc_b:.4f}).")
     c[1].metric(f"{percent(auc.confidence_level)} DeLong interval", f"[{auc.low:+.4f}, {auc.high:+.4f}]",
                 help="ΔAUC ± z·(DeLong paired standard error).")
     c[2].metric("z (DeLong)", f"{auc.statistic:.3f}", help="ΔAUC / standard error.")
-    c[3].metric("p-value (DeLong, two-sided)", f"{auc.pvalue:.3g}", help="2·Φ(−|z|).")
+    c[3].metric("p-value (DeLong, two-sided)", pvalue_text(auc.pvalue), help="2·Φ(−|z|).")
     verdict = ("the interval excludes 0: the AUCs differ at this level"
                if auc.low > 0 or auc.high < 0 else "the interval contains 0: no clear difference at this level")
     report.caption(
@@ -340,8 +482,8 @@ def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
     else:
         c = st.columns(4)
         c[0].metric("χ² (McNemar, 1 df)", f"{mc.statistic:.3f}")
-        c[1].metric("p-value (χ²)", f"{mc.pvalue:.3g}")
-        c[2].metric("Exact p-value (binomial)", f"{mc.exact_pvalue:.3g}")
+        c[1].metric("p-value (χ²)", pvalue_text(mc.pvalue))
+        c[2].metric("Exact p-value (binomial)", pvalue_text(mc.exact_pvalue))
         c[3].metric("Accuracy A / B", f"{mc.accuracy_a:.3f} / {mc.accuracy_b:.3f}")
         report.caption(
             f"McNemar's test of equal error rates at pair {i + 1}: {mc.n_a_only_correct} instances are right "
@@ -360,7 +502,7 @@ def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
 
 def cost_tab(a: str, b: str) -> None:
     st.markdown(
-        f"The **cost difference** ΔC = C({md_escape(b)}) − C({md_escape(a)}) across operating conditions w, with its "
+        f"The **cost difference** ΔC = C({md_escape(a)}) − C({md_escape(b)}) across operating conditions w, with its "
         "exact bootstrap interval band and the range of w where the difference is significant, is on the "
         "Cost curves page: choose the same two models there (model A and *Compare with model B*)."
     )
@@ -370,10 +512,13 @@ def cost_tab(a: str, b: str) -> None:
 def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
     report.caption(
-        "The exact paired bootstrap law of ΔTPR = TPR A − TPR B with both models held at the same FPR level "
-        "r / m−: in each bootstrap world each model's threshold is set so that exactly r of the resampled "
-        "negatives score above it (Gadoury 2009, §4.4.2; computed exactly, no random draws)."
+        "How many more positives A finds than B when both are allowed the same share of false alarms: the exact "
+        "bootstrap law of ΔTPR = TPR A − TPR B at each FPR level (computed by formula, no random draws)."
     )
+    controls_ui.method_note(
+        "Vertical averaging for two models (Gadoury 2009, §4.4.2): at level r / m−, in each bootstrap world each "
+        "model's threshold is its r-th highest resampled negative score, so both models have exactly that FPR; "
+        "the joint law of the two thresholds and of the resampled positives gives the law of ΔTPR exactly.")
     text = st.text_input("FPR levels (between 0 and 1)", value="0.1, 0.2", key="cmp_vfpr", bind=URL,
                          help="Each level is moved to the nearest attainable value r / m−.")
     try:
@@ -404,7 +549,8 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     better = [f"FPR {vc.fpr[0]:.3f}: P(A better) = {vc.p_a_better[0]:.3f}" for vc in parts]
     report.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
                f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
-    st.dataframe(frame, hide_index=True, column_config=column_config(VERT_COLUMNS, frame), key="cmp_vtable")
+    shown = frame if frame["truncated_mass"].max() >= TRUNCATION_SHOWN else frame.drop(columns="truncated_mass")
+    st.dataframe(shown, hide_index=True, column_config=column_config(VERT_COLUMNS, shown), key="cmp_vtable")
     flat = frame[frame["delta_tpr_high"] - frame["delta_tpr_low"] <= 0]
     if len(flat):
         st.warning(

@@ -17,7 +17,7 @@ import streamlit as st
 
 import rocci
 from rocci import plots_cost
-from ui import cache, cache_cost, report
+from ui import cache, cache_cost, operating, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -30,7 +30,6 @@ LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 METHODS = ["agresti-coull", "wald", "percentile"]
 METHOD_LABELS = {"agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
 BOOTSTRAPS = {"stratified": "Stratified", "full": "Full"}
-W_BY = {"costs": "Prior and costs", "w": "w directly"}
 
 CAPTION = (
     "A **cost curve** shows, for every operating condition w, the normalised expected cost of the best "
@@ -70,6 +69,7 @@ class Options:
     method: str
     thresholds: tuple
     m: int | tuple | None = None
+    condition: operating.OperatingCondition | None = None
 
 
 def full_bootstrap_size(n: int) -> int | None:
@@ -111,49 +111,23 @@ def suggested_thresholds(curve) -> list[float]:
     return [float(t[i]) for i in idx]
 
 
-def operating_controls() -> float | None:
-    """Choices of the operating condition; returns w (None if the inputs are invalid)."""
-    with st.container(border=True):
-        st.markdown("**Operating condition**")
-        by = st.segmented_control(
-            "Set it from", list(W_BY), format_func=W_BY.get, default="costs", required=True,
-            key="cost_w_by", bind=URL,
-            help="From the class prior and the two misclassification costs, or the operating point w itself.",
-        )
-        if by == "costs":
-            p_pos = st.number_input(
-                "Prior p(+)", min_value=0.001, max_value=0.999, value=0.5, step=0.01, format="%.3f",
-                key="cost_p", bind=URL, help="Share of positives in the population where the model is used.",
-            )
-            c1, c2 = st.columns(2)
-            cost_fn = c1.number_input(
-                "C(−|+), false negative", min_value=0.0, value=1.0, step=0.5, key="cost_fn", bind=URL,
-                help="Cost of calling a positive negative (a missed positive).",
-            )
-            cost_fp = c2.number_input(
-                "C(+|−), false positive", min_value=0.0, value=1.0, step=0.5, key="cost_fp", bind=URL,
-                help="Cost of calling a negative positive (a false alarm).",
-            )
-            try:
-                w = rocci.operating_point(p_pos, cost_fn, cost_fp)
-            except rocci.InputError as exc:
-                st.warning(md_escape(str(exc)), icon=":material/warning:")
-                return None
-        else:
-            w = st.slider("Operating point w", 0.0, 1.0, value=0.5, step=0.01, key="cost_w", bind=URL,
-                          help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)).")
-        st.metric("Operating point w", f"{w:.4f}",
-                  help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)); only w matters for choosing a threshold.")
+def operating_controls(an: cache.Analysis) -> operating.OperatingCondition | None:
+    """The shared operating condition (ui.operating), with this page's note on normalised costs."""
+    cond = operating.controls(an.prepared.n_pos, an.prepared.n_neg)
+    if cond is not None:
         report.caption(
             "Costs are **normalised so that the trivial classifiers cost w and 1 − w**: calling everything "
             "negative costs w, calling everything positive costs 1 − w."
+            + (" With a prior and two costs, the expected cost in your units is the normalised cost × "
+               f"{operating.money(cond.scale)} (= p(+)·C(−|+) + p(−)·C(+|−))." if cond.scale else "")
         )
-    return float(w)
+    return cond
 
 
 def controls(an: cache.Analysis, curves: dict) -> Options | None:
-    w = operating_controls()
-    ok = w is not None
+    cond = operating_controls(an)
+    ok = cond is not None
+    w = cond.w if ok else None
     models = an.models
     with st.container(border=True):
         st.markdown("**Models and intervals**")
@@ -200,7 +174,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
     if not ok:
         return None
     return Options(w=w, model_a=model_a, model_b=model_b, level=level, bootstrap=bootstrap, method=method,
-                   thresholds=thresholds, m=m)
+                   thresholds=thresholds, m=m, condition=cond)
 
 
 def main() -> None:
@@ -215,7 +189,7 @@ def main() -> None:
         error(str(exc))
         return
 
-    left, right = st.columns([1, 2.6], gap="medium")
+    left, right = controls_ui.page_columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
@@ -259,12 +233,15 @@ def main() -> None:
             with col:
                 report.metric(f"Cost at w = {opts.w:.3f} · {md_escape(m)}", f"{float(cur.cost[0]):.4f}",
                           help="Normalised expected cost of the optimal threshold at this w.")
-                report.caption(f"Optimal threshold **score ≥ {md_escape(number(cur.threshold[0], 6))}**; "
-                           f"{md_escape(how)} interval **[{float(cur.cost_low[0]):.4f}, "
-                           f"{float(cur.cost_high[0]):.4f}]**")
+                lo, hi = float(cur.cost_low[0]), float(cur.cost_high[0])
+                units = operating.units_text(opts.condition, float(cur.cost[0]), lo, hi)
+                report.caption(f"**{md_escape(m)}**: optimal threshold **score ≥ "
+                               f"{md_escape(number(cur.threshold[0], 6))}**; normalised cost "
+                               f"{float(cur.cost[0]):.4f}, {md_escape(how)} interval **[{lo:.4f}, {hi:.4f}]**"
+                               + (f"; {units}." if units else "."))
         ranges = [(m, curves[m].operating_range) for m in shown]
         fig = plots_cost.cost_figure(envelopes, bands=bands, lines=lines, current=current,
-                                     operating_range=ranges)
+                                     operating_range=ranges, colors=an.colors)
         event = report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_cost"),
                                 key="cost_chart", on_select="rerun", selection_mode="points")
         picked = picked_w(event)
@@ -285,7 +262,8 @@ def main() -> None:
             hits = np.flatnonzero(np.asarray(env.hull_thresholds, float) == thr)
             vertex = int(hits[0]) if hits.size else 0
             roc = cache.roc_curve(an.key, opts.model_a, y, s)
-            report.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=w_roc, vertex=vertex, name=opts.model_a),
+            report.plotly_chart(plots_cost.roc_hull_figure(roc, env, w=w_roc, vertex=vertex, name=opts.model_a,
+                                                         color_index=an.colors[opts.model_a]),
                             config=plotly_config(image_format=image_format(), filename="rocci_cost_roc"),
                             key="cost_roc")
             where = (f"the current w = {opts.w:.3f}" if picked is None else
@@ -293,10 +271,10 @@ def main() -> None:
             hover_link(opts.model_a)
             report.caption(f"The hull vertex optimal at {where}, and its iso-performance line (slope (1 − w)/w): "
                        "every ROC point on that line has the same cost. Hovering a w on the cost chart outlines "
-                       "that w's optimal ROC point and its line here in orange; clicking keeps it.")
+                       "that w's optimal ROC point and its line here in black; clicking keeps it.")
         if cmp is not None:
             with cmp_col:
-                st.markdown(f"**Cost difference · {md_escape(opts.model_a)} − {md_escape(opts.model_b)}**")
+                report.markdown(f"**Cost difference · {md_escape(opts.model_a)} − {md_escape(opts.model_b)}**")
                 report.plotly_chart(
                     plots_cost.delta_cost_figure(cmp, name_a=opts.model_a, name_b=opts.model_b, current_w=opts.w),
                     config=plotly_config(image_format=image_format(), filename="rocci_cost_diff"), key="cost_delta")
@@ -351,9 +329,9 @@ HOVER_LINK_JS = """
     const clip = el("clipPath", {id: "rocci-hover-clip"});
     clip.appendChild(el("rect", {x: xa._offset, y: ya._offset, width: xa._length, height: ya._length}));
     svg.appendChild(clip);
-    svg.appendChild(el("line", {x1: px(x0), y1: py(y0), x2: px(x1), y2: py(y1), stroke: "#ff7f0e",
+    svg.appendChild(el("line", {x1: px(x0), y1: py(y0), x2: px(x1), y2: py(y1), stroke: "#000000",
                                 "stroke-width": 2, "stroke-dasharray": "6,3", "clip-path": "url(#rocci-hover-clip)"}));
-    svg.appendChild(el("circle", {cx: px(fpr), cy: py(tpr), r: 8, fill: "none", stroke: "#ff7f0e",
+    svg.appendChild(el("circle", {cx: px(fpr), cy: py(tpr), r: 8, fill: "none", stroke: "#000000",
                                   "stroke-width": 3}));
     (roc.querySelector(".svg-container") || roc).appendChild(svg);
   }
@@ -378,7 +356,13 @@ HOVER_LINK_JS = """
 
 def hover_link(model: str) -> None:
     """Hovering the cost chart highlights that w's ROC point and iso-performance line (see HOVER_LINK_JS)."""
-    st.html(HOVER_LINK_JS % json.dumps(str(model)).replace("</", "<\\/"), unsafe_allow_javascript=True)
+    st.html(HOVER_LINK_JS % script_string(model), unsafe_allow_javascript=True)
+
+
+def script_string(value) -> str:
+    """``value`` as a JavaScript string literal safe inside an HTML <script>: every ``<``, ``>`` and ``&``
+    written as a \\u escape, so no model name can end the script or open a comment (``</s``, ``<!--``)."""
+    return json.dumps(str(value)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def picked_w(event) -> float | None:

@@ -20,10 +20,11 @@ import streamlit as st
 import rocci
 from rocci import plots_explore
 from rocci.plots import plotly_config
-from ui import cache, cache_explore, report
+from ui import cache, cache_cost, cache_explore, operating, report
+from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
-from ui.text import label_text, md_escape, number, percent
+from ui.text import label_text, md_escape, method_parts, number, percent
 from ui.controls import error
 
 URL = "query-params"
@@ -51,7 +52,10 @@ IND_COLUMNS = {
     "high": ("High", "Upper end of the interval."),
     "successes": ("Count", "The count in the numerator of the binomial proportion the interval rests on."),
     "trials": ("Of", "Its number of trials (the denominator). For F1: TP among TP + FP + FN."),
-    "method": ("Method", "Interval method, and the bootstrap law it uses (exact: worked out by formula)."),
+    "method": ("Method", "Interval method and which bootstrap: stratified (each class resampled on its own), "
+               "full (all instances together), or full given a count (a conditional law)."),
+    "law": ("Bootstrap law", "The binomial law of the count in the bootstrap (* = in a resample), which the "
+            "interval is computed from exactly."),
 }
 TABLE_COLUMNS = {
     "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
@@ -89,6 +93,7 @@ class Choice:
     method: str
     p0_text: str
     alternative: str
+    condition: operating.OperatingCondition | None = None
 
 
 def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
@@ -106,8 +111,8 @@ def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
     return low, high, step, decimals
 
 
-def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | None:
-    """The threshold and how it was chosen (None if the inputs are invalid)."""
+def threshold_controls(an: cache.Analysis, model: str) -> tuple | None:
+    """The threshold, how it was chosen and the operating condition (lowest cost only); None if invalid."""
     y, s = an.arrays(model)
     lo, hi, step, decimals = slider_scale(float(s.min()), float(s.max()))
     default = 0.5 if lo <= 0.5 <= hi else round(float(np.median(s)), decimals)
@@ -124,11 +129,11 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | No
                 t = st.slider("Threshold", lo, hi, value=default, step=step, format=f"%.{decimals}f",
                               key="ex_t", bind=URL,
                               help="Instances with score ≥ threshold are predicted positive.")
-                return round(float(t), decimals), "set with the slider"
+                return round(float(t), decimals), "set with the slider", None
             if by == "value":
                 t = st.number_input("Threshold", value=default, step=step, format="%g", key="ex_tv", bind=URL,
                                     help="Any number; scores ≥ it are predicted positive.")
-                return float(t), "typed"
+                return float(t), "typed", None
             if by == "rate":
                 rate = st.number_input(
                     "Total-positive rate", min_value=0.0, max_value=1.0, value=0.5, step=0.05, format="%.3f",
@@ -136,36 +141,29 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple[float, str] | No
                     help="Share of all instances to predict positive, e.g. 0.1 = the top 10% of scores. The "
                     "threshold is the ⌈rate·n⌉-th largest score (ties may add a few more).",
                 )
-                t = cache_explore.chosen_threshold(an.key, model, "rate", float(rate), None, None, None, y, s)
-                return t, f"predicting {percent(rate)} of instances positive"
+                t = cache_explore.chosen_threshold(an.key, model, "rate", float(rate), y, s)
+                return t, f"predicting {percent(rate)} of instances positive", None
             if by == "youden":
-                t = cache_explore.chosen_threshold(an.key, model, "youden", None, None, None, None, y, s)
+                t = cache_explore.chosen_threshold(an.key, model, "youden", None, y, s)
                 report.caption("The threshold with the largest **sensitivity + specificity − 1** (Youden's index); "
                            "ties go to the highest threshold. It is also the lowest-cost threshold when both "
                            "classes are equally likely and both errors cost the same.")
-                return t, "by Youden's index"
-            p = an.prepared
-            share = p.n_pos / (p.n_pos + p.n_neg)
-            p_pos = st.number_input(
-                "Prior p(+)", min_value=0.001, max_value=0.999, value=None, step=0.01, format="%.3f",
-                key="ex_p", bind=URL, placeholder=f"{share:.3f} (share in the data)",
-                help="Share of positives where the model will be used. Empty = the share in the data.",
-            )
-            c1, c2 = st.columns(2)
-            cost_fn = c1.number_input("C(−|+), missed positive", min_value=0.0, value=1.0, step=0.5,
-                                      key="ex_cfn", bind=URL, help="Cost of calling a positive negative.")
-            cost_fp = c2.number_input("C(+|−), false alarm", min_value=0.0, value=1.0, step=0.5,
-                                      key="ex_cfp", bind=URL, help="Cost of calling a negative positive.")
-            t = cache_explore.chosen_threshold(an.key, model, "cost", None,
-                                               None if p_pos is None else float(p_pos), float(cost_fn),
-                                               float(cost_fp), y, s)
-            w = rocci.operating_point(share if p_pos is None else p_pos, cost_fn, cost_fp)
-            report.caption(f"Operating point w = {w:.4f}: the threshold minimising w·(1 − recall) + (1 − w)·FPR, "
-                       "as on the Cost curves page.")
-            return t, "with the lowest expected cost"
+                return t, "by Youden's index", None
         except rocci.InputError as exc:
             st.warning(md_escape(str(exc)), icon=":material/warning:")
             return None
+    cond = operating.controls(an.prepared.n_pos, an.prepared.n_neg, title="Operating condition (lowest cost)")
+    if cond is None:
+        return None
+    try:
+        t = cache_explore.chosen_threshold(an.key, model, "cost", cond.w, y, s)
+    except rocci.InputError as exc:
+        st.warning(md_escape(str(exc)), icon=":material/warning:")
+        return None
+    report.caption(f"The threshold minimising w·(1 − recall) + (1 − w)·FPR at w = {cond.w:.4f} "
+                   f"({md_escape(cond.describe())}), as on the Cost curves page; its cost and interval are "
+                   "under the chart.")
+    return t, "with the lowest expected cost", cond
 
 
 def controls(an: cache.Analysis) -> Choice | None:
@@ -200,21 +198,24 @@ def controls(an: cache.Analysis) -> Choice | None:
                                    "Below p0: the model does better than the reference; above p0: worse.")
     if chosen is None:
         return None
-    t, how = chosen
+    t, how, cond = chosen
     return Choice(model=model, threshold=float(t), how=how, level=level, method=method,
-                  p0_text=p0_text.strip() or f"{trivial!r}", alternative=alternative)
+                  p0_text=p0_text.strip() or f"{trivial!r}", alternative=alternative, condition=cond)
 
 
 def indicator_frame(conf) -> pd.DataFrame:
     frame = conf.to_frame()
     frame["indicator"] = [INDICATOR_TEXT[k][0] for k in frame["indicator"]]
+    parts = [method_parts(m) for m in frame["method"]]
+    frame["method"] = [p[0] for p in parts]
+    frame["law"] = [p[1] for p in parts]
     return frame[list(IND_COLUMNS)]
 
 
 def indicator_config(level: float) -> dict:
     cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1],
-                                          width="large" if c == "method" else None)
-           for c in ("indicator", "method")}
+                                          width="medium" if c in ("method", "law") else None)
+           for c in ("indicator", "method", "law")}
     for c in ("value", "low", "high"):
         help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c != "value" else "")
         cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=help_text, format="%.4f")
@@ -237,7 +238,7 @@ def main() -> None:
     if an is None:
         return
 
-    left, right = st.columns([1, 2.6], gap="medium")
+    left, right = controls_ui.page_columns()
     with left:
         choice = controls(an)
     if choice is None:
@@ -263,17 +264,19 @@ def main() -> None:
         report.markdown(f"**{md_escape(choice.model)}** · threshold **score ≥ {md_escape(thr)}** "
                     f"({md_escape(choice.how)})")
         cols = st.columns(4)
-        cols[0].metric("Predicted positive", f"{conf.target_size} of {conf.n}",
+        report.metric_in(cols[0], f"Predicted positive (of {conf.n:,})", f"{conf.target_size:,}",
                        help="Instances with score ≥ threshold (the target).")
         report.metric_in(cols[1], "Accuracy", f"{conf.accuracy:.4f}", help=INDICATOR_TEXT["accuracy"][1])
         report.metric_in(cols[2], "Precision", "—" if np.isnan(conf.precision) else f"{conf.precision:.4f}",
                        help=INDICATOR_TEXT["precision"][1])
         report.metric_in(cols[3], "Recall", f"{conf.recall:.4f}", help=INDICATOR_TEXT["recall"][1])
+        if choice.condition is not None:
+            cost_at_threshold(an, choice, y, s)
 
         mcol, bcol = st.columns([1.15, 1], gap="medium")
         with mcol:
             report.markdown("**Confusion matrix**")
-            st.table(matrix_frame(conf, pos_text))
+            report.table(matrix_frame(conf, pos_text))
             report.caption(f"Rows: the true class (positive = {md_escape(pos_text)}); columns: the prediction at "
                        "this threshold. The diagonal (true positives, true negatives) is correct.")
         with bcol:
@@ -301,18 +304,40 @@ def main() -> None:
         gcol, pcol = st.columns(2)
         with gcol:
             report.markdown("**Gain chart**")
-            report.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model), config=cfg,
+            report.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model,
+                                                              color_index=an.colors[choice.model]), config=cfg,
                             key="ex_gain")
             report.caption("Share of the positives found (recall) against the share of all instances targeted, "
                        "scores taken from the top. Diamond: the current threshold, with its intervals.")
         with pcol:
             report.markdown("**Precision–recall curve**")
             report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
-                                                    name=choice.model), config=cfg, key="ex_pr")
+                                                    name=choice.model, color_index=an.colors[choice.model]), config=cfg, key="ex_pr")
             report.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
                        "lowered and recall grows; the dotted line is the precision of random scores.")
 
     results(an, choice, conf, reading, cfg)
+
+
+def cost_at_threshold(an: cache.Analysis, choice: Choice, y, s) -> None:
+    """The lowest-cost threshold's normalised cost and expected cost, with their exact bootstrap interval
+    (stratified, Agresti–Coull: the Cost curves page's defaults, at this page's confidence level)."""
+    cond = choice.condition
+    try:
+        ci = cache_cost.cost_ci(an.key, choice.model, (cond.w,), (choice.threshold,), "stratified", choice.level,
+                                "agresti-coull", None, y, s)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    cost, lo, hi = float(ci.cost[0]), float(ci.cost_low[0]), float(ci.cost_high[0])
+    units = operating.units_text(cond, cost, lo, hi)
+    report.metric(f"Normalised cost at w = {cond.w:.3f} · {md_escape(choice.model)}", f"{cost:.4f}",
+              help="w·(1 − recall) + (1 − w)·FPR at this threshold: 0 is perfect; the better trivial classifier "
+              "costs min(w, 1 − w).")
+    report.caption(f"{percent(choice.level)} interval **[{lo:.4f}, {hi:.4f}]** (exact stratified bootstrap, "
+                   f"Agresti–Coull, threshold held fixed)" + (f"; {units}." if units else ".")
+                   + f" Calling everything negative would cost {cond.w:.4f}, everything positive "
+                   f"{1 - cond.w:.4f}.")
 
 
 def binomial(conf, choice: Choice) -> None:
@@ -353,7 +378,8 @@ def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
     y, s = an.arrays(choice.model)
     with tabs[0]:
-        report.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model), config=cfg,
+        report.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model,
+                                                                 color_index=an.colors[choice.model]), config=cfg,
                         key="ex_reading")
         report.caption(
             "Read the positive class as \"the classifier's answer is right\" and the score as its confidence: "

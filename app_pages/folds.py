@@ -243,13 +243,14 @@ def folds_section(an: cache.Analysis) -> None:
             fig = plots_folds.folds_figure(
                 curves, vertical=vert if opts.average == "vertical" else None,
                 threshold=thr if opts.average == "threshold" else None,
-                name=opts.model, show_folds=opts.show_folds, height=620, corner=opts.corner)
+                name=opts.model, show_folds=opts.show_folds, height=620, corner=opts.corner,
+                color_index=an.colors.get(str(opts.model), 0))
             report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds"),
                             key="fc_folds_chart")
         with g2:
             report.markdown(f"**All folds pooled · {md_escape(opts.model)}**")
             fig = plots_folds.pooled_figure(pooled, vertical=pooled_v, threshold=pooled_t, name=f"{opts.model} (pooled)",
-                                            height=620, corner=opts.corner)
+                                            height=620, corner=opts.corner, color_index=an.colors.get(str(opts.model), 0))
             report.plotly_chart(fig, config=plotly_config(image_format=image_format(), filename="rocci_folds_pooled"),
                             key="fc_pooled_chart")
         if opts.average == "vertical":
@@ -404,14 +405,15 @@ def class_controls(ds: state.Dataset, df: pd.DataFrame, candidates: list):
         missing = [k for k, col in guess.items() if col is None]
         digest = hashlib.sha1(repr((ds.digest, label)).encode()).hexdigest()[:10]
         with st.expander("Score column of each class: " + ", ".join(
-                f"{label_text(k)} → {'?' if v is None else v}" for k, v in guess.items()), expanded=bool(missing)):
+                f"{md_escape(label_text(k))} → {'?' if v is None else md_escape(v)}" for k, v in guess.items()),
+                expanded=bool(missing)):
             report.caption("Matched by name; change any that is wrong.")
             cols = []
             grid = st.columns(min(4, max(1, len(classes))))
             for i, cls in enumerate(classes):
                 options = [None] + choices
                 col = grid[i % len(grid)].selectbox(
-                    f"Class {label_text(cls)}", options, index=options.index(guess.get(cls)),
+                    f"Class {md_escape(label_text(cls))}", options, index=options.index(guess.get(cls)),
                     format_func=lambda v: "— choose —" if v is None else str(v), key=f"fc_col_{digest}_{i}",
                     help="The column holding the model's score (e.g. probability) for this class.",
                 )

@@ -261,8 +261,8 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
                     "higher than a random negative (ties count one half). " + AUC_HELP[res.method],
                 )
                 report.caption(
-                    f"{percent(res.confidence_level)} {METHOD_NAMES[res.method]} interval "
-                    f"**[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
+                    f"{md_escape(model)}: AUC {res.auc:.3f}, {percent(res.confidence_level)} "
+                    f"{METHOD_NAMES[res.method]} interval **[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
                 )
 
 
@@ -297,7 +297,7 @@ def main() -> None:
         error(str(exc))
         return
 
-    left, right = st.columns([1, 2.6], gap="medium")
+    left, right = controls_ui.page_columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
@@ -359,6 +359,16 @@ def main() -> None:
             notes.append(f"Exact bootstrap with m+ = {m_used.m_pos:,}, m− = {m_used.m_neg:,}.")
         if notes:
             report.caption(" ".join(notes) + " Hover a point for its threshold, rates, counts and interval.")
+            method = []
+            if tci is not None:
+                method.append("Threshold averaging (Gadoury 2009, ch. 4.3): at a fixed threshold the bootstrap "
+                              "counts are binomial, so each axis's interval is a binomial interval on the exact law.")
+            if vci is not None:
+                method.append("Vertical averaging (§4.4.1): the exact law of the TPR at level r / m− mixes binomials "
+                              "over the law of the r-th highest resampled negative score"
+                              + ("; the score interval is Algorithm 4.3 on its exact mean and variance, clipped to "
+                                 "[0, 1]." if vci.method == "score" else "."))
+            controls_ui.method_note(" ".join(method))
 
     results(an, opts, curves, aucs, tci, vci)
 
@@ -408,8 +418,10 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
                 + (f" {n_requested - len(frame)} of the {n_requested} requested levels round to the same r / m− "
                    "as another one and are listed once." if len(frame) < n_requested else "")
             )
-            order = [c for c in ["fpr", "r", "tpr", "tpr_low", "tpr_high", "tpr_mean", "tpr_std", "truncated_mass"]
-                     if c in frame.columns]
+            shown = ["fpr", "r", "tpr", "tpr_low", "tpr_high", "tpr_mean", "tpr_std"]
+            if "truncated_mass" in frame.columns and frame["truncated_mass"].max() >= 1e-9:
+                shown.append("truncated_mass")  # only when it matters (always in the CSV)
+            order = [c for c in shown if c in frame.columns]
             st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(VERT_COLUMNS, frame),
                          key="vert_table")
             flat = frame[frame["tpr_high"] - frame["tpr_low"] <= 0]

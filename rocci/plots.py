@@ -41,17 +41,24 @@ __all__ = [
     "score_histograms",
 ]
 
-#: Colour per model (plotly's default qualitative palette, colour-blind friendlier order).
+#: Colour per model: the Okabe–Ito palette (Okabe & Ito 2008), readable with every common form of
+#: colour-blindness and in greyscale print by its dashes; no red/green pair. The dashboard gives each
+#: model one index for the whole session (its position among the chosen models), so a model keeps its
+#: colour, dash and marker on every page.
 COLORS = (
-    "#1f77b4",  # blue
-    "#d62728",  # red
-    "#2ca02c",  # green
-    "#9467bd",  # purple
-    "#ff7f0e",  # orange
-    "#8c564b",  # brown
-    "#e377c2",  # pink
-    "#17becf",  # cyan
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#D55E00",  # vermillion
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+    "#8C6D00",  # dark yellow (Okabe–Ito's yellow, darkened for contrast on white)
 )
+#: Line dash per model (same index as COLORS), so curves differ without colour too.
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
+#: Marker symbol per model (same index as COLORS).
+MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross", "hexagon")
 
 #: Default upper bound on the number of vertices drawn per ROC curve.
 MAX_CURVE_POINTS = 4000
@@ -67,6 +74,24 @@ def _text(value: Any) -> str:
 def color_for(index: int) -> str:
     """The colour of the ``index``-th model."""
     return COLORS[index % len(COLORS)]
+
+
+def dash_for(index: int) -> str:
+    """The line dash of the ``index``-th model."""
+    return DASHES[index % len(DASHES)]
+
+
+def marker_for(index: int) -> str:
+    """The marker symbol of the ``index``-th model."""
+    return MARKERS[index % len(MARKERS)]
+
+
+def style_index(name: Any, position: int, colors: Mapping[str, int] | None = None) -> int:
+    """The style index of model ``name``: ``colors[name]`` when given (the session's fixed
+    model → index map), else its ``position`` in the figure."""
+    if colors is not None and str(name) in colors:
+        return int(colors[str(name)])
+    return position
 
 
 def _rgba(hex_color: str, alpha: float) -> str:
@@ -197,6 +222,7 @@ def roc_figure(
     auc_text: Mapping[str, str] | None = None,
     fpr_range: tuple[float, float] = (0.0, 1.0),
     tpr_range: tuple[float, float] = (0.0, 1.0),
+    colors: Mapping[str, int] | None = None,
 ) -> go.Figure:
     """Empirical ROC curves, one step curve per model.
 
@@ -215,6 +241,9 @@ def roc_figure(
     fpr_range, tpr_range : (float, float)
         Visible part of each axis, e.g. ``(0, 0.5)`` and ``(0.5, 1)`` for the
         top-left corner.  Give equal spans to keep the plot square.
+    colors : mapping of model name -> int, optional
+        Each model's style index (colour, dash; see :func:`style_index`), so that a model looks
+        the same in every figure.  Default: the order of ``curves``.
 
     Returns
     -------
@@ -240,14 +269,14 @@ def roc_figure(
         label = _text(name)
         if auc_text and name in auc_text:
             label = f"{label} — {_text(auc_text[name])}"
-        drawn = "" if idx.size == fpr.size else f" ({idx.size} of {fpr.size} vertices drawn)"
+        k = style_index(name, i, colors)
         fig.add_trace(
             go.Scatter(
                 x=fpr[idx], y=tpr[idx], mode="lines", line_shape="hv",
-                line=dict(color=color_for(i), width=2.2),
-                name=label + drawn,
-                legendgroup=f"model{i}",
-                legendrank=100 + i,
+                line=dict(color=color_for(k), width=2.2, dash=dash_for(k)),
+                name=label,
+                legendgroup=f"model{k}",
+                legendrank=100 + k,
                 customdata=custom,
                 meta=["roc", str(name)],
                 hovertemplate=(
@@ -539,6 +568,7 @@ def score_histograms(
     negative_name: str = "negatives",
     bins: int = 40,
     height_per_model: int = 260,
+    normalize: bool = False,
 ) -> go.Figure:
     """Overlaid score histograms of positives and negatives, one panel per model.
 
@@ -551,13 +581,20 @@ def score_histograms(
         Legend text of the two classes (e.g. ``"positives (label = M)"``).
     bins : int
         Number of equal-width bins per model (shared by both classes).
+    height_per_model : int
+        Height of each model's panel, in pixels.
+    normalize : bool, default False
+        ``True``: each class's bars are the percentage of *that class's*
+        instances in the bin (each class adds up to 100%), so a class of 16%
+        is as visible as the other; ``False``: counts of instances.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        Bars are counts of instances per score bin; hovering shows the bin and
-        the count.  Binning is done here so the browser receives ``bins``
-        numbers per class rather than every score.
+        One bar trace per class and model (``meta = ["histogram", model]``).
+        Hovering shows the bin, the count and the share of the class either
+        way.  Binning is done here so the browser receives ``bins`` numbers
+        per class rather than every score.
     """
     names = list(scores)
     k = max(len(names), 1)
@@ -580,15 +617,18 @@ def score_histograms(
         width = edges[1] - edges[0]
         for mask, cname, color in classes:
             counts, _ = np.histogram(s[mask], bins=edges)
+            size = int(np.count_nonzero(mask))
+            share = 100.0 * counts / size if size else np.zeros(counts.size)
             fig.add_trace(
                 go.Bar(
-                    x=centers, y=counts, width=width, name=cname, legendgroup=cname,
-                    showlegend=row == 1, marker=dict(color=color, line=dict(width=0)),
-                    opacity=0.55,
-                    customdata=np.column_stack([edges[:-1], edges[1:]]),
+                    x=centers, y=share if normalize else counts, width=width, name=cname,
+                    legendgroup=cname, showlegend=row == 1,
+                    marker=dict(color=color, line=dict(width=0)), opacity=0.55,
+                    customdata=np.column_stack([edges[:-1], edges[1:], counts, share]),
                     hovertemplate=(
                         "%{fullData.name}<br>score in [%{customdata[0]:.4g}, %{customdata[1]:.4g}]"
-                        "<br>%{y} instances<extra></extra>"
+                        "<br>%{customdata[2]:,} instances (%{customdata[3]:.1f}% of the class)"
+                        "<extra></extra>"
                     ),
                     meta=["histogram", str(name)],
                 ),
@@ -596,7 +636,8 @@ def score_histograms(
             )
         fig.update_xaxes(title_text="score" if row == k else None, row=row, col=1, showgrid=True,
                          gridcolor="#eeeeee")
-        fig.update_yaxes(title_text="instances", row=row, col=1, showgrid=True, gridcolor="#eeeeee")
+        fig.update_yaxes(title_text="share of the class" if normalize else "instances", row=row, col=1,
+                         showgrid=True, gridcolor="#eeeeee", ticksuffix="%" if normalize else None)
     fig.update_layout(
         barmode="overlay", bargap=0.0,
         height=120 + height_per_model * k,

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .plots import _base_layout, _percent, _rgba, _text, color_for, compact_indices, method_name
+from .plots import _base_layout, _percent, _rgba, _text, color_for, compact_indices, dash_for, method_name, style_index
 
 try:  # pragma: no cover
     import plotly.graph_objects as go
@@ -49,6 +49,7 @@ def cost_figure(
     operating_range: tuple[str, Any] | list | None = None,
     height: int = 560,
     title: str | None = None,
+    colors: Mapping[str, int] | None = None,
 ) -> "go.Figure":
     """The cost-curve chart: x = operating point w, y = normalised expected cost.
 
@@ -69,6 +70,9 @@ def cost_figure(
         Where each model beats both trivial classifiers: a bar in the model's
         colour under the zero line (one model's range is also shaded); one
         pair alone is accepted too.
+    colors : mapping name -> int, optional
+        Each model's style index (:func:`rocci.plots.style_index`), so a model keeps its colour and
+        dash on every chart; default: the order of ``envelopes``.
     """
     fig = go.Figure()
     # Trivial classifiers: "always negative" costs w, "always positive" costs 1 − w.
@@ -92,7 +96,7 @@ def cost_figure(
         pairs = [operating_range] if isinstance(operating_range, tuple) else list(operating_range)
         pairs = [(name, rng) for name, rng in pairs if rng is not None]
         for k, (name, rng) in enumerate(pairs):
-            color = color_for(names.index(name)) if name in names else "#2ca02c"
+            color = color_for(style_index(name, names.index(name), colors)) if name in names else "#555555"
             if len(pairs) == 1:  # one model: shade its range (two would tint everything)
                 fig.add_vrect(x0=float(rng[0]), x1=float(rng[1]), fillcolor=_rgba(color, 0.07), line_width=0,
                               layer="below")
@@ -106,7 +110,7 @@ def cost_figure(
                 hovertemplate=f"{label} (beats both trivial classifiers)<extra></extra>",
             ))
     for i, name in enumerate(names):
-        color = color_for(i)
+        color = color_for(style_index(name, i, colors))
         band = (bands or {}).get(name)
         if band is not None:
             w = np.asarray(band.w, dtype=float)
@@ -151,7 +155,8 @@ def cost_figure(
                     "TPR %{customdata[2]:.4f}<extra></extra>")
         fig.add_trace(go.Scatter(
             x=np.asarray(env.w, float), y=np.asarray(env.cost, float), mode="lines",
-            line=dict(color=color, width=3), name=f"{_text(name)}: cost curve (lower envelope)",
+            line=dict(color=color, width=3, dash=dash_for(style_index(name, i, colors))),
+            name=f"{_text(name)}: cost curve (lower envelope)",
             legendgroup=f"m{i}", meta=["envelope", str(name)],
             customdata=np.column_stack([[_thr(t) for t in env.threshold], roc_x, roc_y]).astype(object),
             # With a band, its markers (same w, same cost) carry the hover and the click.
@@ -170,9 +175,11 @@ def cost_figure(
             cost = float(cur.cost[0])
             fig.add_trace(go.Scatter(
                 x=[w0], y=[cost], mode="markers",
-                marker=dict(color=color_for(i), size=11, symbol="diamond", line=dict(color="white", width=1)),
+                marker=dict(color=color_for(style_index(name, i, colors)), size=11, symbol="diamond",
+                            line=dict(color="white", width=1)),
                 error_y=dict(type="data", symmetric=False, array=[float(cur.cost_high[0]) - cost],
-                             arrayminus=[cost - float(cur.cost_low[0])], color=color_for(i), thickness=2, width=6),
+                             arrayminus=[cost - float(cur.cost_low[0])], color=color_for(style_index(name, i, colors)),
+                             thickness=2, width=6),
                 name=f"{_text(name)} at w = {w0:.3f}: threshold {_thr(cur.threshold[0])}, cost {cost:.4f}",
                 legendgroup=f"m{i}", meta=["current", str(name)],
                 hovertemplate=(f"<b>{_text(name)}</b> at w = {w0:.3f}<br>threshold: score ≥ {_thr(cur.threshold[0])}"
@@ -202,7 +209,8 @@ def _roc_points(curve: Any, thresholds) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = "", height: int = 420) -> "go.Figure":
+def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = "", height: int = 420,
+                    color_index: int = 0) -> "go.Figure":
     """Small ROC view linked to the cost chart.
 
     Parameters
@@ -215,6 +223,8 @@ def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = 
         The current operating point: the iso-performance line has slope ``(1 − w)/w``.
     vertex : int
         Index of the hull vertex that is optimal at ``w``.
+    color_index : int
+        The model's style index (its colour on every chart).
     """
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", line=dict(color="#9a9a9a", dash="dot", width=1),
@@ -228,7 +238,7 @@ def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = 
     hf = np.asarray(curve.hull_fpr, float)
     ht = np.asarray(curve.hull_tpr, float)
     fig.add_trace(go.Scatter(
-        x=hf, y=ht, mode="lines+markers", line=dict(color="#1f77b4", width=2.2), marker=dict(size=5),
+        x=hf, y=ht, mode="lines+markers", line=dict(color=color_for(color_index), width=2.2), marker=dict(size=5),
         name="convex hull", meta=["hull", str(name)], customdata=[_thr(t) for t in curve.hull_thresholds],
         hovertemplate="threshold: score ≥ %{customdata}<br>FPR %{x:.4f}, TPR %{y:.4f}<extra></extra>",
     ))
@@ -241,11 +251,11 @@ def roc_hull_figure(roc: Any, curve: Any, *, w: float, vertex: int, name: str = 
             xs, ys = np.array([x0, x0]), np.array([-1.0, 2.0])
     else:
         xs, ys = np.array([x0, x0]), np.array([-1.0, 2.0])
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#d62728", dash="dash", width=1.5),
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#222222", dash="dash", width=1.5),
                              name="iso-performance line, slope (1 − w)/w", hoverinfo="skip",
                              meta=["iso"]))
     fig.add_trace(go.Scatter(
-        x=[x0], y=[y0], mode="markers", marker=dict(color="#d62728", size=12, symbol="diamond"),
+        x=[x0], y=[y0], mode="markers", marker=dict(color="#222222", size=12, symbol="diamond"),
         name=f"optimal at w = {w:.3f}: threshold {_thr(curve.hull_thresholds[vertex])}", meta=["selected"],
         hovertemplate=f"threshold: score ≥ {_thr(curve.hull_thresholds[vertex])}<br>FPR %{{x:.4f}}, TPR %{{y:.4f}}"
                       "<extra></extra>",

@@ -88,6 +88,12 @@ class Analysis:
     def models(self) -> list[str]:
         return list(self.prepared.scores)
 
+    @property
+    def colors(self) -> dict[str, int]:
+        """Each model's style index (rocci.plots colour, dash, marker): its position among the
+        chosen models, the same on every page of the session."""
+        return {str(m): i for i, m in enumerate(self.prepared.scores)}
+
     def arrays(self, model: str) -> tuple[np.ndarray, np.ndarray]:
         """(is_positive, scores) of one model, for rocci's functions."""
         return np.asarray(self.prepared.is_positive, dtype=bool), np.asarray(self.prepared.scores[model], dtype=float)

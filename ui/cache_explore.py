@@ -42,14 +42,13 @@ def confusion_at(key: str, model: str, threshold: float, confidence_level: float
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def chosen_threshold(key: str, model: str, by: str, rate: float | None, p_pos: float | None,
-                     cost_fn: float | None, cost_fp: float | None, _y, _s) -> float:
-    """The threshold chosen by total positive rate ("rate"), Youden's index ("youden")
-    or lowest cost ("cost"; ``p_pos`` None = the share of positives in the data)."""
+def chosen_threshold(key: str, model: str, by: str, value: float | None, _y, _s) -> float:
+    """The threshold chosen by total positive rate ("rate": ``value`` is the rate), Youden's index
+    ("youden") or lowest normalised cost ("cost": ``value`` is the operating point w)."""
     if by == "rate":
-        return rocci.rate_threshold(_y, _s, rate)
+        return rocci.rate_threshold(_y, _s, value)
     if by == "youden":
         return rocci.youden_threshold(_y, _s)
     if by == "cost":
-        return rocci.cost_threshold(_y, _s, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp)
+        return rocci.cost_threshold(_y, _s, w=value)
     raise ValueError(f"unknown choice {by!r}")

@@ -13,6 +13,45 @@ def error(message: str) -> None:
 
     st.error(md_escape(message), icon=":material/error:")
 
+def page_columns(spec=(1, 2.6)):
+    """The page's (controls, results) columns.
+
+    On a wide screen the controls are on the left; on a phone (where Streamlit stacks columns)
+    the results come first and the controls after them: the columns sit in a container keyed
+    ``page_cols`` whose first row is reversed by the style sheet of :func:`narrow_screen_css`.
+    """
+    with st.container(key="page_cols"):
+        return st.columns(list(spec), gap="medium")
+
+
+#: Narrow screens (Streamlit stacks columns below 640 px): the results column of
+#: :func:`page_columns` first, legends clear of chart titles, metric values that wrap instead of
+#: being cut.
+NARROW_SCREEN_CSS = """
+<style>
+@media (max-width: 640px) {
+  .st-key-page_cols > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"],
+  .st-key-page_cols > [data-testid="stHorizontalBlock"] { flex-direction: column-reverse !important; }
+}
+[data-testid="stMetricValue"] > div { white-space: normal; overflow-wrap: anywhere; }
+[data-testid="stMetricLabel"] p { white-space: normal; }
+</style>
+"""
+
+
+def narrow_screen_css() -> None:
+    """Put :data:`NARROW_SCREEN_CSS` on the page (app.py calls it once per run)."""
+    st.html(NARROW_SCREEN_CSS)
+
+
+def method_note(text: str) -> None:
+    """A folded "Method" note: the thesis's equation and algorithm numbers, after the plain-words caption."""
+    from . import report
+
+    with st.expander("Method", icon=":material/functions:"):
+        report.caption(text)
+
+
 #: ROC chart views: name -> (label, FPR range, TPR range).
 VIEWS = {"full": ("Whole square", (0.0, 1.0), (0.0, 1.0)), "corner": ("Top-left corner", (0.0, 0.5), (0.5, 1.0))}
 

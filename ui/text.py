@@ -21,7 +21,7 @@ METHOD_NAMES = {
     "wald": "Wald",
     "agresti-coull": "Agresti–Coull",
     "percentile": "percentile",
-    "score": "score (thesis Alg. 4.3)",
+    "score": "score",
     "delong": "DeLong",
     "hanley-mcneil": "Hanley–McNeil",
     "exact-bootstrap": "exact bootstrap",
@@ -123,3 +123,38 @@ def _range_message(p: str, what: str, low, high, inclusive: bool) -> str:
         return f"{what.capitalize()} {p} is outside [{low:g}, {high:g}]."
     return f"{what.capitalize()} {p} must be strictly between {low:g} and {high:g}."
 
+
+
+def pvalue_text(p: float) -> str:
+    """A p-value as people read it: '< 0.0001' below 10⁻⁴, else 2 significant digits ('0.031', '0.52')."""
+    p = float(p)
+    if not math.isfinite(p):
+        return "—"
+    if p < 1e-4:
+        return "< 0.0001"
+    if p >= 0.995:
+        return "1"
+    return f"{p:.2g}" if p < 0.1 else f"{p:.2f}"
+
+
+def method_parts(text: str) -> tuple[str, str]:
+    """rocci's long method text -> (short method, bootstrap law), so neither is cut off in the table.
+
+    ``'Wilson; stratified exact bootstrap: TP* ~ Bin(n+, recall)'`` -> ``('Wilson · stratified',
+    'TP* ~ Bin(n+, recall)')``.
+    """
+    head, _, law = str(text).rpartition(": ")
+    if not head:
+        return str(text), ""
+    name = head.split(";")[0].strip()
+    if "interval for J" in head:
+        name += " on J = TP/(TP + FP + FN), mapped to F1"
+    if "stratified" in head:
+        kind = "stratified"
+    elif "given the TP + FP + FN" in head:
+        kind = "full, given TP + FP + FN"
+    elif "given the TP + FP" in head:
+        kind = "full, given TP + FP"
+    else:
+        kind = "full"
+    return f"{name} · {kind}", law

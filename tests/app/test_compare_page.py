@@ -11,6 +11,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 import rocci
 from rocci import data as rdata
 from ui import cache_compare
+from ui.text import pvalue_text
 
 PAGE = "app_pages/compare.py"
 
@@ -93,7 +94,8 @@ def test_dominance_map_tab():
 
 def test_only_the_open_tab_runs_and_auc_tab_is_delong():
     at = new_app(PAGE)
-    assert not at.metric  # AUC and McNemar tabs are closed: their code did not run
+    # AUC and McNemar tabs are closed: their code did not run (the verdict panel's metrics are not theirs)
+    assert "z (DeLong)" not in metrics(at) and "χ² (McNemar, 1 df)" not in metrics(at)
     at = new_app(PAGE, query={"cmp_tab": "AUC (DeLong)"})
     assert_clean(at)
     y, a, b = _arrays()
@@ -101,7 +103,7 @@ def test_only_the_open_tab_runs_and_auc_tab_is_delong():
     got = metrics(at)
     assert got["ΔAUC (A − B)"] == f"{ref.delta:+.4f}"
     assert got["95% DeLong interval"] == f"[{ref.low:+.4f}, {ref.high:+.4f}]"
-    assert got["p-value (DeLong, two-sided)"] == f"{ref.pvalue:.3g}"
+    assert got["p-value (DeLong, two-sided)"] == pvalue_text(ref.pvalue)
     assert not at.get("plotly_chart") or all(not el.proto.id.endswith("-cmp_map") for el in at.get("plotly_chart"))
 
 
@@ -117,8 +119,8 @@ def test_mcnemar_tab(correction):
                         correction=correction)
     got = metrics(at)
     assert got["χ² (McNemar, 1 df)"] == f"{ref.statistic:.3f}"
-    assert got["p-value (χ²)"] == f"{ref.pvalue:.3g}"
-    assert got["Exact p-value (binomial)"] == f"{ref.exact_pvalue:.3g}"
+    assert got["p-value (χ²)"] == pvalue_text(ref.pvalue)
+    assert got["Exact p-value (binomial)"] == pvalue_text(ref.exact_pvalue)
     cells = at.dataframe[-1].value.to_numpy()
     np.testing.assert_array_equal(cells, ref.table().to_numpy())
 
@@ -139,13 +141,16 @@ def test_vertical_tab_table_and_distribution():
     keep = np.flatnonzero(probs > 1e-6)
     np.testing.assert_allclose(x, values[keep[0]:keep[-1] + 1], rtol=1e-12)
     np.testing.assert_allclose(p, probs[keep[0]:keep[-1] + 1], rtol=1e-12)
-    # each level is stored once: asking again computes nothing new
-    assert len(cache_compare.VERTICAL_LEVELS._store) == 2
+    # each level is stored once: asking again computes nothing new (the verdict's FPR 0.1 is a third level)
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 3
     at.text_input(key="cmp_vfpr").set_value("0.2, 0.3").run()
     assert_clean(at)
-    assert len(cache_compare.VERTICAL_LEVELS._store) == 3
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 4
     np.testing.assert_allclose(table(at, "delta_tpr_mean")["delta_tpr_mean"],
                                rocci.compare_vertical(y, a, b, fpr=[0.2, 0.3]).delta_tpr_mean, rtol=1e-10)
+    # the verdict's level is shared with the tab: asking the tab for FPR 0.1 computes nothing new
+    at.text_input(key="cmp_vfpr").set_value("0.1").run()
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 4
 
 
 def test_vertical_tab_waits_for_a_button_on_large_bootstrap_samples():
@@ -154,7 +159,7 @@ def test_vertical_tab_waits_for_a_button_on_large_bootstrap_samples():
     assert_clean(at)
     assert not [d for d in at.dataframe if "delta_tpr_mean" in d.value.columns]
     assert any("2,500 negatives" in i.value for i in at.info)
-    assert len(cache_compare.VERTICAL_LEVELS._store) == 0
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 1  # only the verdict's level (computed as the page opens)
 
 
 def test_bad_input_gives_messages_not_tracebacks():
@@ -192,3 +197,51 @@ def test_zero_width_vertical_interval_is_flagged():
     assert ref.delta_tpr_low[0] < ref.delta_tpr_high[0]
     warnings = [w.value for w in at.warning if "zero width" in w.value]
     assert len(warnings) == 1 and "At 1 FPR level(s) (e.g. 0.950)" in warnings[0]
+
+
+def test_verdict_panel_answers_first_with_the_api_numbers():
+    """The page opens with the question answered: ΔAUC (DeLong), ΔTPR at 10% FPR (exact paired law) and the
+    cost difference at the shared operating condition (prior = the data's share), each from rocci."""
+    cache_compare.VERTICAL_LEVELS.clear()
+    at = new_app(PAGE)
+    assert_clean(at)
+    y, a, b = _arrays()
+    got = metrics(at)
+    auc = rocci.compare_auc(y, a, b)
+    assert got["ΔAUC, logistic − naive\\_bayes"] == f"{auc.delta:+.3f}"
+    vc = rocci.compare_vertical(y, a, b, fpr=[0.1])
+    assert got["ΔTPR, logistic − naive\\_bayes"] == f"{100 * vc.delta_tpr_mean[0]:+.1f} pts"
+    w = rocci.operating_point(float(np.mean(y)), 1.0, 1.0)
+    cc = rocci.compare_cost(y, a, b, w=[w])
+    k = float(np.mean(y)) * 1.0 + (1 - float(np.mean(y))) * 1.0
+    from ui.operating import money
+
+    assert got["ΔCost per 1,000, logistic − naive\\_bayes"].lstrip("+") == money(1000 * k * cc.delta_cost[0])
+    captions = " ".join(c.value for c in at.caption)
+    assert f"[{auc.low:+.3f}, {auc.high:+.3f}]" in captions
+    assert f"[{100 * vc.delta_tpr_low[0]:+.1f}, {100 * vc.delta_tpr_high[0]:+.1f}] points" in captions
+    assert f"[{cc.delta_cost_low[0]:+.4f}, {cc.delta_cost_high[0]:+.4f}]" in captions
+    # the headline sentence sits above the cards and names the winner of each verdict or says it is unclear
+    heads = [m.value for m in at.markdown if m.value.startswith("At the 95% level:")]
+    assert len(heads) == 1
+    if auc.low > 0:
+        assert "**logistic** has the higher AUC" in heads[0]
+    elif auc.high < 0:
+        assert "**naive\\_bayes** has the higher AUC" in heads[0]
+    else:
+        assert "no clear winner on the higher AUC" in heads[0]
+
+
+def test_verdict_follows_the_chosen_fpr_and_operating_condition():
+    cache_compare.VERTICAL_LEVELS.clear()
+    at = new_app(PAGE, query={"cmp_at_fpr": "0.05", "op_p": "0.1", "op_cfn": "10"})
+    assert_clean(at)
+    y, a, b = _arrays()
+    vc = rocci.compare_vertical(y, a, b, fpr=[0.05])
+    assert metrics(at)["ΔTPR, logistic − naive\\_bayes"] == f"{100 * vc.delta_tpr_mean[0]:+.1f} pts"
+    w = rocci.operating_point(0.1, 10.0, 1.0)
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    cc = rocci.compare_cost(y, a, b, w=[w])
+    captions = " ".join(c.value for c in at.caption)
+    assert f"[{cc.delta_cost_low[0]:+.4f}, {cc.delta_cost_high[0]:+.4f}]" in captions
+    assert f"in **" in captions and "of bootstrap worlds" in captions

@@ -9,6 +9,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 import rocci
 from rocci import data as rdata
 from rocci import plots_cost
+from ui.operating import money
 
 PAGE = "app_pages/cost.py"
 
@@ -64,30 +65,37 @@ def test_default_page_draws_envelopes_band_and_comparison(cost_app):
 
 def test_w_shown_equals_operating_point(cost_app):
     at = cost_app
-    assert metrics(at)["Operating point w"] == f"{rocci.operating_point(0.5, 1.0, 1.0):.4f}"
-    at.number_input(key="cost_p").set_value(0.3).run()
-    at.number_input(key="cost_fn").set_value(5.0).run()
-    at.number_input(key="cost_fp").set_value(2.0).run()
+    # Default prior: the share of positives in the data (said so), not 0.5.
+    y, s = _arrays("logistic")
+    share = float(np.mean(y))
+    assert metrics(at)["Operating point w"] == f"{rocci.operating_point(share, 1.0, 1.0):.4f}"
+    assert any("Prior from your data" in c.value and f"{100 * share:.1f}%" in c.value for c in at.caption)
+    at.number_input(key="op_p").set_value(0.3).run()
+    at.number_input(key="op_cfn").set_value(5.0).run()
+    at.number_input(key="op_cfp").set_value(2.0).run()
     assert_clean(at)
     w = rocci.operating_point(0.3, 5.0, 2.0)
     assert metrics(at)["Operating point w"] == f"{w:.4f}"
     # The current w is the cost at that w, from rocci.
-    y, s = _arrays("logistic")
     ci = rocci.cost_ci(y, s, w=[w])
     assert metrics(at)[f"Cost at w = {w:.3f} · logistic"] == f"{ci.cost[0]:.4f}"
     captions = " ".join(c.value for c in at.caption)
     assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in captions
     assert "normalised so that the trivial classifiers cost w and 1 − w" in captions
+    # The same cost in the user's units: scale = p(+)·C(−|+) + p(−)·C(+|−).
+    k = 0.3 * 5.0 + 0.7 * 2.0
+    assert f"expected cost **{money(k * ci.cost[0])}** per instance" in captions
+    assert f"**{money(1000 * k * ci.cost[0])}** per 1,000 instances" in captions
 
 
 def test_w_directly_and_zero_costs_warn(cost_app):
     at = cost_app
-    at.number_input(key="cost_fn").set_value(0.0).run()
-    at.number_input(key="cost_fp").set_value(0.0).run()
+    at.number_input(key="op_cfn").set_value(0.0).run()
+    at.number_input(key="op_cfp").set_value(0.0).run()
     assert not at.exception
     assert at.warning and "both be 0" in at.warning[0].value
-    at.segmented_control(key="cost_w_by").set_value("w").run()
-    at.slider(key="cost_w").set_value(0.27).run()
+    at.segmented_control(key="op_by").set_value("w").run()
+    at.slider(key="op_w").set_value(0.27).run()
     assert_clean(at)
     assert metrics(at)["Operating point w"] == "0.2700"
 
@@ -222,3 +230,74 @@ def test_both_operating_ranges_drawn_and_stated(cost_app):
     # One model: only its range.
     at.selectbox(key="cost_model_b").set_value("—").run()
     assert [t["meta"][1] for t in traces(figure(at, "cost_chart"), "operating-range")] == ["logistic"]
+
+
+def _fraud_csv(tmp_path, n=5000, share=0.16, seed=7):
+    """An imbalanced three-model file with string labels, like the one issue 12 was found with."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    base = rng.normal(size=n)
+    frame = pd.DataFrame({"outcome": np.where(y, "fraud", "ok")})
+    for name, sep in (("gbm", 1.6), ("logit", 1.2), ("rules", 0.8)):
+        z = sep * y + 0.6 * base + rng.normal(size=n)
+        frame[name] = np.round(1 / (1 + np.exp(-(z - 1.5))), 4)
+    path = tmp_path / "fraud.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def _upload(path):
+    """The app with the file uploaded on the Data page (as a person does)."""
+    at = new_app("app_pages/data.py")
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
+    return at
+
+
+def test_prior_defaults_to_data_share_on_imbalanced_upload(tmp_path):
+    """16% positives, a missed fraud costs 10 false alarms: the threshold is the w = 0.652 one, not w = 0.909."""
+    path, frame = _fraud_csv(tmp_path)
+    at = _upload(path)
+    at.switch_page(PAGE).run()
+    at.number_input(key="op_cfn").set_value(10.0).run()
+    assert_clean(at)
+    y = frame["outcome"].to_numpy() == "fraud"
+    share = y.mean()
+    w = rocci.operating_point(share, 10.0, 1.0)
+    assert abs(w - 10 * share / (10 * share + 1 - share)) < 1e-12
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    s = frame["gbm"].to_numpy()
+    best = rocci.cost_curve(y, s, w=[w]).threshold[0]
+    wrong = rocci.cost_curve(y, s, w=[rocci.operating_point(0.5, 10.0, 1.0)]).threshold[0]
+    assert best != wrong
+    captions = " ".join(c.value for c in at.caption)
+    assert f"score ≥ {best:g}".replace(".", "\\.") in captions or f"score ≥ {best:g}" in captions
+
+
+def test_operating_condition_is_shared_with_the_explorer(cost_app):
+    at = cost_app
+    at.number_input(key="op_p").set_value(0.2).run()
+    at.number_input(key="op_cfn").set_value(4.0).run()
+    w = rocci.operating_point(0.2, 4.0, 1.0)
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    at.switch_page("app_pages/explorer.py").run()
+    at.segmented_control(key="ex_by").set_value("cost").run()
+    assert_clean(at)
+    assert at.number_input(key="op_p").value == 0.2 and at.number_input(key="op_cfn").value == 4.0
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    # The explorer's lowest-cost threshold is the Cost page's optimal threshold at that w, with its interval.
+    y, s = _arrays("logistic")
+    t = rocci.cost_threshold(y, s, w=w)
+    ci = rocci.cost_ci(y, s, w=[w], thresholds=[t])
+    assert metrics(at)[f"Normalised cost at w = {w:.3f} · logistic"] == f"{ci.cost[0]:.4f}"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in captions
+    k = 0.2 * 4.0 + 0.8 * 1.0
+    assert f"**{money(1000 * k * ci.cost[0])}** per 1,000 instances" in captions
+    # ... and back: a change on the explorer is the Cost page's condition.
+    at.number_input(key="op_cfp").set_value(2.0).run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    assert metrics(at)["Operating point w"] == f"{rocci.operating_point(0.2, 4.0, 2.0):.4f}"
