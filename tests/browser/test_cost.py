@@ -32,9 +32,13 @@ def test_cost_page_shows_chart_and_table(page, app_url, wait, shot):
     g = rdata.guess_columns(df)
     prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"],
                                 pos_label=rdata.guess_pos_label(rdata.label_values(df, g["label"])))
-    ci = rocci.cost_ci(np.asarray(prep.is_positive), np.asarray(prep.scores["logistic"], float), w=[0.5])
+    # The default operating condition: the data's share of positives, unit costs (said so on the page).
+    y = np.asarray(prep.is_positive)
+    w = rocci.operating_point(float(y.mean()), 1.0, 1.0)
+    ci = rocci.cost_ci(y, np.asarray(prep.scores["logistic"], float), w=[w])
     body = page.inner_text("body")
-    assert "Operating point w" in body and "0.5000" in body
+    assert "Operating point w" in body and f"{w:.4f}" in body
+    assert f"Prior from your data: {100 * y.mean():.1f}%" in body
     assert f"{ci.cost[0]:.4f}" in body
     assert f"[{ci.cost_low[0]:.4f}, {ci.cost_high[0]:.4f}]" in body
     assert "cheaper at the 95% level" in body
@@ -60,7 +64,7 @@ def test_click_on_cost_chart_moves_the_roc_point(page, app_url, wait, shot):
     page.goto(app_url + "/cost")
     wait(page)
     body = page.inner_text("body")
-    assert "optimal at the current w = 0.500" in body
+    assert "optimal at the current w = " in body
     assert "m+ = " in body and "m− = " in body
     df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
     g = rdata.guess_columns(df)
