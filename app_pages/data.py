@@ -22,6 +22,10 @@ from ui.controls import error
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "parquet", "pq", "xlsx"]
 NONE = "\u2014 none \u2014"
+#: Columns shown in the preview (a 10,000-column file would send a million cells per rerun).
+PREVIEW_COLUMNS = 50
+#: Models drawn in the score histograms at most: the page's work per rerun is bounded by this.
+MAX_HISTOGRAMS = 12
 SUMMARY_HELP = {
     "model": "The score column (one model per column).",
     "rows": "Rows used for this model after dropping rows with missing values.",
@@ -100,8 +104,25 @@ def _fmt_col(c: Any) -> str:
     return NONE if c is None else str(c)
 
 
-def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
-    """Widgets that map the table's columns; returns the chosen mapping."""
+def _pct(share: float) -> str:
+    pct = 100.0 * share
+    return f"{pct:.0f}%" if pct >= 1 or pct == 0 else f"{pct:.2g}%"
+
+
+def positive_note(suggestion: rdata.PosLabelGuess | None, pos_label: Any, counts: dict) -> str | None:
+    """One line under the positive-label box: which class is positive and why (Markdown, escaped)."""
+    if pos_label is None or suggestion is None:
+        return None
+    shown = md_escape(label_text(pos_label))
+    total = sum(counts.values())
+    share = f", {_pct(counts.get(pos_label, 0) / total)} of the rows" if total else ""
+    if suggestion.value is not None and pos_label == suggestion.value and type(pos_label) is type(suggestion.value):
+        return f"Positive = **{shown}** ({md_escape(suggestion.text)}). Change it here if needed."
+    return f"Positive = **{shown}** (your choice{share})."
+
+
+def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMapping, list]:
+    """Widgets that map the table's columns; returns the chosen mapping and the label values."""
     stored = cache.current_mapping(ds)
     fresh = st.session_state.get("_mapping_for") != ds.digest
     st.session_state["_mapping_for"] = ds.digest
@@ -145,11 +166,17 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
         "Label column", label_options, format_func=str, key="label",
         help="The true class of each row. It must hold exactly two values (missing values are dropped).",
     )
+    suggestion = None
+    counts: dict = {}
     try:
         values = rdata.label_values(df, label) if label is not None else []
-    except rocci.InputError:
+        if 2 <= len(values) <= 50:
+            suggestion = rdata.suggest_pos_label(df, label)
+            counts = suggestion.counts
+    except rocci.InputError as exc:
+        error(str(exc))
         values = []
-    guess_pos = rdata.guess_pos_label(values) if values else None
+    guess_pos = suggestion.value if suggestion is not None else None
     pos_default = stored.pos_label if (not fresh and stored.label == label) else guess_pos
     if pos_default not in values:
         pos_default = stored.pos_label if stored.pos_label in values else guess_pos
@@ -166,6 +193,9 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
     ) if len(values) <= 50 else None
     if len(values) > 50:
         c2.warning(f"The label column has {len(values)} different values; choose a column with two classes.")
+    note = positive_note(suggestion, pos_label, counts) if len(values) == 2 else None
+    if note:
+        c2.caption(note)
     one_vs_rest = 2 < len(values) <= 50
     if one_vs_rest:
         if pos_label is None:
@@ -203,6 +233,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
         score_options = [c for c in cols if c not in (label, fold)]
         default_scores = list(stored.scores)
     _seed_multi("scores", default_scores, score_options, force=fresh)
+    candidates = rdata.score_candidates(df, label=label, fold=fold) if layout == "wide" else score_options
     scores = st.multiselect(
         "Models to analyse" if layout == "long" else "Score columns (one per model)",
         score_options,
@@ -212,12 +243,23 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> state.ColumnMapping:
         help="Each score column is one model; higher scores mean 'more likely positive'. "
         "The ROC page draws one curve per model.",
     )
+    if len(candidates) > rdata.MAX_GUESSED_SCORES:
+        what = "numeric columns" if layout == "wide" else "models"
+        st.info(
+            f"**{len(candidates):,} {what}** could be models; at most "
+            f"{rdata.MAX_GUESSED_SCORES} are preselected"
+            + (" (names that look like scores or probabilities first, then the columns with the "
+               "most different values)" if layout == "wide" else "")
+            + ". Add others in the box above; the score histograms show the first "
+            f"{MAX_HISTOGRAMS} chosen.",
+            icon=":material/view_column:",
+        )
     mapping = state.ColumnMapping(
         layout=layout, label=label, pos_label=pos_label, scores=tuple(scores), fold=fold,
         model=model_col, score=score_col, id=id_col, one_vs_rest=one_vs_rest,
     )
     state.set_mapping(ds, mapping)
-    return mapping
+    return mapping, values
 
 
 def negative_text(p) -> str:
@@ -255,14 +297,27 @@ def summary_section(an: cache.Analysis) -> None:
         report.caption("Rows per fold: " + ", ".join(f"{md_escape(k)}: {v}" for k, v in folds.items()))
 
     report.subheader("Score distributions", anchor=False)
+    scale = st.segmented_control(
+        "Bar height", ["share", "count"], key="hist_scale", default="share", required=True,
+        format_func={"share": "Share of each class", "count": "Counts"}.get,
+        help="Share of each class: each class's bars add up to 100%, so a small class stays as "
+        "visible as a large one. Counts: the number of rows in each bin. Hovering a bar shows both.",
+    )
+    models = list(p.score_columns)
+    shown = models[:MAX_HISTOGRAMS]
     report.caption("How the scores of positives and negatives are spread, per model: the less the two "
-               "histograms overlap, the better the model separates the classes (the higher its AUC).")
+               "histograms overlap, the better the model separates the classes (the higher its AUC). "
+               + ("Each class is drawn as a share of its own size, so a small class stays visible."
+                  if scale != "count" else "Bars are counts of rows."))
+    if len(models) > len(shown):
+        st.caption(f"Histograms of the first {len(shown)} of the {len(models)} chosen models.")
     fig = plots.score_histograms(
-        p.scores, p.is_positive,
+        {m: p.scores[m] for m in shown}, p.is_positive,
         positive_name=f"positives (label {label_text(p.pos_label)})",
         negative_name=("negatives (the other classes)" if p.one_vs_rest
                        else f"negatives (label {label_text(p.neg_label)})"),
         bins=int(min(40, max(10, round(2 * p.n_rows_used ** 0.5)))),
+        normalize=scale != "count",
     )
     report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
                     key="hist")
@@ -279,15 +334,19 @@ def main() -> None:
     except rocci.InputError as exc:
         error(str(exc))
         return
-    with st.expander(f"Preview: first rows of {md_escape(ds.name)} ({len(df):,} rows, {df.shape[1]} columns)"):
-        st.dataframe(df.head(100), hide_index=True)
+    for note in df.attrs.get("warnings", []):
+        st.warning(md_escape(note), icon=":material/warning:")
+    with st.expander(f"Preview: first rows of {md_escape(ds.name)} ({len(df):,} rows, {df.shape[1]:,} columns)"):
+        if df.shape[1] > PREVIEW_COLUMNS:
+            st.caption(f"The first {PREVIEW_COLUMNS} of {df.shape[1]:,} columns.")
+        st.dataframe(df.iloc[:100, :PREVIEW_COLUMNS], hide_index=True)
 
     st.subheader("Columns", anchor=False)
-    mapping = mapping_section(ds, df)
+    mapping, values = mapping_section(ds, df)
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
-        if mapping.pos_label is None and mapping.label is not None:
+        if mapping.pos_label is None and mapping.label is not None and len(values) >= 2:
             # Not a fault in the file: a choice is still to be made.
             st.warning("Choose the **Positive label** above: which label value is the positive class. "
                        + md_escape(str(exc)), icon=":material/arrow_upward:")

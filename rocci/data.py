@@ -418,7 +418,7 @@ def guess_pos_label(values: Sequence[Any]) -> Any:
 
 _REASON_TEXT = {
     "boolean": "True/False labels: True is positive",
-    "numeric": "numeric 0/1 (or -1/1) labels: 1 is positive",
+    "numeric": "0/1 labels: 1 is positive",
     "keyword": "a usual name for the positive class",
     "rarer": "the rarer class",
     "tie": "the two classes are the same size, so the last value in sorted order is preselected; check it",
@@ -445,17 +445,22 @@ class PosLabelGuess:
         a value).
     n_classes : int
         Number of distinct label values.
+    counts : dict
+        Rows per label value (missing labels left out).
     """
 
     value: Any
     reason: str
     share: float
     n_classes: int
+    counts: dict = field(default_factory=dict, compare=False)
 
     @property
     def text(self) -> str:
         """The reason in plain words, e.g. ``"the rarer class, 12%"``."""
         base = _REASON_TEXT.get(self.reason, self.reason)
+        if self.reason == "numeric" and self.counts:
+            base = "/".join(str(v) for v in sorted(self.counts)) + " labels: 1 is positive"
         if self.value is None or self.reason == "tie" or not np.isfinite(self.share):
             return base
         pct = 100.0 * self.share
@@ -499,12 +504,11 @@ def suggest_pos_label(df: pd.DataFrame, label: Any) -> PosLabelGuess:
     ('leave', 'rarer', 'the rarer class, 30%')
     """
     values = label_values(df, label)
+    count_of = {_py(k): int(v) for k, v in df[label].value_counts(dropna=True).items()}
     if not values:
-        return PosLabelGuess(None, "unknown", float("nan"), 0)
+        return PosLabelGuess(None, "unknown", float("nan"), 0, count_of)
     if len(values) == 1:
-        return PosLabelGuess(None, "one-class", float("nan"), 1)
-    counts = df[label].value_counts(dropna=True)
-    count_of = {_py(k): int(v) for k, v in counts.items()}
+        return PosLabelGuess(None, "one-class", float("nan"), 1, count_of)
     total = sum(count_of.values())
 
     def share(v: Any) -> float:
@@ -518,14 +522,14 @@ def suggest_pos_label(df: pd.DataFrame, label: Any) -> PosLabelGuess:
             reason = "numeric"
         else:
             reason = "keyword"
-        return PosLabelGuess(guess, reason, share(guess), len(values))
+        return PosLabelGuess(guess, reason, share(guess), len(values), count_of)
     if len(values) > 2:
-        return PosLabelGuess(None, "many", float("nan"), len(values))
+        return PosLabelGuess(None, "many", float("nan"), len(values), count_of)
     a, b = values
     if count_of.get(a, 0) == count_of.get(b, 0):
-        return PosLabelGuess(b, "tie", share(b), 2)
+        return PosLabelGuess(b, "tie", share(b), 2, count_of)
     rarer = a if count_of.get(a, 0) < count_of.get(b, 0) else b
-    return PosLabelGuess(rarer, "rarer", share(rarer), 2)
+    return PosLabelGuess(rarer, "rarer", share(rarer), 2, count_of)
 
 
 # --------------------------------------------------------------------------

@@ -548,7 +548,8 @@ def test_guess_label_in_a_file_sorted_by_class():
         (["Stay"] * 10 + ["Churn"] * 40, "Churn", "keyword", "a usual name for the positive class, 80%"),
         (["red"] * 8 + ["blue"] * 2, "blue", "rarer", "the rarer class, 20%"),
         ([1] * 3 + [2] * 97, 1, "rarer", "the rarer class, 3%"),
-        ([0] * 9 + [1], 1, "numeric", "numeric 0/1 (or -1/1) labels: 1 is positive, 10%"),
+        ([0] * 9 + [1], 1, "numeric", "0/1 labels: 1 is positive, 10%"),
+        ([-1] * 3 + [1], 1, "numeric", "-1/1 labels: 1 is positive, 25%"),
         ([True, False, False], True, "boolean", "True/False labels: True is positive, 33%"),
         (["a", "b"], "b", "tie", "the two classes are the same size, so the last value in sorted order "
                                   "is preselected; check it"),

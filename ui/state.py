@@ -138,7 +138,23 @@ def guess_mapping(df) -> ColumnMapping:
     """Pre-filled choices for a freshly loaded table (rocci.data's guesses).
 
     A table with a column named like "model" and one named like "score" is
-    taken to be in the long layout.
+    taken to be in the long layout.  At most
+    :data:`rocci.data.MAX_GUESSED_SCORES` score columns are preselected (a
+    10,000-column file must not preselect 9,999 models); the positive label
+    is :func:`rocci.data.suggest_pos_label`'s (a usual name such as 'churn',
+    else the rarer class), so that a file with labels 'churn'/'stay' works on
+    every page at once.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, as read by :func:`rocci.load_table`.
+
+    Returns
+    -------
+    ColumnMapping
+        The guesses; the Data page shows them, says why, and lets the user
+        change them.
     """
     from rocci import data as rdata
 
@@ -153,7 +169,7 @@ def guess_mapping(df) -> ColumnMapping:
     pos = None
     if label is not None:
         try:
-            pos = rdata.guess_pos_label(rdata.label_values(df, label))
+            pos = rdata.suggest_pos_label(df, label).value
         except Exception:  # a guess must never break the page
             pos = None
     if long:
@@ -161,6 +177,7 @@ def guess_mapping(df) -> ColumnMapping:
             models = tuple(str(v) for v in df[lg["model"]].dropna().unique())[:50]
         except Exception:
             models = ()
+        models = models[: rdata.MAX_GUESSED_SCORES]
         return ColumnMapping(
             layout="long", label=label, pos_label=pos, scores=models, fold=g.get("fold"),
             model=lg["model"], score=lg["score"], id=lg["id"],

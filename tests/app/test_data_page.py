@@ -6,6 +6,7 @@ import io
 import re
 
 import pandas as pd
+import pytest
 from apphelpers import assert_clean, data_app, figure, new_app, traces  # noqa: F401  (fixture)
 
 
@@ -197,3 +198,151 @@ def test_three_classes_one_against_the_rest(data_app):
     assert labels["AUC · cultivar\\_2"] == f"{auc.auc:.3f}"  # the label is md-escaped
     assert 0.5 < auc.auc < 1.0 and not np.isclose(auc.auc, rocci.roc_auc(df["class"] == "cultivar_1",
                                                                            df["cultivar_2"]).auc)
+
+
+# --------------------------------------------------------------------------
+# issue 12 (positive class, histograms, messages) and issue 18 (wide files, warnings)
+# --------------------------------------------------------------------------
+
+BAD_FILES = __import__("pathlib").Path(__file__).resolve().parents[1] / "bad_files"
+
+
+def _plain(text: str) -> str:
+    """Markdown-escaped text as a person reads it."""
+    return text.replace("\\", "")
+
+
+def churn_csv(n: int = 400, share: float = 0.12, seed: int = 5) -> bytes:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    churn = rng.random(n) < share
+    a = np.round(rng.normal(size=n) + 1.2 * churn, 4)
+    b = np.round(rng.normal(size=n) + 0.6 * churn, 4)
+    lines = ["customer,status,tenure_model,usage_model"]
+    lines += [f"C{i},{'churn' if c else 'stay'},{x},{y}" for i, (c, x, y) in enumerate(zip(churn, a, b))]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_string_labels_preselect_the_positive_class_and_say_why(data_app):
+    at = upload(data_app, "churn.csv", churn_csv())
+    assert_clean(at)
+    assert at.selectbox(key="label").value == "status"
+    assert at.selectbox(key="pos").value == "churn"
+    notes = [_plain(c.value) for c in at.caption if "Positive =" in c.value]
+    assert notes == ["Positive = **churn** (a usual name for the positive class, 13%). Change it here if needed."]
+    m = metrics(at)
+    assert (m["Positives"], m["Negatives"]) == ("52", "348")
+    # every other page works at once, with no choice made on the Data page
+    for page in ("app_pages/roc.py", "app_pages/cost.py", "app_pages/explorer.py"):
+        at.switch_page(page).run()
+        assert not at.exception and not at.error, (page, [e.value for e in at.error])
+    at.switch_page("app_pages/data.py").run()
+    at.selectbox(key="pos").set_value("stay").run()
+    assert_clean(at)
+    notes = [_plain(c.value) for c in at.caption if "Positive =" in c.value]
+    assert notes == ["Positive = **stay** (your choice, 87% of the rows)."]
+
+
+def test_rarer_class_is_the_default_positive(data_app):
+    at = upload(data_app, "rare.csv", (BAD_FILES / "rare_class.csv").read_bytes())
+    assert_clean(at)
+    assert at.selectbox(key="pos").value == "blue"
+    assert any("(the rarer class, 20%)" in _plain(c.value) for c in at.caption)
+    assert metrics(at)["Positives"] == "5"
+
+
+def test_equal_classes_preselect_one_and_ask_to_check(data_app):
+    at = upload(data_app, "tie.csv", b"grp,s\na,0.1\nb,0.9\na,0.3\nb,0.6\n")
+    assert_clean(at)
+    assert at.selectbox(key="pos").value == "b"
+    assert any("check it" in c.value for c in at.caption)
+
+
+def test_histograms_show_each_class_as_a_share_by_default(data_app):
+    import numpy as np
+
+    from apphelpers import decode
+
+    at = upload(data_app, "churn.csv", churn_csv())
+    assert at.segmented_control(key="hist_scale").value == "share"
+    hist = traces(figure(at, "hist"), "histogram")
+    assert len(hist) == 4
+    for t in hist:
+        y = np.asarray(decode(t["y"]), dtype=float)
+        assert y.sum() == pytest.approx(100.0)  # each class adds up to 100%
+        custom = np.asarray(decode(t["customdata"]), dtype=float)
+        counts = custom[:, 2]
+        assert counts.sum() in (52, 348)  # counts on hover
+        np.testing.assert_allclose(custom[:, 3], 100 * counts / counts.sum())
+    assert any("share of its own size" in c.value for c in at.caption)
+    at.segmented_control(key="hist_scale").set_value("count").run()
+    assert_clean(at)
+    hist = traces(figure(at, "hist"), "histogram")
+    assert sorted(np.asarray(decode(t["y"]), dtype=float).sum() for t in hist) == [52, 52, 348, 348]
+
+
+def test_wide_file_preselects_a_handful_and_says_so(data_app):
+    import sys as _sys
+
+    _sys.path.insert(0, str(BAD_FILES))
+    import corpus
+
+    at = upload(data_app, "wide.csv", corpus.wide_csv())
+    assert_clean(at)
+    scores = at.multiselect(key="scores").value
+    assert len(scores) == 6 and {"p_model_0", "score_b"} <= set(scores)
+    (info,) = [i.value for i in at.info]
+    assert "9,999 numeric columns" in info and "at most 6 are preselected" in info
+    assert any("first 50 of 10,000 columns" in c.value for c in at.caption)
+    preview = at.dataframe[0].value
+    assert preview.shape == (100, 50)
+    assert len(traces(figure(at, "hist"), "histogram")) == 12  # 6 models x 2 classes
+    # choosing many models draws the histograms of the first 12 only
+    at.multiselect(key="scores").set_value([f"x{i}" for i in range(20, 40)]).run()
+    assert_clean(at)
+    assert len(traces(figure(at, "hist"), "histogram")) == 24
+    assert any("first 12 of the 20 chosen models" in c.value for c in at.caption)
+
+
+def test_headerless_file_shows_a_warning(data_app):
+    at = upload(data_app, "no_header.csv", (BAD_FILES / "no_header.csv").read_bytes())
+    assert not at.exception and not at.error
+    (warning,) = [_plain(w.value) for w in at.warning]
+    assert "no header row" in warning and "(1, 0.82)" in warning
+    assert metrics(at)["Rows in the file"] == "11"
+
+
+def test_excel_sep_line_file(data_app):
+    at = upload(data_app, "excel.csv", (BAD_FILES / "excel_sep_line.csv").read_bytes())
+    assert_clean(at)
+    assert at.selectbox(key="label").value == "y" and at.multiselect(key="scores").value == ["s"]
+    assert metrics(at)["Rows used"] == "6"
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("one_class.csv", ["Only one label value found: 'yes'", "both classes are needed"]),
+        ("struct_column.parquet", ["label column 'y' holds structs"]),
+        ("web_page.csv", ["is not a table", "web page (HTML)"]),
+        ("not_a_table.png", ["binary data"]),
+    ],
+)
+def test_bad_files_give_one_clear_error(data_app, name, words):
+    upload_name = name if not name.endswith(".png") else "picture.csv"
+    at = upload(data_app, upload_name, (BAD_FILES / name).read_bytes())
+    assert at.error, name
+    shown = _plain(at.error[0].value)
+    for w in words:
+        assert w in shown, (w, shown)
+    assert not at.warning or all("Choose the **Positive label**" not in w.value for w in at.warning)
+
+
+def test_list_score_column_chosen_gives_an_error(data_app):
+    at = upload(data_app, "nested.parquet", (BAD_FILES / "nested_extra_column.parquet").read_bytes())
+    assert_clean(at)
+    assert at.multiselect(key="scores").value == ["s"]  # the nested columns are not guessed
+    at.multiselect(key="scores").set_value(["s", "tags"]).run()
+    assert not at.exception
+    assert at.error and "score column 'tags' holds lists" in _plain(at.error[0].value)
