@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import special
-from scipy.fft import fft, next_fast_len
+from scipy.fft import irfft, next_fast_len
 
 from ._results import _FrameResult
 from ._validation import check_choice, check_confidence_level, check_m
@@ -112,8 +112,24 @@ class VerticalComparison(_FrameResult):
         return d / self.m_pos, probs
 
     def joint_threshold_law(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(k, j, f)``: ranks of the window and ``f[k, j] = P(K = k, J = j)``."""
+        """``(k, j, f)``: ranks of the window and ``f[k, j] = P(K = k, J = j)``.
+
+        Computed on first use (:func:`compare_vertical` itself needs it only
+        block by block), then kept.
+        """
+        if isinstance(self._joint[i], _LazyJoint):
+            self._joint[i] = self._joint[i]()
         return self._joint[i]
+
+
+class _LazyJoint:
+    """The cell-by-cell joint law of one level, computed when asked for."""
+
+    def __init__(self, ctx: "_PairedData", r: int):
+        self.ctx, self.r = ctx, r
+
+    def __call__(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.ctx.level(self.r, joint=True)["joint"]
 
 
 def _joint_cdf(k: np.ndarray, j: np.ndarray, c: np.ndarray, n: int, m: int, r: int) -> np.ndarray:
@@ -365,55 +381,261 @@ def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_w
     return np.clip(np.diff(big_f, axis=1), 0.0, None)
 
 
+# ---------------------------------------------------------------------------
+# Series route: the Lancaster (Krawtchouk) expansion of the bivariate binomial
+# ---------------------------------------------------------------------------
+
+#: Largest error allowed on each value of ``F(k, j)`` by cutting the series.
+_SERIES_EPS = 1e-20
+#: Most terms the series may use (beyond, the quadrature route is cheaper).
+_SERIES_MAX_TERMS = 4000
+
+
+def _krawtchouk_stable_degree(x: np.ndarray, m: int, r: int) -> np.ndarray:
+    """Largest degree ``n`` up to which the forward recurrence of :func:`_rank_tail_coefficients` is stable.
+
+    ``k̂_n(X)`` is the orthonormal Krawtchouk polynomial of ``Bin(N, x)``,
+    ``N = m − 1``, at the mass point ``X = r − 1``.  Its zeros fill, for large
+    ``N``, the interval ``[(√(n(1−x)) − √((N−n)x))², (√(n(1−x)) + √((N−n)x))²]``;
+    once that interval has moved past ``X`` the values at ``X`` decay with ``n``
+    (a saturated region of the discrete measure) and a forward recurrence
+    amplifies round-off.  The left edge passes ``X`` at
+    ``n = N − v²``, ``v = √(Xx + N(1−x) − X) − √(Xx)`` (the right edge by the
+    mirror ``X → N − X``, ``x → 1 − x``).  Checked against 80-digit
+    arithmetic: the first error above 1e-15 appears 10–40 degrees later.
+    """
+    big_n, big_x = m - 1.0, r - 1.0
+
+    def left(point, p):
+        inner = point * p + big_n * (1.0 - p) - point
+        v = np.sqrt(np.maximum(inner, 0.0)) - np.sqrt(point * p)
+        return np.where(inner >= 0, big_n - v * v, np.inf)
+
+    return np.minimum(left(big_x, x), left(big_n - big_x, 1.0 - x))
+
+
+def _rank_tail_coefficients(x: np.ndarray, m: int, r: int, rho: float, eps: float = _SERIES_EPS):
+    """Coefficients of the series for ``P(N1 >= r, N2 >= r)`` at ``P(one draw in the set) = x``.
+
+    With ``N ~ Bin(m, x)``, ``P = P(N >= r) = I_x(r, m − r + 1)`` and, for
+    ``ℓ >= 1``,
+
+    ``a_ℓ(x) = (−1)^(ℓ−1) √(m/ℓ) · √(x(1−x)) · b(r−1; m−1, x) · k̂_(ℓ−1)(r − 1)``,
+
+    ``k̂_n`` the orthonormal Krawtchouk polynomials of ``Bin(m − 1, x)``
+    (three-term recurrence ``√((n+1)(N−n)x(1−x)) k̂_(n+1) =
+    (x(N−n) + n(1−x) − X) k̂_n − √(n(N−n+1)x(1−x)) k̂_(n−1)``).  They are the
+    normalised Taylor coefficients of ``t ↦ I_(x + t√(x(1−x)))(r, m − r + 1)``
+    and Bessel's inequality bounds them: ``Σ_ℓ a_ℓ² <= P(1 − P)``.
+
+    Each row is cut at the first ``L`` with ``|ρ|^(L+1) · √(P(1−P)) / 2 <= eps``
+    (the error of cutting the series there, whatever the other factor), and at
+    the stable degree (:func:`_krawtchouk_stable_degree`).
+
+    Returns
+    -------
+    a : ndarray, shape (len(x), L)
+        ``a[i, ℓ − 1] = a_ℓ(x_i)`` for ``ℓ <= terms[i]``, 0 beyond.
+    p, q : ndarray
+        ``P(N >= r)`` and ``P(N < r)``.
+    terms : ndarray of int64
+        Terms kept per row.
+    """
+    x = np.asarray(x, dtype=float)
+    a_, b_ = float(r), float(m - r + 1)
+    p, q = special.betainc(a_, b_, x), special.betaincc(a_, b_, x)
+    spread = np.sqrt(p * q)
+    if rho >= 1.0:
+        need = np.full(x.size, float(m))
+    elif rho <= 0.0:
+        need = np.zeros(x.size)
+    else:
+        with np.errstate(divide="ignore"):
+            need = np.ceil((np.log(2.0 * eps) - np.log(np.where(spread > 0, spread, 1.0))) / np.log(rho)) - 1.0
+    need = np.where(spread > 0, np.clip(need, 0, m), 0.0)
+    stable = np.floor(_krawtchouk_stable_degree(x, m, r)) + 1.0  # term ℓ uses degree ℓ − 1
+    terms = np.minimum(need, np.minimum(stable, float(m))).astype(np.int64)
+    width = int(terms.max()) if terms.size else 0
+    out = np.zeros((x.size, max(width, 1)))
+    if width == 0:
+        return out, p, q, terms
+    big_n, big_x = m - 1.0, r - 1.0
+    var = x * (1.0 - x)
+    live = var > 0
+    safe = np.where(live, var, 1.0)
+    base = np.sqrt(var) * np.sqrt(m) * _boost_binom_pmf(big_x, big_n, x)
+    out[:, 0] = np.where(terms >= 1, base, 0.0)
+    k_prev, k_cur = np.zeros(x.size), np.ones(x.size)
+    for deg in range(width - 1):  # k̂_(deg+1) from k̂_deg and k̂_(deg−1)
+        with np.errstate(over="ignore", invalid="ignore"):  # rows past their cut are discarded
+            nxt = ((x * (big_n - deg) + deg * (1.0 - x) - big_x) * k_cur
+                   - np.sqrt(deg * (big_n - deg + 1) * safe) * k_prev) / np.sqrt((deg + 1) * (big_n - deg) * safe)
+        k_prev, k_cur = k_cur, np.where(live & (deg + 2 <= terms), nxt, 0.0)
+        ell = deg + 2
+        out[:, ell - 1] = (-1.0) ** (ell - 1) * np.sqrt(1.0 / ell) * base * k_cur
+    return out, p, q, terms
+
+
+def _joint_cdf_series(k: np.ndarray, j: np.ndarray, overlap: np.ndarray, n: int, m: int, r: int):
+    """``G[a, b] = F(k[a], j[b]) − P(N1_k >= r) P(N2_j >= r)`` on a grid, by the Lancaster series.
+
+    Each draw falls in model 1's top ``k`` with probability ``α = k/n``, in
+    model 2's top ``j`` with ``β = j/n`` and in both with ``c/n``; the counts
+    ``(N1_k, N2_j)`` are a sum of ``m`` independent pairs of Bernoulli
+    variables with correlation ``ρ = (c/n − αβ)/√(α(1−α)β(1−β))``.  The
+    Lancaster expansion of that bivariate binomial (Krawtchouk polynomials)
+    gives
+
+    ``F(k, j) = P(N1_k >= r, N2_j >= r) = Σ_(ℓ>=0) ρ^ℓ a_ℓ(α) a_ℓ(β)``,
+
+    ``a_0 = P(Bin(m, ·) >= r)`` and ``a_ℓ`` from :func:`_rank_tail_coefficients`
+    (the discrete analogue of the tetrachoric series of the bivariate
+    normal).  By Bessel's inequality the terms after ``L`` add at most
+    ``|ρ|^(L+1) √(P_α Q_α P_β Q_β)``; each pair's cut is checked against
+    :data:`_SERIES_EPS`.  Cost O(|k|·|j|·L) with ``L ≈ 46/|log ρ|``.
+
+    Returns
+    -------
+    G : ndarray of shape (len(k), len(j)), or None
+        None when the series cannot reach :data:`_SERIES_EPS` (``ρ`` near 1,
+        or more terms needed than the stable degree allows at small ``r``).
+    """
+    alpha, beta = k / n, j / n
+    spread = np.sqrt(np.outer(alpha * (1 - alpha), beta * (1 - beta)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = (overlap / n - np.outer(alpha, beta)) / spread
+    rho = np.where(spread > 0, rho, 0.0)
+    rho_max = float(np.abs(rho).max()) if rho.size else 0.0
+    xs, inverse = np.unique(np.r_[alpha, beta], return_inverse=True)
+    coef, p, q, terms = _rank_tail_coefficients(xs, m, r, rho_max)
+    ia, ib = inverse[: k.size], inverse[k.size:]
+    # Check every pair's cut: |ρ|^(L+1) √(P Q P' Q') <= eps with L the shorter of the two rows.
+    cut = np.minimum(terms[ia][:, None], terms[ib][None, :])
+    size = np.sqrt(np.outer(p[ia] * q[ia], p[ib] * q[ib]))
+    with np.errstate(divide="ignore", under="ignore"):
+        bound = np.where(size > 0, np.abs(rho) ** (cut + 1.0) * size, 0.0)
+    if not np.all(bound <= _SERIES_EPS) or coef.shape[1] > _SERIES_MAX_TERMS:
+        return None
+    ca, cb = coef[ia], coef[ib]
+    acc = np.zeros((k.size, j.size))
+    for ell in range(coef.shape[1], 0, -1):  # Horner in ρ
+        acc += np.outer(ca[:, ell - 1], cb[:, ell - 1])
+        acc *= rho
+    return acc
+
+
+#: A component's Fourier term smaller than this (weight included) is left out.
+_FOURIER_EPS = 1e-20
+#: (component, frequency) pairs evaluated at once (memory stays near 50 MB).
+_FOURIER_CHUNK = 1 << 19
+
+
+def _frequency_counts(s, delta, weights, m: int, length: int):
+    """Frequencies ``t = 1 … length//2`` at which ``w·|z(θ_t)|^m > ε`` (:data:`_FOURIER_EPS`).
+
+    ``|z|² = 1 − 2x(S − δ²) + x²(S² − δ²)``, ``x = 1 − cos θ``, ``S = p_a + p_b``,
+    ``δ = p_a − p_b``: convex in ``x``, 1 at ``x = 0`` and at most 1, so
+    ``w·|z|^m > ε`` holds on ``x < x₁`` and, when ``S`` is near 0 or 1 (the law
+    of ``A − B`` then lives on one parity), on ``x > x₂``, the roots of
+    ``|z|² = τ = (ε/w)^(2/m)``.  Returns the per-component counts of the low
+    frequencies ``1 … t₁`` and the first high one ``t₂`` (``> length//2``: none).
+    """
+    top = length // 2
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        tau = np.exp(2.0 / m * np.log(_FOURIER_EPS / weights))
+        a = s * s - delta * delta
+        b = s - delta * delta
+        disc = b * b - a * (1.0 - tau)
+        root = np.sqrt(np.maximum(disc, 0.0))
+        x1 = np.where(b + root > 0, (1.0 - tau) / (b + root), np.inf)
+        x2 = np.where(a > 0, (b + root) / a, np.inf)
+    everywhere = (disc < 0) & (tau < 1)
+    # x_t = 2 sin²(πt/L) increases with t: t₁ = last t with x_t < x₁ (one more, to be safe).
+    t1 = np.floor(length / np.pi * np.arcsin(np.sqrt(np.clip(x1, 0.0, 2.0) / 2.0))) + 1
+    t1 = np.where(tau >= 1, 0, np.where(everywhere | (x1 >= 2.0), top, np.minimum(t1, top))).astype(np.int64)
+    t2 = np.ceil(length / np.pi * np.arcsin(np.sqrt(np.clip(x2, 0.0, 2.0) / 2.0))) - 1
+    t2 = np.where((tau >= 1) | everywhere | (x2 >= 2.0), top + 1, np.maximum(t2, t1 + 1)).astype(np.int64)
+    return t1, t2
+
+
 def _difference_mixture_pmf(weights: np.ndarray, n_a: np.ndarray, n_b: np.ndarray, n: int, m: int):
     """``Σ_c w_c · P(A − B = d)``, ``(A, B) ~ Multinomial(m; n_a[c]/n, n_b[c]/n)`` (fast route).
 
     Through the characteristic function of each component,
 
-    ``E[e^{iθ(A−B)}] = (1 − (p_a + p_b)(1 − cos θ) + i (p_a − p_b) sin θ)^m``,
+    ``E[e^{iθ(A−B)}] = z^m``, ``z = 1 − (p_a + p_b)(1 − cos θ) + i (p_a − p_b) sin θ``.
 
-    summed over the components at the ``L`` Fourier frequencies of a window
-    ``[d_lo, d_lo + L)`` that holds all but ~1e-18 of every component
-    (Bernstein's bound), and inverted by one FFT.  ``m·log z`` is formed from
-    ``log1p`` and ``atan2`` of the real and imaginary parts (no cancellation
-    near ``θ = 0``); the result is accurate to ~m·1e-16 absolutely.
+    The components are grouped by where their laws lie (each holds all but
+    ~1e-16 of its mass in ``mean ± h``, Bernstein's bound); a group's window
+    ``[d₀, d₀ + L)`` is at most twice the widest component's, and its law is
+    ``(1/L) Σ_t ψ_t e^{−iθ_t (d − d₀)}`` with ``ψ_t = Σ_c w_c z_c(θ_t)^m e^{−iθ_t d₀}``
+    (one inverse real FFT).  ``|z|^m`` falls like ``exp(−Var·θ²/2)``, so each
+    component needs only the few dozen frequencies where ``w·|z|^m`` exceeds
+    :data:`_FOURIER_EPS` (:func:`_frequency_counts`), not all ``L/2``.
+    ``m·log z`` is formed from ``log1p`` and ``atan2`` (no cancellation near
+    ``θ = 0``); the result is accurate to ~m·1e-16 absolutely.
 
     Returns
     -------
     d : ndarray of int64
-        ``d_lo … d_lo + L − 1`` (clipped to ``−m … m``).
+        ``d_lo … d_hi``, within ``−m … m``.
     pmf : ndarray
     """
+    weights = np.asarray(weights, dtype=float)
     p_a, p_b = n_a / n, n_b / n
-    mean = m * (p_a - p_b)
-    half = _bernstein(m * (p_a + p_b))
-    # The window, within the support: D <= 0 surely when no component has an a-only cell, etc.
-    d_lo = int(max(-m if (n_b > 0).any() else 0, np.floor((mean - half).min())))
-    d_hi = int(min(m if (n_a > 0).any() else 0, np.ceil((mean + half).max())))
-    size = d_hi - d_lo + 1
-    length = next_fast_len(size)
-    t = np.arange(length // 2 + 1)
-    theta = 2.0 * np.pi * t / length
-    half_chord = 2.0 * np.sin(theta / 2.0) ** 2  # 1 − cos θ without cancellation
-    sin_t = np.sin(theta)
-    psi = np.zeros(t.size, dtype=complex)
-    chunk = max(1, _BLOCK // t.size)
-    for a in range(0, weights.size, chunk):
-        b = slice(a, a + chunk)
-        x = -(p_a[b] + p_b[b])[:, None] * half_chord[None, :]  # Re z − 1
-        im = (p_a[b] - p_b[b])[:, None] * sin_t[None, :]
-        with np.errstate(divide="ignore"):  # z = 0 (all mass in cells a, b; θ = π): |z|^m = 0
-            log_mod = 0.5 * np.log1p(x * (2.0 + x) + im * im)  # log|z|
-        arg = np.arctan2(im, 1.0 + x)
-        mod = np.exp(m * log_mod)
-        psi += weights[b] @ (mod * np.cos(m * arg)) + 1j * (weights[b] @ (mod * np.sin(m * arg)))
-    # Shift to the window's origin and invert: p(d_lo + e) = (1/L) Σ_t ψ_t e^{−iθ_t d_lo} ω^{−te}.
-    psi *= np.exp(-1j * theta * d_lo)
-    full = np.empty(length, dtype=complex)
-    full[: t.size] = psi
-    full[t.size:] = np.conj(psi[1: length - t.size + 1][::-1])
-    pmf = fft(full).real[:size] / length
-    return np.arange(d_lo, d_hi + 1, dtype=np.int64), pmf
+    s, delta = p_a + p_b, p_a - p_b
+    mean = m * delta
+    half = _bernstein(m * s)
+    # Each component's window, within its support (A − B >= 0 surely when n_b = 0, etc.).
+    lo = np.maximum(np.where(n_b > 0, -m, 0), np.floor(mean - half)).astype(np.int64)
+    hi = np.minimum(np.where(n_a > 0, m, 0), np.ceil(mean + half)).astype(np.int64)
+    d_lo, d_hi = int(lo.min()), int(hi.max())
+    out = np.zeros(d_hi - d_lo + 1)
+    widest = int((hi - lo).max()) + 1
+    group = (lo - d_lo) // widest
+    order = np.argsort(group, kind="stable")
+    bounds = np.flatnonzero(np.diff(group[order])) + 1
+    for members in np.split(order, bounds):
+        d0 = int(lo[members].min())
+        span = int(hi[members].max()) - d0 + 1
+        length = next_fast_len(span)
+        top = length // 2
+        theta = 2.0 * np.pi * np.arange(top + 1) / length
+        half_chord = 2.0 * np.sin(theta / 2.0) ** 2  # 1 − cos θ without cancellation
+        sin_t = np.sin(theta)
+        w, sc, dc = weights[members], s[members], delta[members]
+        t1, t2 = _frequency_counts(sc, dc, w, m, length)
+        n_high = np.maximum(top + 1 - t2, 0)
+        psi_re = np.zeros(top + 1)
+        psi_im = np.zeros(top + 1)
+        psi_re[0] = w.sum()
+        count = t1 + n_high
+        ends = np.cumsum(count)
+        first = 0
+        while first < members.size:
+            last = max(first + 1, int(np.searchsorted(ends, ends[first] - count[first] + _FOURIER_CHUNK, "right")))
+            part = slice(first, last)
+            c_low, c_high = t1[part], n_high[part]
+            total = int(c_low.sum() + c_high.sum())
+            if total:
+                comp = np.repeat(np.arange(first, last), c_low + c_high)
+                start = np.repeat(np.cumsum(c_low + c_high) - (c_low + c_high), c_low + c_high)
+                rank = np.arange(total) - start  # 0 … count − 1 within a component
+                low = rank < t1[comp]
+                t = np.where(low, rank + 1, t2[comp] + rank - t1[comp])
+                x = -sc[comp] * half_chord[t]  # Re z − 1
+                im = dc[comp] * sin_t[t]
+                with np.errstate(divide="ignore"):  # z = 0 (all mass in cells a, b; θ = π): |z|^m = 0
+                    log_mod = 0.5 * np.log1p(x * (2.0 + x) + im * im)  # log|z|
+                amp = w[comp] * np.exp(m * log_mod)
+                phase = m * np.arctan2(im, 1.0 + x) - theta[t] * d0
+                psi_re += np.bincount(t, amp * np.cos(phase), minlength=top + 1)
+                psi_im += np.bincount(t, amp * np.sin(phase), minlength=top + 1)
+            first = last
+        # p(d0 + e) = (1/L) Σ_t ψ_t e^{−iθ_t e}: the inverse real FFT of conj(ψ).
+        law = irfft(psi_re - 1j * psi_im, n=length)[:span]
+        out[d0 - d_lo: d0 - d_lo + span] += law
+    return np.arange(d_lo, d_hi + 1, dtype=np.int64), out
 
 
 class _PairedData:
@@ -429,38 +651,83 @@ class _PairedData:
         # rank_b_by_rank_a[i − 1]: model-2 rank of the negative with model-1 rank i.
         self.rank_b_by_rank_a = self.rank_b[np.argsort(self.rank_a)]
 
-    def level(self, r: int, *, route: str = "quadrature", tick=None) -> dict:
+    def _series_blocks(self, r: int, k_win: np.ndarray, p_k: np.ndarray, ends_a: np.ndarray, ends_b: np.ndarray):
+        """``P(K ∈ block a, J ∈ block b)`` by the series route, or None where it does not apply.
+
+        Blocks are runs of the window ``k_win`` ending at the indices
+        ``ends_a`` (rows) and ``ends_b`` (columns).  ``F`` is needed only at the
+        blocks' corners: ``P(K ∈ (k₀, k₁], J ∈ (j₀, j₁]) = P(K ∈ (k₀, k₁]) P(J ∈ (j₀, j₁]) + ΔΔG``
+        with ``G = F − P(K <= k) P(J <= j)`` from :func:`_joint_cdf_series`
+        (the product term from the exact marginal law of ``K``, no cancellation).
+        """
+        corners_a = np.r_[k_win[0] - 1, k_win[ends_a]].astype(float)
+        corners_b = np.r_[k_win[0] - 1, k_win[ends_b]].astype(float)
+        overlap = joint_ge_counts(-self.rank_a, -self.rank_b, -corners_a, -corners_b)
+        g = _joint_cdf_series(corners_a, corners_b, overlap.astype(float), self.n_neg, self.m_neg, r)
+        if g is None:
+            return None
+        block_a = np.add.reduceat(p_k, np.r_[0, ends_a[:-1] + 1])
+        block_b = np.add.reduceat(p_k, np.r_[0, ends_b[:-1] + 1])
+        w = np.outer(block_a, block_b) + (g[1:, 1:] - g[:-1, 1:] - g[1:, :-1] + g[:-1, :-1])
+        return np.clip(w, 0.0, None)  # rounding can leave -1e-17 where the mass is zero
+
+    def level(self, r: int, *, route: str = "auto", joint: bool = True, tick=None) -> dict:
         """Exact law of ``m+·ΔTPR*`` at level ``r`` (any ``1 <= r <= m−``).
 
-        ``route="quadrature"`` (default) computes the joint law of the ranks by
-        :func:`_joint_threshold_law` and the mixture by
-        :func:`_difference_mixture_pmf`; ``route="direct"`` uses the
-        multinomial formula of the module docstring for ``F(k, j)`` (O(m−²)
-        per pair of ranks) and one exact difference law per component.  The
-        two agree to ~1e-14 (tests); the direct route is the reference.
-        """
-        n_pos, n_neg, m_pos, m_neg = self.n_pos, self.n_neg, self.m_pos, self.m_neg
-        k_win, _, _ = order_statistic_law(r, m_neg, n_neg)
-        if route == "direct":
-            grid = np.arange(k_win[0] - 1, k_win[-1] + 1)  # one extra row/column below the window
-            overlap = joint_ge_counts(-self.rank_a, -self.rank_b, -grid.astype(float), -grid.astype(float))
-            kk, jj = np.meshgrid(grid, grid, indexing="ij")
-            big_f = _joint_cdf(kk.ravel(), jj.ravel(), overlap.ravel(), n_neg, m_neg, r).reshape(kk.shape)
-            f = big_f[1:, 1:] - big_f[:-1, 1:] - big_f[1:, :-1] + big_f[:-1, :-1]
-            f = np.clip(f, 0.0, None)  # rounding can leave -1e-17 where the mass is zero
-        else:
-            f = _joint_threshold_law(self.rank_b_by_rank_a, n_neg, m_neg, r, k_win, tick=tick)
+        Routes for the joint law of the two thresholds' ranks ``(K, J)``:
 
+        * ``"series"``: the Lancaster series (:func:`_joint_cdf_series`), only
+          at the corners of the blocks of ranks that give the same pair of
+          cells of positives (and the same ΔTPR law), O(blocks²·terms);
+        * ``"quadrature"``: the integral over the model-1 order statistic
+          (:func:`_joint_threshold_law`), every cell, O(n−^1.5) per row;
+        * ``"direct"``: the multinomial formula of the module docstring
+          (O(m−²) per pair of ranks), the reference;
+        * ``"auto"`` (default): the series, else (``ρ`` near 1, or small ``r``
+          with strongly correlated models) the quadrature.
+
+        The mixture of ΔTPR laws is summed by :func:`_difference_mixture_pmf`
+        (``"direct"``: one exact difference law per component).  The routes
+        agree to ~1e-14 (tests).  ``joint=False`` skips the cell-by-cell joint
+        law when the series route runs (``"joint"`` is then None).
+        """
+        check_choice("route", route, ("auto", "series", "quadrature", "direct"))
+        n_pos, n_neg, m_pos, m_neg = self.n_pos, self.n_neg, self.m_pos, self.m_neg
+        k_win, p_k, _ = order_statistic_law(r, m_neg, n_neg)
         t_a, t_b = self.s_a_desc[k_win - 1], self.s_b_desc[k_win - 1]
-        both = joint_ge_counts(self.pos_a, self.pos_b, t_a, t_b)
         ge_a = n_pos - np.searchsorted(self.sorted_pos_a, t_a, side="left")
         ge_b = n_pos - np.searchsorted(self.sorted_pos_b, t_b, side="left")
-        n_a = ge_a[:, None] - both
-        n_b = ge_b[None, :] - both
-        keep = f > 0
+        cells = np.arange(k_win.size)
+        w = None
+        if route in ("auto", "series"):
+            # Ranks with the same count of positives above the threshold give the same
+            # cells of positives: only the corners of those runs are needed.
+            ends_a = cells if joint else np.flatnonzero(np.r_[ge_a[1:] != ge_a[:-1], True])
+            ends_b = cells if joint else np.flatnonzero(np.r_[ge_b[1:] != ge_b[:-1], True])
+            w = self._series_blocks(r, k_win, p_k, ends_a, ends_b)
+            if w is None and route == "series":
+                raise ValueError(f"the series route does not reach {_SERIES_EPS:g} at r = {r}")
+            if tick is not None:
+                tick(0.5)
+        if w is None:
+            ends_a = ends_b = cells
+            if route == "direct":
+                grid = np.arange(k_win[0] - 1, k_win[-1] + 1)  # one extra row/column below the window
+                overlap = joint_ge_counts(-self.rank_a, -self.rank_b, -grid.astype(float), -grid.astype(float))
+                kk, jj = np.meshgrid(grid, grid, indexing="ij")
+                big_f = _joint_cdf(kk.ravel(), jj.ravel(), overlap.ravel(), n_neg, m_neg, r).reshape(kk.shape)
+                w = big_f[1:, 1:] - big_f[:-1, 1:] - big_f[1:, :-1] + big_f[:-1, :-1]
+                w = np.clip(w, 0.0, None)  # rounding can leave -1e-17 where the mass is zero
+            else:
+                w = _joint_threshold_law(self.rank_b_by_rank_a, n_neg, m_neg, r, k_win, tick=tick)
+
+        both = joint_ge_counts(self.pos_a, self.pos_b, t_a[ends_a], t_b[ends_b])
+        n_a = ge_a[ends_a][:, None] - both
+        n_b = ge_b[ends_b][None, :] - both
+        keep = w > 0
         pairs = np.stack([n_a[keep], n_b[keep]], axis=1)
         uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
-        weights = np.bincount(inverse.ravel(), weights=f[keep], minlength=uniq.shape[0])
+        weights = np.bincount(inverse.ravel(), weights=w[keep], minlength=uniq.shape[0])
         p_a, p_b = uniq[:, 0] / n_pos, uniq[:, 1] / n_pos
         total = weights.sum()
         delta = p_a - p_b
@@ -474,13 +741,14 @@ class _PairedData:
             d = np.arange(-m_pos, m_pos + 1)
             pmf = np.zeros(d.size)
             pmf[d_win + m_pos] = np.maximum(pmf_win, 0.0)  # FFT round-off leaves ±1e-17 where the law is 0
+        full = ends_a.size == k_win.size and ends_b.size == k_win.size
         return {
             "d": d,
             "pmf": pmf,
             "mean": mean,
             "std": float(np.sqrt(max(var, 0.0))),
-            "trunc": max(0.0, 1.0 - float(f.sum())),
-            "joint": (k_win, k_win, f),
+            "trunc": max(0.0, 1.0 - float(w.sum())),
+            "joint": (k_win, k_win, w) if full else None,
         }
 
 
@@ -553,7 +821,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
             message = f"FPR level {i + 1} of {r_levels.size} (r = {int(r)})"
             progress(i / r_levels.size, message)
             tick = _level_ticker(progress, i, r_levels.size, message)
-        lv = ctx.level(int(r), tick=tick)
+        lv = ctx.level(int(r), joint=False, tick=tick)
         out["trunc"][i], out["mean"][i], out["std"][i] = lv["trunc"], lv["mean"], lv["std"]
         d, pmf = lv["d"], lv["pmf"]
         cdf = np.cumsum(pmf)
@@ -562,7 +830,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         out["better"][i] = min(1.0, float(pmf[d > 0].sum()))  # round-off can pass 1 by 1e-14
         out["tie"][i] = min(1.0, float(pmf[d == 0].sum()))
         laws.append((d, pmf))
-        joints.append(lv["joint"])
+        joints.append(lv["joint"] if lv["joint"] is not None else _LazyJoint(ctx, int(r)))
 
     if progress is not None:
         progress(1.0, "done")
