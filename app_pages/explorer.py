@@ -24,7 +24,7 @@ from ui import cache, cache_cost, cache_explore, operating, report
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
-from ui.text import label_text, md_escape, method_parts, number, percent
+from ui.text import label_text, md_escape, method_parts, number, percent, pvalue_text
 from ui.controls import error
 
 URL = "query-params"
@@ -355,7 +355,7 @@ def binomial(conf, choice: Choice) -> None:
         return
     report.metric("Errors", f"{test.errors} of {test.n}", help="Misclassified instances, FP + FN; error rate "
               f"{test.error_rate:.4f}.")
-    report.metric("P-value", f"{test.pvalue:.4g}", help="Binomial test against the reference error rate p0.")
+    report.metric("P-value", pvalue_text(test.pvalue), help="Binomial test against the reference error rate p0.")
     outcome = {
         "less": f"at most {test.errors} errors out of {test.n}",
         "greater": f"at least {test.errors} errors out of {test.n}",
@@ -366,7 +366,7 @@ def binomial(conf, choice: Choice) -> None:
     report.caption(
         f"Error rate {test.error_rate:.4f}. "
         f"If each instance were misclassified with probability p0 = {test.p0:.4g}, independently, "
-        f"{outcome} would happen with probability **{test.pvalue:.4g}** "
+        f"{outcome} would happen with probability **{pvalue_text(test.pvalue)}** "
         f"(the p-value). {percent(choice.level)} {kind}Clopper–Pearson interval for the error rate: **{ci}**. "
         "The test treats the threshold as fixed in advance; a threshold tuned on these same data makes the "
         "error rate look better than it will be on new data."

@@ -189,7 +189,7 @@ def cost_figure(
     fig.update_xaxes(title_text="Operating point w", range=[-0.01, 1.01], **_AXIS)
     fig.update_yaxes(title_text="Normalised expected cost", range=[bottom, top], **_AXIS)
     _base_layout(fig, title=title, height=height)
-    fig.update_layout(legend=dict(y=-0.2), margin=dict(b=70))
+    fig.update_layout(legend=dict(y=-0.26), margin=dict(b=70))
     return fig
 
 

@@ -10,6 +10,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
 from rocci import data as rdata
+from ui.text import pvalue_text
 
 PAGE = "app_pages/explorer.py"
 
@@ -83,7 +84,7 @@ def test_heart_sample_matches_the_api_and_tanagra():
     pd.testing.assert_frame_equal(full.reset_index(drop=True), rocci.threshold_table(y, s), check_dtype=False)
     # binomial test against the default p0 = error rate of always predicting the larger class (0.5 here)
     test = rocci.binomial_test(7, 20, 0.5, alternative="less")
-    assert m["P-value"] == f"{test.pvalue:.4g}" and m["Errors"] == "7 of 20"
+    assert m["P-value"] == pvalue_text(test.pvalue) and m["Errors"] == "7 of 20"
     captions = " ".join(c.value for c in at.caption)
     assert f"[{test.low:.4f}, {test.high:.4f}]" in captions
     assert "Clopper–Pearson" in captions
@@ -149,7 +150,7 @@ def test_choices_restored_from_the_url():
     conf = rocci.confusion_at(y, s, t, confidence_level=0.9, method="agresti-coull")
     _assert_indicators(at, conf)
     test = rocci.binomial_test(conf.errors, conf.n, 0.3, alternative="two-sided", confidence_level=0.9)
-    assert metrics(at)["P-value"] == f"{test.pvalue:.4g}"
+    assert metrics(at)["P-value"] == pvalue_text(test.pvalue)
     # (writing the choices back into the URL is the browser's job: tests/browser/test_explorer.py)
 
 
