@@ -155,11 +155,19 @@ def test_vertical_tab_table_and_distribution():
 
 def test_vertical_tab_waits_for_a_button_on_large_bootstrap_samples():
     cache_compare.VERTICAL_LEVELS.clear()
-    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_m_neg": "2500"})
+    at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_m_neg": "150000"})
     assert_clean(at)
     assert not [d for d in at.dataframe if "delta_tpr_mean" in d.value.columns]
-    assert any("2,500 negatives" in i.value for i in at.info)
-    assert len(cache_compare.VERTICAL_LEVELS._store) == 1  # only the verdict's level (computed as the page opens)
+    assert any("150,000 negatives" in i.value for i in at.info)
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 0  # neither the tab's levels nor the verdict's
+    assert at.button(key="cmp_verdict_run") is not None and at.button(key="cmp_vrun") is not None
+    # the verdict's button computes its one level (and only it)
+    at.button(key="cmp_verdict_run").click().run()
+    assert_clean(at)
+    y, a, b = _arrays()
+    ref = rocci.compare_vertical(y, a, b, fpr=[0.1], m=[int(y.sum()), 150000])
+    assert metrics(at)["ΔTPR, logistic − naive\\_bayes"] == f"{100 * ref.delta_tpr_mean[0]:+.1f} pts"
+    assert len(cache_compare.VERTICAL_LEVELS._store) == 1
 
 
 def test_bad_input_gives_messages_not_tracebacks():
