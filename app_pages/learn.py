@@ -166,7 +166,7 @@ def section_point(src: Source, roc, options: list[float]) -> None:
     c1, c2 = st.columns([1, 1.3], gap="medium")
     with c1:
         report.markdown(f"**Confusion matrix at score ≥ {md_escape(number(t, 6))}**")
-        st.table(matrix_frame(conf, src.pos_text))
+        report.table(matrix_frame(conf, src.pos_text))
         report.caption("Rows: the true class; columns: the prediction at this threshold. TP: positives found; "
                    "FN: positives missed; FP: negatives flagged (false alarms); TN: negatives left alone.")
         download_csv(pd.DataFrame([{"threshold": t, "tp": conf.tp, "fn": conf.fn, "fp": conf.fp, "tn": conf.tn,

@@ -48,32 +48,41 @@ NO_DATA = ("", "no data")
 _STYLE = """
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1100px;margin:2em auto;
-  padding:0 1em;color:#222;line-height:1.45;overflow-wrap:break-word}
+  padding:0 1em;color:#222;background:#fff;line-height:1.45;overflow-wrap:break-word}
 h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.25em;margin:1.8em 0 .4em}
 h3{font-size:1.05em;margin:1.4em 0 .3em}p.text{margin:.8em 0 .4em}
 p.caption{color:#444;font-size:.92em;margin:.4em 0 .8em}
 .meta{color:#555;font-size:.92em}.meta code{word-break:break-all}
 .notice{border:1px solid #e0b252;background:#fff8e6;padding:.8em 1em;border-radius:6px;margin:1.2em 0}
-.metrics{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
-.metric{flex:1 1 210px;max-width:100%;border:1px solid #ddd;border-radius:6px;padding:.6em .8em}
+.metrics{display:grid;grid-template-columns:repeat(auto-fit,minmax(190px,1fr));gap:.8em;margin:1em 0}
+.metric{min-width:0;border:1px solid #ddd;border-radius:6px;padding:.6em .8em}
 .metric .label{color:#555;font-size:.88em}
 .metric .value{font-size:1.6em;font-weight:600;margin:.1em 0;overflow-wrap:anywhere}
 .metric .delta{font-size:.88em;color:#555}
 .metric .note{font-size:.85em;color:#444;margin-top:.3em}
 .chart{width:100%;overflow-x:auto}
-.table-wrap{overflow-x:auto;max-width:100%;margin:.5em 0}
+/* a wide table scrolls in its own box: a visible scrollbar, and a shadow on the side with more columns */
+.table-wrap{overflow-x:auto;max-width:100%;margin:.5em 0;
+  background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/40px 100% no-repeat local,
+  linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/40px 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.18),rgba(0,0,0,0)) left/12px 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.18),rgba(0,0,0,0)) right/12px 100% no-repeat scroll}
+.table-wrap::-webkit-scrollbar{height:9px}.table-wrap::-webkit-scrollbar-thumb{background:#aaa;border-radius:5px}
+.table-wrap::-webkit-scrollbar-track{background:#eee}
 table{border-collapse:collapse;font-size:.85em}
-td,th{border:1px solid #ddd;padding:2px 6px;vertical-align:top}
+td,th{border:1px solid #ddd;padding:2px 6px;vertical-align:top;white-space:nowrap}
 th{background:#f4f4f4;text-align:left}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.gap td{text-align:center;color:#666;font-style:italic;background:#fafafa}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.long{white-space:normal;min-width:18em}
+tr.gap td{color:#666;font-style:italic;background:#fafafa}
+tr.gap span{position:sticky;left:.5em;display:inline-block}
 .table-note{color:#555;font-size:.88em;margin:.2em 0 .6em}
 details{margin:.3em 0 1em}summary{cursor:pointer;color:#1a5fb4}
 a{color:#1a5fb4}
 @media (max-width:600px){body{margin:1em auto;padding:0 .6em}h1{font-size:1.3em}
   .metric .value{font-size:1.3em}}
 @media print{body{max-width:none;margin:0}.table-wrap{overflow:visible}table{font-size:7pt}
-  td.num{white-space:normal}details,.csv{display:none}h2,h3{break-after:avoid}}
+  td,th{white-space:normal}details,.csv{display:none}h2,h3{break-after:avoid}}
 """
 
 
@@ -156,6 +165,8 @@ class Report:
         items = self.items
         i = 0
         n_tables = 0
+        intro = None  # a caption that describes the next table: shown under the table's heading
+        last_heading = ""
         while i < len(items):
             kind, title, payload = items[i]
             if kind == "metric":
@@ -184,14 +195,28 @@ class Report:
                     config={"displaylogo": False, "responsive": True}) + "</div>")
                 plotly_js = False
             elif kind == "caption":
-                parts.append(f'<p class="caption">{markdown_text(payload)}</p>')
+                # A page writes a table's caption, shows the table, then its download button (which
+                # records the table): the caption goes under the table's heading.  One right after a
+                # chart or a headline is about that, and stays where it is.
+                if (i + 1 < len(items) and items[i + 1][0] == "table"
+                        and (i == 0 or items[i - 1][0] not in ("figure", "metric"))):
+                    intro = payload
+                else:
+                    parts.append(f'<p class="caption">{markdown_text(payload)}</p>')
             elif kind == "heading":
+                last_heading = markdown_plain(payload).strip().lower()
                 parts.append(f"<h2>{markdown_text(payload)}</h2>")
             elif kind == "text":
                 parts.append(f'<p class="text">{markdown_text(payload)}</p>')
             else:
                 n_tables += 1
-                parts.append(f"<h3>{html.escape(plain_text(title))}</h3>")
+                # no second heading when the page's own line ("**Confusion matrix**") or section says it
+                named = items[i - 1 - (intro is not None)][0] == "text" if i > int(intro is not None) else False
+                if title and not named and plain_text(title).strip().lower() != last_heading:
+                    parts.append(f"<h3>{html.escape(plain_text(title))}</h3>")
+                if intro is not None:
+                    parts.append(f'<p class="caption">{markdown_text(intro)}</p>')
+                    intro = None
                 try:
                     frame = payload() if callable(payload) else payload
                 except Exception as exc:  # noqa: BLE001 -- the report still opens; the page has the button
@@ -259,13 +284,17 @@ def _table(frame: pd.DataFrame, show_index: bool, gap: tuple[int, int] | None = 
     body = []
     for r in row_ids:
         if r < 0:
-            body.append(f'<tr class="gap"><td colspan="{len(columns)}">⋯ {gap[1] - gap[0]:,} more rows ⋯</td></tr>')
+            body.append(f'<tr class="gap"><td colspan="{len(columns)}"><span>⋯ {gap[1] - gap[0]:,} more rows ⋯</span>'
+                        "</td></tr>")
             continue
         tds = []
         for numeric, s in cells:
             v = s.iloc[r]
             text = html.escape(_cell(v))
-            tds.append(f'<td class="num">{text}</td>' if numeric or _is_number(v) else f"<td>{text}</td>")
+            if numeric or _is_number(v):
+                tds.append(f'<td class="num">{text}</td>')
+            else:
+                tds.append(f'<td class="long">{text}</td>' if len(text) > 40 else f"<td>{text}</td>")
         body.append("<tr>" + "".join(tds) + "</tr>")
     return (f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>' + "".join(body)
             + "</tbody></table></div>")
@@ -307,7 +336,7 @@ def _is_note(items: list, i: int) -> bool:
     or a lone number with its caption.  A caption after a row of numbers
     speaks of them all and stays a paragraph below the row.
     """
-    if i + 1 >= len(items) or items[i + 1][0] != "caption" or len(str(items[i + 1][2])) > 300:
+    if i + 1 >= len(items) or items[i + 1][0] != "caption" or len(str(items[i + 1][2])) > 600:
         return False
     after = items[i + 2][0] if i + 2 < len(items) else None
     before = items[i - 1][0] if i > 0 else None
@@ -474,3 +503,9 @@ def markdown(text: str, **kwargs):
     """``st.markdown`` that also puts the text into the report (e.g. the line naming the model shown)."""
     current().add_text(text)
     return st.markdown(text, **kwargs)
+
+
+def table(data: "pd.DataFrame", *, title: str = "", **kwargs):
+    """``st.table`` (a small static table, e.g. a confusion matrix) that also puts it into the report."""
+    current().add_table(data, title)
+    return st.table(data, **kwargs)

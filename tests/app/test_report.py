@@ -141,7 +141,7 @@ HOSTILE = [
     "</textarea></style></title><script>alert(5)</script>", "&lt;script&gt;alert(6)&lt;/script&gt;",
 ]
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "b", "i", "s", "code",
-                "a", "br", "div", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "script"}
+                "a", "br", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "script"}
 ALLOWED_ATTRS = {"lang", "charset", "name", "content", "class", "id", "style", "title", "href", "download",
                  "colspan", "type"}
 
@@ -245,7 +245,7 @@ def test_long_tables_are_summarised_with_the_full_csv_attached():
     page = rep.html(dataset="d.csv")
     main = page.split("<details>")[0]
     assert main.count("<tr>") == 1 + HEAD_ROWS + TAIL_ROWS  # header, first and last rows
-    assert f"⋯ {n - HEAD_ROWS - TAIL_ROWS:,} more rows ⋯" in main
+    assert f"<span>⋯ {n - HEAD_ROWS - TAIL_ROWS:,} more rows ⋯</span>" in main
     assert f'<td class="num">{HEAD_ROWS - 1}</td>' in main and f'<td class="num">{n - 1}</td>' in main
     assert f'<td class="num">{HEAD_ROWS}</td>' not in main
     assert f"The first {HEAD_ROWS} and last {TAIL_ROWS} of {n:,} rows" in page
@@ -303,3 +303,36 @@ def test_a_report_with_data_but_no_results_says_so():
     assert "This page showed no results" in page
     rep.add_metric("AUC · m", "0.9")
     assert "showed no results" not in rep.html(dataset="d.csv")
+
+
+def test_a_tables_caption_sits_under_its_heading_and_a_charts_under_the_chart():
+    rep = Report(page="p")
+    rep.add_figure(go.Figure(), "")
+    rep.add_caption("About the chart.")
+    rep.add_caption("About the table.")
+    rep.add_table(pd.DataFrame({"v": [1]}), "The table")
+    rep.add_heading("Summary")
+    rep.add_table(pd.DataFrame({"v": [2]}), "Summary")  # the download's title repeats the section's
+    page = rep.html(dataset="d.csv")
+    order = [page.index(s) for s in ("About the chart.", "<h3>The table</h3>", "About the table.", "<table>")]
+    assert order == sorted(order)
+    assert page.count(">Summary<") == 1
+
+
+def test_cells_short_text_stays_on_one_line_long_text_wraps():
+    frame = pd.DataFrame({"method": ["wilson", "Wilson; full exact bootstrap: correct* ~ Bin(n, accuracy)"]},
+                         index=pd.Index(["a", "b"], name="indicator"))
+    rep = Report(page="p")
+    rep.add_table(frame, "T")
+    page = rep.html(dataset="d.csv")
+    assert "<td>wilson</td>" in page and '<td class="long">Wilson; full' in page
+    assert "<th>indicator</th>" in page and "<td>a</td>" in page  # a named index is a column
+
+
+def test_a_table_right_after_the_pages_own_heading_line_gets_no_second_heading():
+    rep = Report(page="p")
+    rep.add_text("**Indicators with intervals**")
+    rep.add_caption("95% Wilson intervals.")
+    rep.add_table(pd.DataFrame({"v": [1]}), "The indicators")
+    page = rep.html(dataset="d.csv")
+    assert "<h3>" not in page and "Indicators with intervals" in page and "95% Wilson intervals." in page
