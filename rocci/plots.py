@@ -638,11 +638,16 @@ def score_histograms(
                          gridcolor="#eeeeee")
         fig.update_yaxes(title_text="share of the class" if normalize else "instances", row=row, col=1,
                          showgrid=True, gridcolor="#eeeeee", ticksuffix="%" if normalize else None)
+    # The legend sits above the first panel's title, with room for two rows on a
+    # phone (390 px), where it wraps: 30 px clear of the title, 90 px of top margin.
+    height = 120 + height_per_model * k + 50
+    top, bottom = 90, 40
     fig.update_layout(
         barmode="overlay", bargap=0.0,
-        height=120 + height_per_model * k,
-        margin=dict(l=60, r=20, t=40, b=40),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1.0),
+        height=height,
+        margin=dict(l=60, r=20, t=top, b=bottom),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0 + 30 / (height - top - bottom),
+                    xanchor="right", x=1.0),
         plot_bgcolor="white",
     )
     return fig

@@ -58,3 +58,59 @@ def test_the_reader_enforces_the_servers_upload_limit(data_app):
         assert any("too large" in e.value and "1" in e.value for e in at.error), [e.value for e in at.error]
     finally:
         config.set_option("server.maxUploadSize", old)
+
+
+# --------------------------------------------------------------------------
+# issue 18: the committed corpus and the generated bombs, on the Data page
+# --------------------------------------------------------------------------
+
+from corpus import FILES  # noqa: E402
+
+import corpus  # noqa: E402
+
+BAD_DIR = Path(__file__).resolve().parents[1] / "bad_files"
+MIME = {".parquet": "application/octet-stream", ".xlsx": "application/octet-stream"}
+
+
+def _upload_file(at, name):
+    spec = FILES[name]
+    data = (BAD_DIR / name).read_bytes()
+    shown_name = spec.get("filename", name)
+    return upload(at, shown_name, data)
+
+
+def test_every_committed_file_gives_its_outcome_on_the_page(data_app):
+    at = data_app
+    for name, spec in FILES.items():
+        at = _upload_file(at, name)
+        assert not at.exception, (name, at.exception)
+        shown = [e.value.replace("\\", "") for e in at.error]
+        if "error" in spec:
+            assert shown, name
+            # the first words of the expected message are on the page (the page may add context)
+            assert any(spec["error"][0] in s for s in shown), (name, shown)
+        else:
+            assert not shown, (name, shown)
+            metrics = {m.label: m.value for m in at.metric}
+            assert metrics["Rows used"] == str(spec["rows"]), name
+            if "n_pos" in spec:
+                assert metrics["Positives"] == str(spec["n_pos"]), name
+            warnings = " ".join(w.value.replace("\\", "") for w in at.warning)
+            for words in spec.get("warning", []):
+                assert words in warnings, (name, words)
+
+
+def test_bombs_are_refused_on_the_page(data_app):
+    at = data_app
+    files = {
+        "bomb.parquet": corpus.parquet_bomb(2 * 10**7),  # 320 MB decoded > the server's 100 MB
+        "strings.parquet": corpus.parquet_string_bomb(200_000),  # 200 MB of one repeated text
+        "strings.xlsx": corpus.shared_string_bomb(20_000),  # 640 MB of one shared string
+    }
+    for name, data in files.items():
+        at = upload(at, name, data)
+        assert not at.exception, name
+        (message,) = [e.value.replace("\\", "") for e in at.error]
+        assert "in memory" in message and "100.0 MiB" in message, (name, message)
+    at = upload(at, "good.csv", b"y,s\n1,0.9\n0,0.1\n1,0.7\n0,0.4\n")
+    assert_clean(at)
