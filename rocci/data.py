@@ -212,6 +212,18 @@ def _distinct_counts(frame: pd.DataFrame) -> dict:
     return out
 
 
+def _looks_like_key(values: pd.Series, distinct: int) -> bool:
+    """True for an integer-valued column whose (first) values are all different: an identifier."""
+    n = int(values.notna().sum())
+    if n < 20 or distinct != n:
+        return False
+    try:
+        v = values.dropna().to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.all(np.isfinite(v)) and np.all(v == np.round(v)))
+
+
 def _looks_like_score(name: Any) -> bool:
     words = _SCORE_TOKEN.findall(str(name).lower())
     return any(w in _SCORE_WORDS or w.startswith(("prob", "pred", "score")) for w in words)
@@ -298,6 +310,12 @@ def guess_columns(df: pd.DataFrame, *, max_scores: int | None = MAX_GUESSED_SCOR
             break
 
     scores = [c for c in score_candidates(df, label=label, fold=fold) if c not in nested]
+    # An integer column whose every value differs (customer numbers, row numbers) is a key, not a
+    # score: not preselected (still offered), unless its name says it is a score.
+    keys = [c for c in scores if distinct.get(c, 0) == len(head) and not _looks_like_score(c)
+            and _looks_like_key(head[c], distinct[c])]
+    if len(keys) < len(scores):
+        scores = [c for c in scores if c not in keys]
     if max_scores is not None and len(scores) > max_scores:
         scores = _rank_scores(scores, distinct)[: max(0, int(max_scores))]
         scores = [c for c in columns if c in scores]

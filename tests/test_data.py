@@ -589,3 +589,29 @@ def test_prepare_suggests_rarer_class_in_message():
     df = pd.DataFrame({"y": ["stay"] * 3 + ["go"], "s": [0.1, 0.2, 0.3, 0.9]})
     msg = _error(prepare_binary, df, label="y", scores="s")
     assert "pos_label='go' (the rarer class, 25%)" in msg
+
+
+def test_integer_key_columns_are_not_preselected_as_models():
+    """A customer number (distinct integers) is offered as a column but not guessed as a model;
+    integer scores with repeated values, and a key named like a score, still are."""
+    import numpy as np
+    import pandas as pd
+
+    from rocci import data as rdata
+
+    rng = np.random.default_rng(2)
+    n = 400
+    df = pd.DataFrame({
+        "customer": rng.permutation(10_000)[:n] + 1000,
+        "status": np.where(rng.random(n) < 0.12, "churn", "stay"),
+        "xgb_prob": rng.random(n).round(3),
+        "points": rng.integers(0, 40, n),  # an integer score with ties
+    })
+    g = rdata.guess_columns(df)
+    assert g["scores"] == ["xgb_prob", "points"]
+    assert "customer" in rdata.score_candidates(df, label="status")
+    df["rank_score"] = np.arange(n)  # distinct integers, but named a score
+    assert "rank_score" in rdata.guess_columns(df)["scores"]
+    # only one numeric column, a key: it is still the guess (something to show and correct)
+    small = df[["customer", "status"]]
+    assert rdata.guess_columns(small)["scores"] == ["customer"]
