@@ -52,6 +52,7 @@ from ._validation import (
     check_labels,
     check_m,
     check_scores,
+    format_value,
 )
 from .counts import ScoreCounts, paired_cells, score_counts
 from .exact import QUANTILE_TOL
@@ -132,7 +133,7 @@ def _check_w(w: Any) -> np.ndarray:
         raise InputError("w must be one number or a non-empty list of numbers in [0, 1].")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
-        shown = ", ".join(f"{v:g}" for v in arr[bad][:5])
+        shown = ", ".join(format_value(v) for v in arr[bad][:5])
         raise InputError(
             f"w values must lie in [0, 1]; got {shown}. w is the operating point of eq. 3.1: "
             "use operating_point(p_pos, cost_fn, cost_fp) to get it from the prior and the costs."

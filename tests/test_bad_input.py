@@ -123,3 +123,15 @@ def test_bad_method_lists_valid_choices(call, choices):
 )
 def test_confidence_level_as_percent(call):
     _raises(call, "0.95")
+
+
+def test_w_just_above_one_is_printed_exactly():
+    """1 + 2⁻⁵² is refused and shown as it is (``:g`` printed it as 1, which looked valid)."""
+    import numpy as np
+    import pytest
+
+    import rocci
+
+    y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8])
+    with pytest.raises(rocci.InputError, match=r"got 1\.0000000000000002"):
+        rocci.cost_curve(y, s, w=[1 + 2.0**-52])
