@@ -1,10 +1,12 @@
 """Coverage lab: the thesis's simulation studies as a capability.
 
-Pick a thesis figure (preset buttons), adjust its parameters, and see how
-often each interval method covers the truth.  Threshold-averaging and cost
-intervals at fixed true thresholds are computed **exactly** (finite binomial
-sums, instant); everything else is a seeded simulation run on a button press
-with a progress bar, every point carrying its Monte Carlo standard error.
+Pick a preset (a plain name beside its thesis figure number), adjust its
+parameters, and see how often each interval method covers the truth.
+Threshold-averaging and cost intervals at fixed true thresholds are computed
+**exactly** (finite binomial sums, instant); everything else is a seeded
+simulation run on a button press with a progress bar, every point carrying its
+Monte Carlo standard error.  Plain words first; the thesis's equation and
+algorithm numbers are in each preset's "Method" note.
 
 Thin UI: numbers come from :mod:`rocci.coverage` through ui.cache_coverage,
 the figure from rocci.plots_coverage.  Choices are bound to the URL.
@@ -24,7 +26,7 @@ from ui import cache_coverage
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
-from ui.controls import error
+from ui.controls import error, method_note, page_columns
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -33,22 +35,34 @@ VERT_METHODS = ["score", "percentile", "kernel", "bootstrap"]
 COST_METHODS = ["agresti-coull", "wald"]
 THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
 NAMES = list(EXPERIMENTS)
+#: Typed lists: at most this many values.  FPR levels allow more: the vertical-averaging presets draw coverage as
+#: a curve over 19 FPR levels (0.05, 0.10, …, 0.95), as the thesis's figures 4.6–4.8 do.
+MAX_VALUES = 12
+MAX_FPR_LEVELS = 25
 #: Parameter widgets have one key per experiment ("fig4.3_n", …): each experiment keeps its own
 #: choices (and its own URL parameters), and switching presets never shows another experiment's values.
 
 CAPTION = (
-    "How often does an interval method cover the truth? Scores are drawn from known populations, so the true "
-    "ROC point, TPR at a fixed FPR, or cost is known. Where the interval depends only on binomial counts at a "
-    "fixed true threshold the coverage is an **exact finite sum** (no simulation noise); elsewhere it is a "
-    "**seeded simulation** and every point shows ±1.96 Monte Carlo standard errors."
+    "A 95% interval should contain the true value in 95% of test sets: does it? Here the scores come from known "
+    "populations, so the truth is known, and each preset repeats one of the thesis's checks. Where possible the "
+    "answer is computed **exactly** (no randomness); otherwise test sets are **simulated** with a fixed seed and "
+    "each point shows its simulation error."
+)
+
+#: How the numbers are made, for the Method note under every preset.
+HOW = (
+    "How coverage is computed: where the interval depends only on binomial counts at a fixed true threshold, "
+    "the coverage is an exact finite sum over every possible test set (no simulation noise). Elsewhere it is a "
+    "seeded simulation over many test sets, and each point shows ±1.96 Monte Carlo standard errors "
+    "(se = √(c(1 − c)/R) for coverage c over R test sets)."
 )
 
 SUMMARY_COLUMNS = {
-    "min": ("Lowest", "Lowest coverage along the curve.", "%.4f"),
-    "mean": ("Average", "Average coverage along the curve.", "%.4f"),
-    "max": ("Highest", "Highest coverage along the curve.", "%.4f"),
-    "x_at_min": ("Where lowest", "x value (rate or w) of the lowest coverage.", "%.3g"),
-    "max_se": ("Largest MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.4f"),
+    "min": ("Lowest", "Lowest coverage along the curve.", "%.3f"),
+    "mean": ("Mean", "Average coverage along the curve.", "%.3f"),
+    "max": ("Highest", "Highest coverage along the curve.", "%.3f"),
+    "x_at_min": ("Lowest at", "x value (rate or w) of the lowest coverage.", "%.3g"),
+    "max_se": ("MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.3f"),
 }
 
 
@@ -57,20 +71,23 @@ def _numbers_text(values) -> str:
 
 
 def pick_experiment() -> str:
-    st.markdown("**Thesis figure**")
-    ch4 = [n for n in NAMES if n.startswith("fig4")]
-    ch5 = [n for n in NAMES if n.startswith("fig5")]
-    name = st.pills(
-        "Preset", NAMES, default=NAMES[0], key="cov_exp", bind=URL, label_visibility="collapsed",
-        help="One preset per figure of the thesis (chapter 4: ROC intervals; chapter 5: cost intervals). "
-        f"Chapter 4: {', '.join(ch4)}. Chapter 5: {', '.join(ch5)}.",
+    """The preset, chosen by its plain name; the link keeps the short figure name (``?cov_exp=fig4.6``)."""
+    if st.session_state.get("cov_exp") not in EXPERIMENTS:
+        linked = st.query_params.get("cov_exp")
+        st.session_state["cov_exp"] = linked if linked in EXPERIMENTS else NAMES[0]
+    name = st.selectbox(
+        "Preset", NAMES, key="cov_exp", format_func=lambda n: EXPERIMENTS[n].choice,
+        help="One preset per coverage figure of the thesis. Chapter 4: intervals on ROC curves (threshold and "
+        "vertical averaging, one model or the difference of two). Chapter 5: intervals on costs.",
     )
-    return name or NAMES[0]
+    st.query_params["cov_exp"] = name
+    return name
 
 
-def _text_list(label, key, default, help_, *, low=None, high=None, integer=False, what="value"):
+def _text_list(label, key, default, help_, *, low=None, high=None, integer=False, what="value",
+               max_count=MAX_VALUES):
     text = st.text_input(label, value=_numbers_text(default), key=key, bind=URL, help=help_)
-    values = parse_numbers(text, what=what, low=low, high=high, max_count=12)
+    values = parse_numbers(text, what=what, low=low, high=high, max_count=max_count)
     if integer:
         if any(v != int(v) or v < 1 for v in values):
             raise ParseError(f"{label}: type whole numbers of at least 1.")
@@ -113,19 +130,26 @@ def controls(name: str) -> tuple[dict, bool] | None:
             p["shifts"] = _text_list("Shifts", f"{pre}_shifts", base["shifts"],
                                      "Model B's positives sit at θ + shift (model A's at θ).", low=0, high=50,
                                      what="shift")
+        # Pills, not a multiselect: each choice shows its whole name at any width (multiselect tags are cut).
         if "shapes" in d:
-            p["shapes"] = tuple(st.multiselect(
-                "Score distributions (G+ / G−)", list(SHAPES), default=list(base["shapes"]), key=f"{pre}_shapes",
-                bind=URL, help="The thesis's five shape pairs; one panel each.")) or tuple(base["shapes"])
+            chosen = st.pills(
+                "Score distributions (positives / negatives)", list(SHAPES), selection_mode="multi",
+                default=list(base["shapes"]), key=f"{pre}_shapes", bind=URL,
+                help="The thesis's five pairs of score distributions (normal, beta, exponential); one panel each.")
+            p["shapes"] = tuple(s for s in SHAPES if s in chosen) or tuple(base["shapes"])
+            if not chosen:
+                st.caption("None chosen: showing the preset's own.")
         if "methods" in d:
             options = VERT_METHODS if exp.x == "fpr" else THR_METHODS
-            chosen = st.multiselect(
-                "Interval methods", options, default=list(base["methods"]), key=f"{pre}_methods", bind=URL,
-                format_func=lambda m: SERIES_NAMES.get(m, m),
+            chosen = st.pills(
+                "Interval methods", options, selection_mode="multi", default=list(base["methods"]),
+                key=f"{pre}_methods", bind=URL, format_func=lambda m: SERIES_NAMES.get(m, m),
                 help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
-                "rocci's exact bootstrap (score interval of Algorithm 4.3, or percentile of the exact law), "
-                "kernel smoothing, and the Monte Carlo percentile bootstrap as pROC does it.")
-            p["methods"] = tuple(chosen) or tuple(base["methods"])
+                "rocci's exact bootstrap (its score interval, or the percentile of the exact law), kernel "
+                "smoothing, and the usual random (Monte Carlo) bootstrap as pROC computes it.")
+            p["methods"] = tuple(m for m in options if m in chosen) or tuple(base["methods"])
+            if not chosen:
+                st.caption("None chosen: showing the preset's own.")
         if "method" in d:
             options = COST_METHODS if exp.x == "w" else THR_METHODS
             p["method"] = st.selectbox("Interval method", options, index=options.index(base["method"]),
@@ -146,8 +170,9 @@ def controls(name: str) -> tuple[dict, bool] | None:
                 "true value.")
         if "fpr" in d:
             p["fpr"] = _text_list("FPR levels", f"{pre}_fpr", base["fpr"],
-                                  "False positive rates at which the TPR (or ΔTPR) interval is checked.",
-                                  low=0.0, high=1.0, what="FPR level")
+                                  f"False positive rates at which the TPR (or ΔTPR) interval is checked (at most "
+                                  f"{MAX_FPR_LEVELS}). Each level adds to the simulation time.",
+                                  low=0.0, high=1.0, what="FPR level", max_count=MAX_FPR_LEVELS)
         simulated = not cache_coverage.is_exact(name, dict(base, **p))
         if simulated:
             p["replicates"] = int(st.number_input(
@@ -189,12 +214,14 @@ def show(study) -> None:
                "error bars ±1.96 Monte Carlo standard errors")
         if "exact" in kinds:
             how += "; exact values without bars"
-    st.caption(f"{how}. Target {percent(study.target)} (dashed). {md_escape(exp.description)}")
+    st.caption(f"{how}. Target {percent(study.target)} (dashed line): a method whose line stays on it gives the "
+               "coverage it promises; below it, its intervals are too narrow (overconfident); above, too wide.")
     fig = coverage_figure(study)
     st.plotly_chart(fig, key="cov_chart", width="stretch",
                     config=plotly_config(image_format=image_format(), filename=f"rocci_coverage_{exp.name}"))
     table = summary(frame)
-    cfg = {c: st.column_config.NumberColumn(lbl, help=h, format=f) for c, (lbl, h, f) in SUMMARY_COLUMNS.items()}
+    cfg = {c: st.column_config.NumberColumn(lbl, help=h, format=f, width="small")
+           for c, (lbl, h, f) in SUMMARY_COLUMNS.items()}
     cfg["panel"] = st.column_config.TextColumn("Panel", help="Configuration of the chart panel.")
     cfg["series"] = st.column_config.TextColumn("Series", help="Interval method or design of the line.")
     st.dataframe(table, hide_index=True, column_config=cfg, key="cov_summary")
@@ -209,8 +236,10 @@ def main() -> None:
     st.caption(CAPTION)
     name = pick_experiment()
     exp = EXPERIMENTS[name]
-    st.markdown(f"**{md_escape(exp.name)} — {md_escape(exp.title)}**")
-    left, right = st.columns([1.3, 3], gap="medium")
+    st.markdown(f"#### {md_escape(exp.label)}")
+    st.markdown(md_escape(exp.description))
+    method_note(f"{md_escape(exp.method)} {md_escape(HOW)}")
+    left, right = page_columns((1.3, 3))
     with left:
         with st.container(border=True):
             got = controls(name)
@@ -226,8 +255,9 @@ def main() -> None:
         if study is None:
             slot = st.empty()
             with slot.container():
-                st.info("This experiment is simulated. Press **Run simulation**; a progress bar shows how far "
-                        "it is. The defaults take a few seconds to about half a minute.", icon=":material/science:")
+                st.info("This preset is simulated. Press **Run simulation**; a progress bar shows how far it "
+                        "is. At the defaults it takes from a few seconds to under a minute.",
+                        icon=":material/science:")
                 run = st.button("Run simulation", key="cov_run", icon=":material/play_arrow:", type="primary")
             if not run:
                 return

@@ -9,6 +9,7 @@ the grid of panels).
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -28,12 +29,15 @@ SERIES_NAMES = {
     "wald": "Wald",
     "agresti-coull": "Agresti–Coull",
     "percentile": "Exact bootstrap, percentile",
-    "score": "Exact bootstrap, score (Alg. 4.3)",
+    "score": "Exact bootstrap, score interval",
     "kernel": "Kernel smoothing",
     "bootstrap": "MC percentile bootstrap (pROC)",
     "stratified": "Stratified",
     "full": "Full",
 }
+
+#: Title lines are wrapped at this many characters, so the title fits a phone-wide chart (plotly never wraps).
+TITLE_WIDTH = 40
 
 _AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
              mirror=True, ticks="outside")
@@ -58,7 +62,10 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     -----
     Simulated points carry error bars of ±1.96 Monte Carlo standard errors;
     exact values have none.  Traces carry ``meta=[kind]`` ("exact",
-    "simulation" or "target").
+    "simulation" or "target").  The title is the experiment's plain name with
+    the thesis figure on a second line; the legend sits under the panels, one
+    entry per line, in a bottom margin sized to fit it (so it never covers the
+    title or a panel, however narrow the chart).
     """
     df = study.frame
     exp = study.experiment
@@ -109,14 +116,18 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
         fig.update_xaxes(title_text=_text(exp.x_label), row=rows, col=c)
     for r in range(1, rows + 1):
         fig.update_yaxes(title_text="Coverage", row=r, col=1)
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
+    lines = textwrap.wrap(exp.title, TITLE_WIDTH) or [exp.name]
+    # The title starts under the toolbar's band (about 35 px, where plotly's mode bar appears on hover or tap).
+    top, bottom = 88 + 20 * len(lines), 70 + 20 * entries
+    height = top + bottom + max(rows * height_per_row, 240)
     fig.update_layout(
-        height=max(340, 130 + rows * height_per_row), plot_bgcolor="white", hovermode="closest",
-        margin=dict(l=60, r=20, t=130, b=60),
-        title=dict(text=f"{_text(exp.name)}: {_text(exp.title)}", x=0.0, xanchor="left", y=0.99,
-                   yref="container", yanchor="top"),
-        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", yref="container",
+        height=height, plot_bgcolor="white", hovermode="closest",
+        margin=dict(l=60, r=20, t=top, b=bottom),
+        title=dict(text="<br>".join(_text(t) for t in lines) + f"<br><sup>thesis fig. {_text(exp.figure)}</sup>",
+                   x=0.0, xanchor="left", y=1.0 - 44 / height, yref="container", yanchor="top",
+                   font=dict(size=14)),
+        legend=dict(orientation="v", x=0.0, xanchor="left", y=0.0, yanchor="bottom", yref="container",
                     bgcolor="rgba(255,255,255,0.8)"),
     )
-    # The legend sits between the title and the panels: put it just under the title.
-    fig.update_layout(legend=dict(y=0.99 - 34 / fig.layout.height, yanchor="top"))
     return fig

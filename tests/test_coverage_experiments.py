@@ -48,6 +48,29 @@ def test_each_experiment_runs_end_to_end_small(name):
     assert "target" in metas and metas - {"target"} == set(f["kind"])
 
 
+def test_each_preset_has_a_plain_name_and_a_method_note():
+    """A plain name beside the thesis figure ("Vertical averaging: coverage vs FPR, … (thesis fig. 4.6)"); the
+    plain description has no equation, algorithm or section numbers (they are in ``method``)."""
+    labels = [e.label for e in EXPERIMENTS.values()]
+    assert len(set(labels)) == len(labels)
+    assert EXPERIMENTS["fig4.6"].label == "Vertical averaging: coverage vs FPR, score shapes (thesis fig. 4.6)"
+    for exp in EXPERIMENTS.values():
+        assert exp.label == f"{exp.title} (thesis fig. {exp.name[3:]})"
+        assert len(exp.label) <= 90
+        assert exp.choice == f"{exp.short} (fig. {exp.name[3:]})" and len(exp.choice) <= 50
+        assert exp.method
+        for jargon in ("Algorithm", "eq.", "eqs.", "§", "α", "θ", "ρ"):
+            assert jargon not in exp.title + exp.description, (exp.name, jargon)
+    assert "Algorithm 4.3" in EXPERIMENTS["fig4.6"].method and "19 levels" in EXPERIMENTS["fig4.6"].method
+    fig = coverage_figure(run_experiment("fig4.4", small=True))
+    title = fig.layout.title.text.split("<br>")
+    assert " ".join(title[:-1]) == EXPERIMENTS["fig4.4"].title and title[-1] == "<sup>thesis fig. 4.4</sup>"
+    assert max(len(t) for t in title[:-1]) <= 40  # wrapped: plotly never wraps a title on a narrow chart
+    # The legend is under the panels, one entry per line, in a margin that holds every entry.
+    entries = [t for t in fig.data if t.showlegend is not False]
+    assert fig.layout.legend.orientation == "v" and fig.layout.margin.b >= 20 * len(entries)
+
+
 def test_x_axes_follow_the_thesis():
     assert EXPERIMENTS["fig4.2"].x == "total_positive_rate"
     assert EXPERIMENTS["fig4.6"].x == "fpr"

@@ -56,7 +56,13 @@ class Experiment:
 
     Attributes
     ----------
-    name, title, description : str
+    name : str
+        The thesis's figure ("fig4.6").
+    title : str
+        A plain name: what is checked, against what, over which settings
+        ("Vertical averaging: coverage vs FPR, score shapes").
+    description : str
+        In plain words: the question the experiment answers and its size.
     x : {"total_positive_rate", "fpr", "w"}
     kind : {"exact", "simulation", "mixed"}
     defaults : dict
@@ -66,6 +72,12 @@ class Experiment:
     runner : callable
         ``runner(params, progress) -> DataFrame`` with columns
         ``panel, series, x, coverage, se, kind, replicates``.
+    method : str
+        The technical note: distributions, parameters, the thesis's
+        equations, algorithms and sections, and any reduction of its setup.
+    short : str
+        A compact plain name for a chooser on a phone ("Vertical averaging,
+        score shapes"; at most 40 characters).
     """
 
     name: str
@@ -76,10 +88,27 @@ class Experiment:
     defaults: dict
     small: dict
     runner: Callable = field(repr=False)
+    method: str = ""
+    short: str = ""
 
     @property
     def x_label(self) -> str:
         return X_LABELS[self.x]
+
+    @property
+    def figure(self) -> str:
+        """The thesis's figure number: "fig4.6" -> "4.6"."""
+        return self.name.removeprefix("fig")
+
+    @property
+    def label(self) -> str:
+        """Plain name beside the figure: "Vertical averaging: … (thesis fig. 4.6)"."""
+        return f"{self.title} (thesis fig. {self.figure})"
+
+    @property
+    def choice(self) -> str:
+        """Compact name beside the figure, for a chooser: "Vertical averaging, score shapes (fig. 4.6)"."""
+        return f"{self.short or self.title} (fig. {self.figure})"
 
 
 @dataclass(repr=False)
@@ -327,92 +356,191 @@ _COST_DIFF = dict(_COST, add=0.5, n=1000, level=0.9, replicates=4000, **_DIFF)
 EXPERIMENTS: dict[str, Experiment] = {}
 
 
-def _register(name, title, description, x, kind, defaults, small, runner):
-    EXPERIMENTS[name] = Experiment(name, title, description, x, kind, dict(defaults), dict(small), runner)
+#: Compact names for the preset chooser (the full plain name is the title).
+_SHORT = {
+    "fig4.2": "Threshold averaging, score shapes",
+    "fig4.3": "Threshold averaging, class separation",
+    "fig4.4": "Threshold averaging, sample size",
+    "fig4.5": "Two models, threshold averaging",
+    "fig4.6": "Vertical averaging, score shapes",
+    "fig4.7": "Vertical averaging, class separation",
+    "fig4.8": "Vertical averaging, sample size",
+    "fig4.9": "Two models, vertical averaging",
+    "fig4.10": "Fixed vs random class counts",
+    "fig5.1": "Cost, class separation",
+    "fig5.2": "Cost, sample size",
+    "fig5.3": "Two models, cost",
+    "fig5.4": "Cost, random counts, full interval",
+    "fig5.5": "Cost, random counts, fixed-n interval",
+    "fig5.6": "Two models, cost, random counts",
+    "fig5.7": "Cost, +2 per cell (the usual)",
+    "fig5.8": "Cost, +0.5 per cell (too few)",
+    "fig5.9": "Cost, +3 per cell (too many)",
+    "fig5.10": "Two models, +½ per cell (the usual)",
+    "fig5.11": "Two models, +⅛ per cell (too few)",
+    "fig5.12": "Two models, +1 per cell (too many)",
+}
 
 
-_register("fig4.2", "Shape: threshold averaging", "Five score-distribution pairs (normal, beta, exponential), "
-          "100 + 100 instances, α = 5%: exact coverage of the rectangular region vs total positive rate.",
+def _register(name, title, description, x, kind, defaults, small, runner, method):
+    EXPERIMENTS[name] = Experiment(name, title, description, x, kind, dict(defaults), dict(small), runner,
+                                   method=method, short=_SHORT[name])
+
+
+_SHAPES_TEXT = ("N(1,1)/N(0,1), N(2,2)/N(0,1), β(2,4)/β(2,3), β(1.2,2)/β(1.2,3) and exp(3)/exp(2) for "
+                "positives/negatives (§4.5.1)")
+_RATES_TEXT = "Total positive rates 0.01, 0.02, …, 0.99."
+_W_TEXT = "Operating points w = 0, 0.01, …, 1."
+_VERT_TEXT = (" Intervals for the TPR at a fixed FPR: rocci's exact bootstrap with the score interval of Algorithm "
+              "4.3 and with the percentile of the exact law, kernel smoothing (Gaussian kernels, Hall–Hyndman "
+              "reference bandwidth, as in the thesis) and the Monte Carlo percentile bootstrap as pROC computes it. "
+              "FPR levels 0.05, 0.10, …, 0.95 (19 levels, so that coverage is drawn as a curve like the thesis's "
+              "figure). Simulated coverage, ±1.96 Monte Carlo standard errors.")
+_COST_TEXT = (" Cost intervals at the true cost-minimising threshold from the mean and variance of eqs. 5.4–5.5, "
+              "adjusted Wald (Agresti–Coull, §5.4) with a pseudo-count per confusion cell.")
+
+_register("fig4.2", "Threshold averaging: coverage vs positive rate, score shapes",
+          "Does the confidence box around a ROC point hold its level? Five pairs of score distributions of "
+          "different shapes, 100 positives and 100 negatives, 95% target.",
           "total_positive_rate", "exact", dict(_THR, shapes=tuple(SHAPES), n=100, level=0.95),
-          dict(rates=(0.1, 0.5, 0.9), shapes=tuple(SHAPES)[:2]), _run_shape)
-_register("fig4.3", "Dispersion: threshold averaging", "Binormal N(θ, 3.75) vs N(−θ, 3), θ ∈ {0.75, 1.5, 3, 5}, "
-          "10,000 + 10,000, α = 10%: exact region coverage vs total positive rate (the 0.13 dip at θ = 5).",
+          dict(rates=(0.1, 0.5, 0.9), shapes=tuple(SHAPES)[:2]), _run_shape,
+          f"Score pairs {_SHAPES_TEXT}; n = 100 per class; α = 5%. Rectangular region at the true threshold: a Wilson "
+          "score interval (eq. 4.2) on each axis at level √(1 − α) (Algorithm 4.1); exact coverage as a finite "
+          "binomial sum. " + _RATES_TEXT)
+_register("fig4.3", "Threshold averaging: coverage vs positive rate, class separation",
+          "Does the confidence box around a ROC point hold its level when the classes overlap a lot or hardly "
+          "at all? 10,000 positives and 10,000 negatives, 90% target (note the dip at positive rate 0.13 for the "
+          "best-separated classes).",
           "total_positive_rate", "exact", dict(_THR, **_DISP, n=10000, level=0.9),
-          dict(rates=(0.13, 0.14), thetas=(5.0,)), _run_dispersion)
-_register("fig4.4", "Size: threshold averaging", "θ = 3, n ∈ {25, 250, 2,500, 10,000} per class, α = 10%: "
-          "exact region coverage vs total positive rate.", "total_positive_rate", "exact",
+          dict(rates=(0.13, 0.14), thetas=(5.0,)), _run_dispersion,
+          "Binormal N(θ, 3.75) positives vs N(−θ, 3) negatives, θ ∈ {0.75, 1.5, 3, 5}; n = 10,000 per class; "
+          "α = 10%. Wilson region at the true threshold (eq. 4.2, each axis at √(1 − α)), exact coverage "
+          "(finite binomial sum). "
+          + _RATES_TEXT)
+_register("fig4.4", "Threshold averaging: coverage vs positive rate, sample size",
+          "Does the confidence box around a ROC point hold its level for small and large test sets? 25 to "
+          "10,000 instances per class, 90% target.", "total_positive_rate", "exact",
           dict(_THR, sizes=(25, 250, 2500, 10000), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9),
-          dict(rates=(0.1, 0.5), sizes=(25, 250)), _run_size)
-_register("fig4.5", "Differences: paired threshold averaging", "Two correlated binormal models (Gaussian copula "
-          "ρ ∈ {.3, .6, .9}), positives' location θ ∈ {1, 3} and θ + shift, shift ∈ {0, 2, 4}, n = 100, α = 10%: "
-          "exact coverage of the ΔFPR × ΔTPR rectangle vs total positive rate.", "total_positive_rate", "exact",
+          dict(rates=(0.1, 0.5), sizes=(25, 250)), _run_size,
+          "Binormal N(3, 3.75) vs N(−3, 3); n ∈ {25, 250, 2,500, 10,000} per class; α = 10%. Wilson region at the "
+          "true threshold (eq. 4.2, each axis at √(1 − α)), exact coverage. " + _RATES_TEXT)
+_register("fig4.5", "Two models, threshold averaging: coverage vs positive rate",
+          "Does the confidence box for the difference between two correlated models hold its level? 100 "
+          "instances per class, 90% target; one panel per class separation and correlation, one line per gap "
+          "between the models.", "total_positive_rate", "exact",
           dict(_DIFF, rates=RATES, n=100, level=0.9, scale_pos=3.75, scale_neg=3.0),
-          dict(rates=(0.2, 0.5), thetas=(1.0,), rhos=(0.6,), shifts=(0.0, 2.0)), _run_roc_differences)
-_register("fig4.6", "Shape: vertical averaging", "The five shape pairs, n = 100, α = 5%: simulated coverage of "
-          "the exact-bootstrap vertical interval beside kernel smoothing and the Monte Carlo percentile bootstrap "
-          "(pROC), vs FPR.", "fpr", "simulation", dict(_VERT, shapes=tuple(SHAPES), n=100, level=0.95),
-          dict(fpr=(0.2, 0.5), shapes=tuple(SHAPES)[:1], replicates=5, n_boot=50), _run_vertical_shape)
-_register("fig4.7", "Dispersion: vertical averaging", "Binormal dispersion setup, α = 10%, vertical intervals vs "
-          "kernel and bootstrap (reduced default: n = 1,000 per class and 100 test sets; the thesis used n = 10,000 "
-          "and 1,000 test sets).",
+          dict(rates=(0.2, 0.5), thetas=(1.0,), rhos=(0.6,), shifts=(0.0, 2.0)), _run_roc_differences,
+          "Two binormal models joined by a Gaussian copula (ρ ∈ {.3, .6, .9}); model A's positives at "
+          "θ ∈ {1, 3}, model B's at θ + shift, shift ∈ {0, 2, 4}; negatives at −θ; scales 3.75 and 3; n = 100; "
+          "α = 10%. Rectangle ΔFPR × ΔTPR, each side a score interval at √(1 − α) (eqs. 4.8–4.9); exact coverage "
+          "(trinomial sums). " + _RATES_TEXT)
+_register("fig4.6", "Vertical averaging: coverage vs FPR, score shapes",
+          "Do the intervals for the true-positive rate at a fixed false-positive rate hold their level? rocci's "
+          "exact bootstrap beside kernel smoothing and the usual random bootstrap, for five shapes of score "
+          "distributions, 100 instances per class, 95% target.",
+          "fpr", "simulation", dict(_VERT, shapes=tuple(SHAPES), n=100, level=0.95),
+          dict(fpr=(0.2, 0.5), shapes=tuple(SHAPES)[:1], replicates=5, n_boot=50), _run_vertical_shape,
+          f"Score pairs {_SHAPES_TEXT}; n = 100 per class; α = 5%; 200 test sets by default (the thesis: 1,000)."
+          + _VERT_TEXT)
+_register("fig4.7", "Vertical averaging: coverage vs FPR, class separation",
+          "Do the intervals for the true-positive rate at a fixed false-positive rate hold their level when the "
+          "classes overlap a lot or hardly at all? 1,000 instances per class, 90% target.",
           "fpr", "simulation", dict(_VERT, **_DISP, n=1000, level=0.9, replicates=100),
-          dict(fpr=(0.2, 0.5), thetas=(0.75,), n=100, replicates=5, n_boot=50), _run_vertical_dispersion)
-_register("fig4.8", "Size: vertical averaging", "θ = 3, n ∈ {25, 250, 2,500} (add 10,000 for the thesis's "
-          "fourth panel), α = 10%: vertical intervals vs kernel and bootstrap.", "fpr", "simulation",
+          dict(fpr=(0.2, 0.5), thetas=(0.75,), n=100, replicates=5, n_boot=50), _run_vertical_dispersion,
+          "Binormal N(θ, 3.75) vs N(−θ, 3), θ ∈ {0.75, 1.5, 3, 5}; α = 10%. Reduced default for speed: "
+          "n = 1,000 per class and 100 test sets (the thesis: n = 10,000 and 1,000 test sets)." + _VERT_TEXT)
+_register("fig4.8", "Vertical averaging: coverage vs FPR, sample size",
+          "Do the intervals for the true-positive rate at a fixed false-positive rate hold their level for small "
+          "and large test sets? 25 to 2,500 instances per class, 90% target.", "fpr", "simulation",
           dict(_VERT, sizes=(25, 250, 2500), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9, replicates=100),
-          dict(fpr=(0.2, 0.5), sizes=(25,), replicates=5, n_boot=50), _run_vertical_size)
-_register("fig4.9", "Differences: paired vertical averaging", "Exact paired vertical intervals for ΔTPR "
-          "(compare_vertical), n = 100, α = 10% (reduced default: θ = 1, ρ ∈ {.3, .9}, shifts {0, 2}, 5 FPR "
-          "levels, 10 test sets each: the exact paired law is costly).", "fpr", "simulation",
+          dict(fpr=(0.2, 0.5), sizes=(25,), replicates=5, n_boot=50), _run_vertical_size,
+          "Binormal N(3, 3.75) vs N(−3, 3); n ∈ {25, 250, 2,500} per class (add 10,000 for the thesis's fourth "
+          "panel); α = 10%; 100 test sets by default." + _VERT_TEXT)
+_register("fig4.9", "Two models, vertical averaging: coverage vs FPR",
+          "Does the interval for the difference in true-positive rate between two correlated models, at a fixed "
+          "false-positive rate, hold its level? 100 instances per class, 90% target. A small default: the exact "
+          "paired computation is slow.", "fpr", "simulation",
           dict(thetas=(1.0,), rhos=(0.3, 0.9), shifts=(0.0, 2.0), fpr=(0.1, 0.3, 0.5, 0.7, 0.9), n=100,
                level=0.9, replicates=10, seed=0, scale_pos=3.75, scale_neg=3.0),
-          dict(fpr=(0.5,), rhos=(0.6,), shifts=(0.0,), n=30, replicates=2), _run_vertical_differences)
-_register("fig4.10", "Full vs stratified: threshold averaging", "The size experiment with stratified test sets "
-          "(fixed class counts; exact) and full ones (class counts ~ Bin(2n, ½); simulated), Wilson, α = 10%.",
+          dict(fpr=(0.5,), rhos=(0.6,), shifts=(0.0,), n=30, replicates=2), _run_vertical_differences,
+          "Exact paired vertical intervals for ΔTPR (Algorithm 4.4, rocci.compare_vertical) on the copula pairs of "
+          "fig. 4.5; n = 100; α = 10%. Reduced default: θ = 1, ρ ∈ {.3, .9}, shifts {0, 2}, 5 FPR levels, 10 test "
+          "sets each (the thesis: every θ, ρ, shift and 1,000 test sets). Simulated coverage.")
+_register("fig4.10", "Threshold averaging: fixed vs random class counts",
+          "Does it matter whether each test set has exactly n positives and n negatives (stratified) or a random "
+          "mix (full)? The sample-size setting, 90% target.",
           "total_positive_rate", "mixed",
           dict(_THR, sizes=(25, 250, 2500, 10000), theta=3.0, scale_pos=3.75, scale_neg=3.0, level=0.9,
                method="wilson", replicates=10000),
-          dict(rates=(0.1, 0.5), sizes=(25,), replicates=50), _run_full_vs_stratified)
-_register("fig5.1", "Dispersion: cost, stratified", "Cost intervals (Agresti +2) at the true optimal threshold, "
-          "N(θ, 3) vs N(−θ, 3), θ ∈ {0.75, 1.5, 3, 5}, n = 1,000, α = 10%: exact coverage vs w.", "w", "exact",
+          dict(rates=(0.1, 0.5), sizes=(25,), replicates=50), _run_full_vs_stratified,
+          "The fig. 4.4 setting with stratified test sets (fixed class counts; exact coverage) and full ones "
+          "(class counts ~ Bin(2n, ½); simulated, 10,000 test sets), Wilson region, α = 10% (§4.6). " + _RATES_TEXT)
+_register("fig5.1", "Cost: coverage vs w, class separation",
+          "Does the interval for a classifier's expected cost hold its level across operating conditions? "
+          "1,000 instances per class, 90% target, one panel per class separation.", "w", "exact",
           dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9), dict(w=(0.1, 0.5), thetas=(0.75,)),
-          _run_cost_dispersion)
-_register("fig5.2", "Size: cost, stratified", "θ = 3, n ∈ {25, 250, 2,500, 10,000}, Agresti +2, α = 10%: exact "
-          "coverage vs w.", "w", "exact", dict(_COST, sizes=(25, 250, 2500, 10000), theta=3.0, level=0.9),
-          dict(w=(0.1, 0.5), sizes=(25,)), _run_cost_size)
-_register("fig5.3", "Differences: cost, stratified", "Paired cost-difference intervals (Agresti–Min +½), "
-          "n = 1,000, α = 10%, θ ∈ {1, 3}, shifts {0, 2, 4}, ρ ∈ {.3, .6, .9}: simulated coverage vs w.", "w",
-          "simulation", dict(_COST_DIFF), dict(w=(0.1, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,),
-                                               replicates=50), _run_cost_differences)
-_register("fig5.4", "Dispersion: cost, full bootstrap formulas", "As fig5.1 with full test sets (class counts vary) "
-          "and the full-bootstrap interval (§5.2): simulated coverage vs w.", "w", "simulation",
+          _run_cost_dispersion,
+          "N(θ, 3) vs N(−θ, 3), θ ∈ {0.75, 1.5, 3, 5}; n = 1,000 per class; α = 10%; stratified test sets; "
+          "exact coverage (finite binomial sum)." + _COST_TEXT + " Pseudo-count 2. " + _W_TEXT)
+_register("fig5.2", "Cost: coverage vs w, sample size",
+          "Does the interval for a classifier's expected cost hold its level for small and large test sets? "
+          "25 to 10,000 instances per class, 90% target.", "w", "exact",
+          dict(_COST, sizes=(25, 250, 2500, 10000), theta=3.0, level=0.9),
+          dict(w=(0.1, 0.5), sizes=(25,)), _run_cost_size,
+          "N(3, 3) vs N(−3, 3); n ∈ {25, 250, 2,500, 10,000}; α = 10%; stratified test sets; exact coverage."
+          + _COST_TEXT + " Pseudo-count 2. " + _W_TEXT)
+_register("fig5.3", "Two models, cost difference: coverage vs w",
+          "Does the interval for the cost difference between two correlated models hold its level? 1,000 "
+          "instances per class, 90% target.", "w", "simulation", dict(_COST_DIFF),
+          dict(w=(0.1, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,), replicates=50), _run_cost_differences,
+          "Paired cost-difference interval (eqs. 5.7–5.8) with Agresti–Min's pseudo-count ½ per paired cell; "
+          "copula pairs with θ ∈ {1, 3}, shifts {0, 2, 4}, ρ ∈ {.3, .6, .9}; scale 3; n = 1,000; α = 10%; "
+          "stratified; 4,000 simulated test sets. " + _W_TEXT)
+_register("fig5.4", "Cost, random class counts, full interval: coverage vs w",
+          "As the four class separations of fig. 5.1, but each test set has a random mix of classes and the "
+          "interval allows for it. 90% target.", "w", "simulation",
           dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="full", replicates=20000),
-          dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion)
-_register("fig5.5", "Dispersion: cost, full data, stratified formulas", "As fig5.4 but the interval uses the "
-          "stratified formulas (§5.1).", "w", "simulation",
+          dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion,
+          "fig. 5.1's setting with full test sets (class counts ~ Bin(2n, ½)) and the full-bootstrap interval "
+          "(§5.2, eqs. 5.10–5.11); 20,000 simulated test sets." + _COST_TEXT + " " + _W_TEXT)
+_register("fig5.5", "Cost, random class counts, fixed-count interval: coverage vs w",
+          "As fig. 5.4 (random mix of classes), but the interval assumes fixed class counts. 90% target.", "w",
+          "simulation",
           dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, design="full", formulas="stratified",
                replicates=20000),
-          dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion)
-_register("fig5.6", "Differences: cost, full data, stratified formulas", "As fig5.3 with full test sets.", "w",
-          "simulation", dict(_COST_DIFF, design="full"),
-          dict(w=(0.1, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,), replicates=50), _run_cost_differences)
-for _name, _add, _what in (("fig5.7", 2.0, "2 (Agresti's value)"), ("fig5.8", 0.5, "0.5 (too few)"),
-                           ("fig5.9", 3.0, "3 (too many)")):
-    _register(_name, f"Adjustment {_add:g}: cost dispersion", f"fig5.1 with Agresti's pseudo-count {_what} per "
-              "cell: exact coverage vs w.", "w", "exact", dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9,
-                                                               add=_add),
-              dict(w=(0.05, 0.5), thetas=(0.75,)), _run_cost_dispersion)
-for _name, _add, _what in (("fig5.10", 0.5, "½ (Agresti–Min's value)"), ("fig5.11", 0.125, "⅛ (too few)"),
-                           ("fig5.12", 1.0, "1 (too many)")):
-    _register(_name, f"Adjustment {_add:g}: cost differences", f"fig5.3 with pseudo-count {_what} per paired "
-              "cell: simulated coverage vs w.", "w", "simulation", dict(_COST_DIFF, add=_add),
-              dict(w=(0.05, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,), replicates=50), _run_cost_differences)
+          dict(w=(0.1, 0.5), thetas=(0.75,), replicates=50), _run_cost_dispersion,
+          "fig. 5.4's full test sets with the stratified interval (§5.1, eqs. 5.4–5.5); 20,000 simulated test sets."
+          + _COST_TEXT + " " + _W_TEXT)
+_register("fig5.6", "Two models, cost, random class counts: coverage vs w",
+          "As fig. 5.3 (two models' cost difference), with a random mix of classes in each test set. 90% "
+          "target.", "w", "simulation", dict(_COST_DIFF, design="full"),
+          dict(w=(0.1, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,), replicates=50), _run_cost_differences,
+          "fig. 5.3's paired interval (eqs. 5.7–5.8, stratified formulas) on full test sets (class counts "
+          "~ Bin(2n, ½)); 4,000 simulated test sets. " + _W_TEXT)
+for _name, _add, _what, _plain in (("fig5.7", 2.0, "2 (Agresti's value)", "2 added per cell (usual)"),
+                                   ("fig5.8", 0.5, "0.5 (too few)", "0.5 added per cell (too few)"),
+                                   ("fig5.9", 3.0, "3 (too many)", "3 added per cell (too many)")):
+    _register(_name, f"Cost: coverage vs w, {_plain}",
+              f"The cost interval of fig. 5.1 when {_add:g} is added to each count of the confusion matrix before "
+              "computing it: does the level still hold? 90% target.", "w", "exact",
+              dict(_COST, thetas=_DISP["thetas"], n=1000, level=0.9, add=_add),
+              dict(w=(0.05, 0.5), thetas=(0.75,)), _run_cost_dispersion,
+              f"fig. 5.1 with Agresti's pseudo-count {_what} per confusion cell (§5.4); exact coverage. " + _W_TEXT)
+for _name, _add, _what, _plain in (("fig5.10", 0.5, "½ (Agresti–Min's value)", "½ added per cell (usual)"),
+                                   ("fig5.11", 0.125, "⅛ (too few)", "⅛ added per cell (too few)"),
+                                   ("fig5.12", 1.0, "1 (too many)", "1 added per cell (too many)")):
+    _register(_name, f"Two models, cost: coverage vs w, {_plain}",
+              f"The cost-difference interval of fig. 5.3 when {_add:g} is added to each paired count before "
+              "computing it: does the level still hold? 90% target.", "w", "simulation", dict(_COST_DIFF, add=_add),
+              dict(w=(0.05, 0.5), thetas=(1.0,), shifts=(0.0,), rhos=(0.3,), replicates=50), _run_cost_differences,
+              f"fig. 5.3 with pseudo-count {_what} per paired cell (Agresti–Min, §5.4); 4,000 simulated test sets. "
+              + _W_TEXT)
 
 
 def list_experiments() -> pd.DataFrame:
-    """The registry as a table: ``name, title, x, kind, description``."""
-    return pd.DataFrame([{"name": e.name, "title": e.title, "x": e.x, "kind": e.kind, "description": e.description}
-                         for e in EXPERIMENTS.values()])
+    """The registry as a table: ``name, title, x, kind, description, method``."""
+    return pd.DataFrame([{"name": e.name, "title": e.title, "x": e.x, "kind": e.kind, "description": e.description,
+                          "method": e.method} for e in EXPERIMENTS.values()])
 
 
 def _coerce(name, default, value):

@@ -1,4 +1,5 @@
-"""Coverage lab page, driven by AppTest: presets, exact curves, a simulation run, bad input, CSV."""
+"""Coverage lab page, driven by AppTest: every preset at its own defaults, exact curves, a simulation run,
+plain names and the Method note, bad input, CSV."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import numpy as np
 import pytest
 from apphelpers import APP, TIMEOUT, AppTest, assert_clean, decode, figure, traces
 
-from rocci.coverage import run_experiment
+from rocci.coverage import EXPERIMENTS, run_experiment
+from rocci.coverage.experiments import FPR_GRID
 
 PAGE = "app_pages/coverage_lab.py"
+#: Simulated presets whose default run takes a few seconds (timed: fig4.10 ≈ 5 s, fig5.5 ≈ 9 s): the test
+#: presses Run at the defaults.  The others (20–45 s each) are opened and checked up to the Run button.
+CHEAP_SIMULATIONS = ("fig4.10", "fig5.5")
 
 
 def new_app(page: str, query: dict | None = None) -> AppTest:
@@ -33,7 +38,7 @@ def lab():
 
 def test_default_preset_draws_exact_curves_with_target(lab):
     at = lab
-    assert at.button_group(key="cov_exp").value == "fig4.2"
+    assert at.selectbox(key="cov_exp").value == "fig4.2"
     spec = figure(at, "cov_chart")
     exact = traces(spec, "exact")
     assert len(exact) == 5  # five shape panels, one method
@@ -49,8 +54,9 @@ def test_default_preset_draws_exact_curves_with_target(lab):
 
 def test_preset_fig43_shows_the_dip_and_url(lab):
     at = lab
-    at.button_group(key="cov_exp").set_value("fig4.3").run()
+    at.selectbox(key="cov_exp").set_value("fig4.3").run()
     assert_clean(at)
+    assert at.query_params["cov_exp"] == "fig4.3"  # the link keeps the short figure name
     spec = figure(at, "cov_chart")
     exact = traces(spec, "exact")
     assert len(exact) == 4
@@ -82,16 +88,16 @@ def test_each_preset_keeps_its_own_parameters(lab):
     """Switching presets shows each experiment's own values (n = 100 for fig4.2, 10,000 for fig4.3)."""
     at = lab
     at.number_input(key="fig4.2_n").set_value(50).run()
-    at.button_group(key="cov_exp").set_value("fig4.3").run()
+    at.selectbox(key="cov_exp").set_value("fig4.3").run()
     assert_clean(at)
     assert at.number_input(key="fig4.3_n").value == 10_000
     assert at.select_slider(key="fig4.3_level").value == 0.9
-    at.button_group(key="cov_exp").set_value("fig4.2").run()
+    at.selectbox(key="cov_exp").set_value("fig4.2").run()
     assert at.number_input(key="fig4.2_n").value == 50
     # the reduced size has its own widgets with the small defaults
     at.toggle(key="fig4.2_small").set_value(True).run()
     assert_clean(at)
-    assert at.multiselect(key="fig4.2s_shapes").value == ["N(1,1) / N(0,1)", "N(2,2) / N(0,1)"]
+    assert at.button_group(key="fig4.2s_shapes").value == ["N(1,1) / N(0,1)", "N(2,2) / N(0,1)"]
 
 
 def test_bad_list_gives_a_warning_not_an_error():
@@ -100,3 +106,74 @@ def test_bad_list_gives_a_warning_not_an_error():
     assert not at.exception
     assert at.warning and "not a number" in at.warning[0].value
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_every_preset_opens_at_its_own_defaults(name):
+    """Each preset, opened from its link with nothing changed: no error, warning or exception; its plain name
+    beside the thesis figure; an exact preset draws at once, a simulated one offers its Run button (cheap ones
+    are run: the chart appears with every point of the preset's own grid)."""
+    exp = EXPERIMENTS[name]
+    at = new_app(PAGE, {"cov_exp": name})
+    assert_clean(at)
+    assert not at.warning, [w.value for w in at.warning]
+    box = at.selectbox(key="cov_exp")
+    assert box.value == name
+    assert box.format_func(name) == exp.choice and len(exp.choice) <= 50  # fits a phone's select box
+    assert f"#### {exp.label}" in [m.value.replace("\\", "") for m in at.main.markdown]
+    assert exp.label.endswith(f"(thesis fig. {name[3:]})")
+    assert ": coverage vs " in exp.label or "fixed vs random" in exp.label
+    # Plain words on the page; the thesis's equation and algorithm numbers only in the Method note.
+    note = next(e for e in at.expander if e.label == "Method")
+    assert exp.method in " ".join(c.value for c in note.caption).replace("\\", "")
+    outside = " ".join(m.value for m in at.main.markdown if not m.value.startswith("####")) + " ".join(
+        c.value for c in at.main.caption if c not in note.caption)
+    for word in ("Algorithm", "eq.", "eqs.", "§"):
+        assert word not in outside, (word, outside)
+    if exp.kind == "exact":
+        assert not at.button, "an exact preset needs no Run button"
+        spec = figure(at, "cov_chart")
+        assert traces(spec, "exact") and traces(spec, "target")
+        return
+    assert at.button(key="cov_run").label == "Run simulation"
+    assert not at.get("plotly_chart")
+    if name not in CHEAP_SIMULATIONS:
+        return
+    at.button(key="cov_run").click().run()
+    assert_clean(at)
+    spec = figure(at, "cov_chart")
+    sims = traces(spec, "simulation")
+    assert sims and all(t["error_y"]["visible"] for t in sims)
+    ref = exp.defaults.get("rates", exp.defaults.get("w"))
+    assert {len(decode(t["x"])) for t in sims} == {len(ref)}
+
+
+@pytest.mark.parametrize("name", ["fig4.6", "fig4.7", "fig4.8"])
+def test_vertical_presets_keep_the_thesis_fpr_grid(name):
+    """The vertical-averaging presets open with all 19 FPR levels of their curve (0.05 … 0.95), not a warning
+    that asks for fewer, and their reduced size runs and draws every method."""
+    at = new_app(PAGE, {"cov_exp": name})
+    assert_clean(at)
+    assert not at.warning
+    typed = [float(v) for v in at.text_input(key=f"{name}_fpr").value.split(",")]
+    assert typed == list(FPR_GRID) and len(typed) == 19
+    methods = at.button_group(key=f"{name}_methods")
+    assert methods.value == ["score", "percentile", "kernel", "bootstrap"]
+    assert "Exact bootstrap, score interval" in methods.options  # whole names (pills are never cut)
+    # More than 25 levels: a warning that names the limit.
+    at.text_input(key=f"{name}_fpr").set_value(", ".join(f"{v / 40:g}" for v in range(1, 40))).run()
+    assert not at.exception
+    assert at.warning and "At most 25 FPR levels" in at.warning[0].value
+    # The reduced size runs.
+    quick = new_app(PAGE, {"cov_exp": name, f"{name}_small": "true"})
+    quick.button(key="cov_run").click().run()
+    assert_clean(quick)
+    sims = traces(figure(quick, "cov_chart"), "simulation")
+    assert len(sims) == 4 * len({t["xaxis"] for t in sims})
+
+
+def test_old_links_and_an_unknown_preset():
+    assert new_app(PAGE, {"cov_exp": "fig5.2"}).selectbox(key="cov_exp").value == "fig5.2"
+    at = new_app(PAGE, {"cov_exp": "fig9.9"})
+    assert_clean(at)
+    assert at.selectbox(key="cov_exp").value == "fig4.2"
