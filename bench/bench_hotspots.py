@@ -12,6 +12,9 @@ import argparse
 import datetime
 import os
 import platform
+import shutil
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -42,11 +45,54 @@ def measure(fn, scores, repeats):
 
 def report(name, fn, scores, repeats, anchor_name=None, anchor=None, anchor_repeats=None):
     t, r = measure(fn, scores, repeats)
+    result = t
     line = f"{name:<44} {t:8.3f} s  {r:7.1f} x argsort"
     if anchor is not None:
         ta, ra = measure(anchor, scores, anchor_repeats or repeats)
         line += f" | {anchor_name}: {ta:8.3f} s {ra:7.1f} x argsort ({ta / t:.1f}x rocci's time)"
     print(line + f"  [{_load()}]", flush=True)
+    return result
+
+
+def rscript_times(r_body: str, columns: dict, repeats: int):
+    """Median elapsed seconds of ``r_body`` in Rscript (data in ``d``), or None without R/pROC."""
+    if shutil.which("Rscript") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "data.csv")
+        np.savetxt(path, np.column_stack(list(columns.values())), delimiter=",", fmt="%.17g",
+                   header=",".join(columns), comments="")
+        script = (
+            "suppressMessages(library(pROC))\n"
+            f"d <- read.csv('{path}')\n"
+            f"t <- replicate({repeats}, system.time({{ {r_body} }})[['elapsed']])\n"
+            "cat(median(t), '\\n')\n"
+        )
+        out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True)
+        if out.returncode != 0:
+            return None
+        return float(out.stdout.split()[-1])
+
+
+def report_r(name, r_body, columns, scores, repeats):
+    """An R anchor: its median time and its ratio to numpy argsort medians timed just before and after."""
+    def argsort_median():
+        ts = []
+        for _ in range(3):
+            t = time.perf_counter()
+            np.argsort(scores)
+            ts.append(time.perf_counter() - t)
+        return float(np.median(ts))
+
+    b0 = argsort_median()
+    t = rscript_times(r_body, columns, repeats)
+    b1 = argsort_median()
+    if t is None:
+        print(f"{name:<44} pROC not installed: no comparison  [{_load()}]", flush=True)
+        return None
+    print(f"{name:<44} {t:8.3f} s  {t / np.median([b0, b1]):7.1f} x argsort (numpy argsort timed around it)  [{_load()}]",
+          flush=True)
+    return t
 
 
 def _old_binomial_quantiles(qs, m, p):
@@ -63,6 +109,28 @@ class _OldQuantiles:
 
     def __exit__(self, *exc):
         intervals._binomial_quantiles = self.saved
+
+
+def _old_compare_auc(y, a, b):
+    """compare_auc with its placements as they were (two argsorts and two sorts per model)."""
+    import rocci.compare as compare
+    from rocci.counts import score_counts
+    from rocci.roc import _placements
+
+    def in_order(scores, mask, n_pos, n_neg):
+        pos, neg = scores[mask], scores[~mask]
+        op, on = np.argsort(pos, kind="stable"), np.argsort(neg, kind="stable")
+        v10s, v01s, ng, nt = _placements(score_counts(pos, neg))
+        v10, v01 = np.empty(pos.size), np.empty(neg.size)
+        v10[op], v01[on] = v10s, v01s
+        return v10, v01, (ng + 0.5 * nt) / (pos.size * neg.size)
+
+    saved = compare._placements_in_order
+    compare._placements_in_order = in_order
+    try:
+        return rocci.compare_auc(y, a, b)
+    finally:
+        compare._placements_in_order = saved
 
 
 def main():
@@ -85,6 +153,19 @@ def main():
     report("threshold_ci wilson, every threshold", lambda: rocci.threshold_ci(y, s), s, args.repeats)
     report("threshold_ci percentile, every threshold", lambda: rocci.threshold_ci(y, s, method="percentile"),
            s, args.repeats, *(() if args.skip_old else ("old rocci percentile", old_percentile, 1)))
+
+    # compare_auc (DeLong), model b a noisier copy of model a
+    b = s + rng.normal(size=n)
+    t_rocci = report("compare_auc (DeLong)", lambda: rocci.compare_auc(y, s, b), s, args.repeats,
+           *(() if args.skip_old else ("old rocci compare_auc", lambda: _old_compare_auc(y, s, b))))
+    report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats)
+    t_r = report_r("  pROC roc.test(delong) incl. 2x roc()",
+                   "r1 <- roc(d$y, d$a, levels=c(0,1), direction='<', quiet=TRUE); "
+                   "r2 <- roc(d$y, d$b, levels=c(0,1), direction='<', quiet=TRUE); "
+                   "roc.test(r1, r2, method='delong')",
+                   {"y": y.astype(int), "a": s, "b": b}, s, 3)
+    if t_r is not None:
+        print(f"  -> rocci compare_auc {t_rocci:.3f} s vs pROC {t_r:.3f} s: {t_r / t_rocci:.1f}x faster (same run)")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,6 @@ from ._validation import (
     check_scores,
 )
 from .counts import joint_ge_counts, paired_cells, score_counts
-from .roc import _placements
 from .threshold import _as_float_array, thresholds_for_total_positive_rate
 
 __all__ = [
@@ -866,13 +865,52 @@ class AucComparison(_FrameResult):
         )
 
 
-def _placements_in_order(pos, neg):
-    """DeLong placement values of each positive and each negative, in the input order."""
-    op, on = np.argsort(pos, kind="stable"), np.argsort(neg, kind="stable")
-    v10_sorted, v01_sorted, n_greater, n_ties = _placements(score_counts(pos, neg))
-    v10, v01 = np.empty(pos.size), np.empty(neg.size)
-    v10[op], v01[on] = v10_sorted, v01_sorted
-    return v10, v01, (n_greater + 0.5 * n_ties) / (pos.size * neg.size)
+def _placements_in_order(scores, mask, n_pos: int, n_neg: int):
+    """DeLong placement values of each positive and each negative, in the input order.
+
+    One sort of all ``n`` scores: in each run of tied scores, the negatives
+    below the run and in it give each positive's
+    ``V10 = (2·#{neg < x} + #{neg = x})/(2n−)``, and the positives above and in
+    it each negative's ``V01 = (2·#{pos > y} + #{pos = y})/(2n+)`` (the same
+    integers and divisions as :func:`rocci.roc._placements`).  The AUC is
+    ``(#{pairs ordered} + ½·#{tied pairs})/(n+·n−)`` from integer counts.
+    """
+    n = scores.size
+    order = np.argsort(scores)
+    ss = scores[order]
+    is_pos = mask[order]
+    first = np.empty(n, dtype=bool)  # starts of runs of tied scores
+    first[0] = True
+    np.not_equal(ss[1:], ss[:-1], out=first[1:])
+    pos_before = np.cumsum(is_pos)
+    if first.all():  # no ties: i sorted scores below, pos_before[i − 1] of them positive
+        below_pos = pos_before - is_pos
+        below_neg = np.arange(n) - below_pos
+        placement = np.where(is_pos, below_neg / float(n_neg), (n_pos - pos_before) / float(n_pos))
+        values = np.empty(n)
+        values[order] = placement
+        n_greater = int(below_neg[is_pos].sum(dtype=np.int64))
+        return values[mask], values[~mask], (n_greater + 0.5 * 0) / (n_pos * n_neg)
+    idx = np.arange(n)
+    start = np.maximum.accumulate(np.where(first, idx, 0))
+    last = np.empty(n, dtype=bool)
+    last[-1] = True
+    last[:-1] = first[1:]
+    stop = np.minimum.accumulate(np.where(last, idx + 1, n)[::-1])[::-1]  # one past each run
+    pos_before = np.concatenate([[0], pos_before])  # positives among the first i sorted scores
+    below_pos, below_all = pos_before[start], start
+    tied_pos = pos_before[stop] - below_pos
+    below_neg, tied_neg = below_all - below_pos, (stop - start) - tied_pos
+    placement = np.where(
+        is_pos,
+        (2 * below_neg + tied_neg) / (2.0 * n_neg),
+        (2 * (n_pos - below_pos) - tied_pos) / (2.0 * n_pos),
+    )
+    values = np.empty(n)
+    values[order] = placement
+    n_greater = int(below_neg[is_pos].sum(dtype=np.int64))
+    n_ties = int(tied_neg[is_pos].sum(dtype=np.int64))
+    return values[mask], values[~mask], (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
 def compare_auc(y_true, score_a, score_b, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
@@ -922,8 +960,8 @@ def compare_auc(y_true, score_a, score_b, *, pos_label=None, confidence_level=0.
         raise InputError(
             f"DeLong's test needs at least 2 positives and 2 negatives (got {n_pos} and {n_neg})."
         )
-    v10a, v01a, auc_a = _placements_in_order(a[mask], a[~mask])
-    v10b, v01b, auc_b = _placements_in_order(b[mask], b[~mask])
+    v10a, v01a, auc_a = _placements_in_order(a, mask, n_pos, n_neg)
+    v10b, v01b, auc_b = _placements_in_order(b, mask, n_pos, n_neg)
     s10 = np.cov(v10a, v10b, ddof=1)
     s01 = np.cov(v01a, v01b, ddof=1)
     var_a = s10[0, 0] / n_pos + s01[0, 0] / n_neg
