@@ -48,12 +48,46 @@ import rocci  # noqa: E402
 LEVELS_99 = np.round(np.linspace(0.01, 0.99, 99), 2)
 CONFIDENCE = 0.95
 
-#: Reference timings of R's pROC at n = 10^4 (binormal, half positive), measured
-#: by the project lead on this kind of machine; not re-measured by this script.
-PROC_REFERENCE = {
-    "thr99": ("pROC::ci.thresholds (99 thresholds, 2,000 resamples)", 6.0),
-    "vert": ("pROC::ci.se (99 specificities, 2,000 resamples)", 27.0),
+#: R's pROC at n = 10^4 (binormal, half positive), measured in the same run by
+#: :func:`measure_proc` when Rscript and pROC are installed (Debian: r-base-core,
+#: r-cran-proc); otherwise the table says "pROC not installed: no comparison".
+PROC_CALLS = {
+    "thr99": "pROC::ci.thresholds (99 thresholds, 2,000 resamples)",
+    "vert": "pROC::ci.se (99 specificities, 2,000 resamples)",
 }
+
+
+def measure_proc(seed: int) -> dict | None:
+    """Elapsed seconds of pROC's ci.thresholds and ci.se on this script's n = 10^4 data, or None."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("Rscript") is None:
+        return None
+    y, s = binormal(10**4, seed)
+    from rocci.counts import score_counts
+    from rocci.threshold import thresholds_for_total_positive_rate
+
+    t = thresholds_for_total_positive_rate(score_counts(s[y == 1], s[y == 0]), LEVELS_99)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "d.csv")
+        np.savetxt(path, np.column_stack([y, s]), delimiter=",", fmt="%.17g", header="y,s", comments="")
+        script = (
+            "suppressMessages(library(pROC)); set.seed(1)\n"
+            f"d <- read.csv('{path}'); r <- roc(d$y, d$s, levels=c(0,1), direction='<', quiet=TRUE)\n"
+            f"th <- c({','.join(repr(float(v)) for v in t)})\n"
+            "a <- system.time(ci.thresholds(r, thresholds=th, boot.n=2000, progress='none'))[['elapsed']]\n"
+            f"b <- system.time(ci.se(r, specificities=c({','.join(repr(float(1 - v)) for v in LEVELS_99)}), "
+            "boot.n=2000, progress='none'))[['elapsed']]\n"
+            "cat(a, b, '\\n')\n"
+        )
+        out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    a, b = (float(v) for v in out.stdout.split()[-2:])
+    return {"thr99": a, "vert": b, "load": os.getloadavg()}
+
 
 # (key, column label, maximum n or None)
 CALLS = [
@@ -428,21 +462,23 @@ def build_tables(results: list[dict], args) -> list[tuple[str, list[str], list[l
 
     ref = next((r for r in results if r["n"] == 10**4), None)
     if ref is not None:
-        header = ["task at n = 10^4", "R pROC (reference)", "rocci exact", "vs pROC",
+        proc = measure_proc(args.seed)
+        header = ["task at n = 10^4", "R pROC (this run)", "rocci exact", "vs pROC",
                   f"Monte Carlo here (B={B})"]
         rows = []
         for key, exact_key in (("thr99", "thr99_pct"), ("vert", "vert_pct")):
-            label, secs = PROC_REFERENCE[key]
             ours = ref["time"][exact_key]
             mc = ref["mc"].get(key)
-            rows.append([label, f"≈ {secs:g} s", fmt_secs(ours), fmt_ratio(secs / ours) + " faster",
-                         DASH if mc is None else fmt_secs(mc)])
-        tables.append((
-            "Context: R's pROC at n = 10^4",
-            header, rows,
-            ["pROC times were measured by the project lead on this kind of machine (2 cores), "
-             "not re-measured by this script; rocci's are this run's medians."],
-        ))
+            if proc is None:
+                rows.append([PROC_CALLS[key], "pROC not installed: no comparison", fmt_secs(ours), DASH,
+                             DASH if mc is None else fmt_secs(mc)])
+            else:
+                rows.append([PROC_CALLS[key], fmt_secs(proc[key]), fmt_secs(ours),
+                             fmt_ratio(proc[key] / ours) + " faster", DASH if mc is None else fmt_secs(mc)])
+        note = ("pROC not installed (Rscript with r-cran-proc): no comparison." if proc is None else
+                "pROC measured once in this run by Rscript on the same n = 10^4 data "
+                f"(load {proc['load'][0]:.1f}/{proc['load'][1]:.1f}/{proc['load'][2]:.1f}); rocci's are this run's medians.")
+        tables.append(("Context: R's pROC at n = 10^4", header, rows, [note]))
 
     header = ["call"] + [f"{fmt_n(a['n'])}→{fmt_n(b['n'])}" for a, b in zip(results, results[1:])]
     rows = []
