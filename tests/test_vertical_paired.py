@@ -267,3 +267,162 @@ def test_bad_input_and_constant_model():
     tpr_a = compare_vertical(y, a, a, fpr=[0.25, 0.5])  # identical models: ΔTPR* = 0 surely
     assert np.all(tpr_a.p_tie == pytest.approx(1.0, abs=1e-12))
     assert np.all(res.p_a_better == 0.0) and np.all(res.delta_tpr_mean <= 0)
+
+
+# ---------------------------------------------------------------------------
+# The series route (Lancaster expansion of the bivariate binomial, corners of
+# blocks of ranks) against the direct formula, the quadrature route, 80-digit
+# arithmetic, and the outputs recorded before it replaced the quadrature as default.
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "n_pos, n_neg, m_neg, levels, seed, rho",
+    [(40, 120, 120, (30, 60, 90), 21, 0.3), (50, 300, 250, (50, 75, 150), 22, 0.6), (60, 300, 300, (150,), 24, 0.9)],
+)
+def test_series_joint_cdf_equals_direct_formula(n_pos, n_neg, m_neg, levels, seed, rho):
+    """F(k, j) = P(N1_k >= r, N2_j >= r) by the series = the multinomial formula, to 1e-13, on sampled pairs."""
+    rng = np.random.default_rng(seed)
+    _, _, na, nb = _paired(n_pos, n_neg, seed, rho=rho)
+    ctx = _PairedData(np.zeros(1), np.zeros(1), na, nb, 1, m_neg)
+    k = np.arange(0, n_neg + 1)
+    overlap = vp.joint_ge_counts(-ctx.rank_a, -ctx.rank_b, -k.astype(float), -k.astype(float)).astype(float)
+    for r in levels:
+        win, _, _ = vp.order_statistic_law(r, m_neg, n_neg)
+        grid = np.arange(win[0] - 1, win[-1] + 1)
+        g = vp._joint_cdf_series(grid.astype(float), grid.astype(float), overlap[np.ix_(grid, grid)], n_neg, m_neg, r)
+        assert g is not None, r
+        p = stats.binom.sf(r - 1, m_neg, grid / n_neg)
+        pick = rng.integers(0, grid.size, (2, 80))
+        kk, jj = grid[pick[0]], grid[pick[1]]
+        want = vp._joint_cdf(kk, jj, overlap[kk, jj].astype(np.int64), n_neg, m_neg, r)
+        got = g[pick[0], pick[1]] + p[pick[0]] * p[pick[1]]
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=f"r={r}")
+
+
+@pytest.mark.parametrize(
+    "n_pos, n_neg, m, digits, seed, rho, r, joint",
+    [(30, 50, (25, 64), None, 10, 0.3, 22, True), (30, 50, (25, 64), None, 10, 0.3, 22, False),
+     (40, 70, None, 1, 9, 0.5, 47, False)],
+)
+def test_series_route_equals_direct_formula(n_pos, n_neg, m, digits, seed, rho, r, joint):
+    """Law of ΔTPR*, mean, sd and joint law of the ranks: series route (cells or blocks) = direct formula."""
+    pa, pb, na, nb = _paired(n_pos, n_neg, seed, rho=rho, digits=digits)
+    m_pos, m_neg = (n_pos, n_neg) if m is None else m
+    ctx = _PairedData(pa, pb, na, nb, m_pos, m_neg)
+    series, direct = ctx.level(r, route="series", joint=joint), ctx.level(r, route="direct")
+    np.testing.assert_allclose(series["pmf"], direct["pmf"], rtol=0, atol=1e-12)
+    assert series["mean"] == pytest.approx(direct["mean"], abs=1e-12)
+    assert series["std"] == pytest.approx(direct["std"], abs=1e-12)
+    assert series["trunc"] <= 1e-13
+    if joint:
+        np.testing.assert_allclose(series["joint"][2], direct["joint"][2], rtol=0, atol=1e-12)
+    else:
+        assert series["joint"] is None
+
+
+@pytest.mark.parametrize("n_pos, n_neg, digits, seed, rho", [(300, 1000, None, 31, 0.6), (400, 1200, 2, 32, 0.8)])
+def test_series_route_equals_quadrature_route(n_pos, n_neg, digits, seed, rho):
+    """Thousand negatives, continuous and tied scores: the two fast routes agree to 1e-12 (the
+    series summed over blocks of ranks, the quadrature cell by cell)."""
+    pa, pb, na, nb = _paired(n_pos, n_neg, seed, rho=rho, digits=digits)
+    ctx = _PairedData(pa, pb, na, nb, n_pos, n_neg)
+    for r in (n_neg // 10, n_neg // 2):
+        series, quad = ctx.level(r, route="series", joint=False), ctx.level(r, route="quadrature")
+        np.testing.assert_allclose(series["pmf"], quad["pmf"], rtol=0, atol=1e-12, err_msg=f"r={r}")
+        assert series["mean"] == pytest.approx(quad["mean"], abs=1e-12)
+        assert series["std"] == pytest.approx(quad["std"], abs=1e-12)
+        assert abs(series["trunc"] - quad["trunc"]) <= 1e-13
+    cells = ctx.level(n_neg // 10, route="series", joint=True)["joint"][2]
+    np.testing.assert_allclose(cells, ctx.level(n_neg // 10, route="quadrature")["joint"][2], rtol=0, atol=1e-13)
+
+
+def test_krawtchouk_coefficients_against_80_digits():
+    """The series coefficients a_ℓ(x) (three-term recurrence, cut at the stable degree) equal the
+    same recurrence run in 80-digit arithmetic to 1e-15, and obey Bessel's inequality."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 80
+
+    def exact(x, m, r, terms):
+        x = mpmath.mpf(x)
+        s, big_n, big_x = mpmath.sqrt(x * (1 - x)), m - 1, r - 1
+        base = s * mpmath.sqrt(m) * mpmath.binomial(big_n, big_x) * x**big_x * (1 - x) ** (big_n - big_x)
+        k_prev, k_cur, out = mpmath.mpf(0), mpmath.mpf(1), [base]
+        for deg in range(terms - 1):
+            nxt = ((x * (big_n - deg) + deg * (1 - x) - big_x) * k_cur
+                   - mpmath.sqrt(deg * (big_n - deg + 1) * x * (1 - x)) * k_prev) / mpmath.sqrt(
+                (deg + 1) * (big_n - deg) * x * (1 - x))
+            k_prev, k_cur = k_cur, nxt
+            out.append((-1) ** (deg + 1) * mpmath.sqrt(mpmath.mpf(1) / (deg + 2)) * base * k_cur)
+        return np.array([float(v) for v in out])
+
+    for m, r in [(5000, 50), (5000, 500), (8400, 4200), (300, 12)]:
+        sd = np.sqrt(r / m * (1 - r / m) / m)
+        x = np.clip(r / m + np.array([-6.0, -2.0, 0.0, 2.0, 6.0]) * sd, 1e-4, 1 - 1e-4)
+        p, q, terms = vp._series_cut(x, m, r, 0.95)
+        coef = vp._rank_tail_coefficients(x, m, r, terms)
+        assert np.all((coef**2).sum(axis=1) <= p * q * (1 + 1e-12) + 1e-300)
+        for i in range(x.size):
+            want = exact(x[i], m, r, int(terms[i]))
+            np.testing.assert_allclose(coef[i, : terms[i]], want, rtol=0, atol=1e-15, err_msg=f"m={m} r={r} x={x[i]}")
+
+
+def test_series_declines_near_rho_one_and_auto_falls_back():
+    """Identical rankings (ρ = 1 next to the diagonal): the series declines, route="series" says so,
+    and the default route gives the quadrature route's answer."""
+    pa, _, na, _ = _paired(30, 60, 41, digits=None)
+    ctx = _PairedData(pa, pa * 2.0, na, na * 2.0, 30, 60)
+    with pytest.raises(ValueError, match="series route"):
+        ctx.level(20, route="series")
+    auto, quad = ctx.level(20), ctx.level(20, route="quadrature")
+    np.testing.assert_array_equal(auto["pmf"], quad["pmf"])
+    assert auto["pmf"][30] == pytest.approx(1.0, abs=1e-12)  # ΔTPR* = 0 surely
+
+
+def test_joint_law_is_computed_on_demand_and_consistent():
+    """compare_vertical keeps only the blocks it needs; joint_threshold_law(i) computes the cells when
+    asked, and they sum to 1 − truncated_mass and to the mean of the returned law."""
+    pa, pb, na, nb = _paired(200, 600, 42, digits=2)
+    y = np.r_[np.ones(200, int), np.zeros(600, int)]
+    res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.1, 0.5])
+    ctx = _PairedData(pa, pb, na, nb, 200, 600)
+    for i, r in enumerate(res.r):
+        k, j, f = res.joint_threshold_law(i)
+        assert res.joint_threshold_law(i)[2] is f  # kept after the first call
+        ref = ctx.level(int(r), joint=True)["joint"]
+        np.testing.assert_array_equal(k, ref[0])
+        np.testing.assert_allclose(f, ref[2], rtol=0, atol=1e-15)
+        assert f.sum() == pytest.approx(1.0 - res.truncated_mass[i], abs=1e-13)
+
+
+def test_fourier_mixture_with_cut_frequencies():
+    """m in the thousands, weights over 30 orders of magnitude, laws on one parity (p_a + p_b = 1)
+    and point masses: the mixture with per-component frequency cuts = the exact components, to 1e-13."""
+    rng = np.random.default_rng(43)
+    n, m, size = 400, 2500, 60
+    n_a = rng.integers(0, n + 1, size)
+    n_b = np.minimum(rng.integers(0, n + 1, size), n - n_a)
+    n_a[:4], n_b[:4] = (n, 0, 250, 0), (0, n, n - 250, 0)  # all in one cell; one parity; all ties
+    w = 10.0 ** rng.uniform(-30, 0, size)
+    w /= w.sum()
+    d, pmf = vp._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
+    want = vp._mixture_difference_pmf(w, n_a / n, n_b / n, m)
+    full = np.zeros(2 * m + 1)
+    full[d + m] = pmf
+    np.testing.assert_allclose(full, want, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("n_pos, n_neg, digits, rho", [(5000, 5000, None, 0.6), (1600, 8400, 2, 0.9)])
+def test_ten_thousand_instances_fast_and_consistent(n_pos, n_neg, digits, rho):
+    """n = 10⁴ at FPR 0.01, 0.1 and 0.5 runs on the series route (no fallback) with the law summing to
+    1, nothing truncated and the mean of the law equal to the exact mean."""
+    pa, pb, na, nb = _paired(n_pos, n_neg, 44, rho=rho, digits=digits)
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    ctx = _PairedData(pa, pb, na, nb, n_pos, n_neg)
+    for fpr in (0.01, 0.1, 0.5):
+        lv = ctx.level(int(round(fpr * n_neg)), route="series", joint=False)
+        assert lv["pmf"].sum() == pytest.approx(1.0, abs=1e-12)
+        assert lv["trunc"] <= 1e-12
+        assert np.sum(lv["d"] * lv["pmf"]) / n_pos == pytest.approx(lv["mean"], abs=1e-12)
+    res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.1])
+    assert res.delta_tpr_low[0] <= res.delta_tpr_mean[0] <= res.delta_tpr_high[0]
