@@ -7,8 +7,21 @@ start with an underscore, which Streamlit does not hash.  So a large
 DataFrame is never hashed (Streamlit samples the rows of big frames and could
 return stale results), and a changed file always gets a new key.
 
-Caches are bounded (``max_entries``) and errors are not cached: a function
-that raises ``rocci.InputError`` is simply called again on the next rerun.
+Caches are bounded and errors are not cached: a function that raises
+``rocci.InputError`` is simply called again on the next rerun.  Memory is
+bounded by bytes, not only by counts (issue 18):
+
+- everything whose size grows with the data (the table, the prepared data,
+  curves with one point per threshold) is cached per session
+  (``scope="session"``) with a few entries: it is dropped when the session
+  disconnects, and a session holds at most a few copies of its own data,
+  itself bounded by ``server.maxUploadSize``;
+- results of fixed size (intervals at chosen levels, tests) are shared by
+  every session, with ``max_entries`` and a one-hour ``ttl``;
+- work that drives a progress bar is kept in a :class:`ResultStore`, bounded
+  by count and by bytes (:data:`RESULT_STORE_BYTES`).
+
+(Streamlit 1.67's decorators take no byte limit, hence these choices.)
 """
 
 from __future__ import annotations
@@ -38,13 +51,13 @@ def upload_limit_bytes() -> int:
     return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the table…")
+@st.cache_data(max_entries=2, scope="session", show_spinner="Reading the table…")
 def load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
     """``rocci.load_table`` on the file's bytes (``digest`` identifies them), within the upload limit."""
     return rocci.load_table(_raw, filename=filename, max_bytes=upload_limit_bytes())
 
 
-@st.cache_data(max_entries=8, show_spinner="Checking the columns…")
+@st.cache_data(max_entries=2, scope="session", show_spinner="Checking the columns…")
 def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.ColumnMapping):
     """The prepared binary data for a dataset and a column mapping.
 
@@ -68,7 +81,7 @@ def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.C
     )
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=2, scope="session", show_spinner=False)
 def summarize(key: str, _prepared) -> pd.DataFrame:
     from rocci import data as rdata
 
@@ -128,16 +141,16 @@ def current_analysis() -> Analysis | None:
 # --- statistics (all computed by rocci; cached here) -------------------------
 
 
-@st.cache_resource(max_entries=32, show_spinner="Computing the ROC curve…")
+@st.cache_resource(max_entries=12, scope="session", show_spinner="Computing the ROC curve…")
 def roc_curve(key: str, model: str, _y: np.ndarray, _s: np.ndarray):
-    """``rocci.roc_curve``, shared and not copied (a 10⁶-row curve is ~35 MB; nothing mutates it)."""
+    """``rocci.roc_curve``, shared by the session's reruns and not copied (a 10⁶-row curve is ~35 MB; nothing mutates it)."""
     curve = rocci.roc_curve(_y, _s)
     for name in ("thresholds", "fpr", "tpr", "tp", "fp"):
         getattr(curve, name).setflags(write=False)  # a page that tried to change it would fail loudly
     return curve
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=4, scope="session", show_spinner=False)
 def roc_base_figure(key: str, models: tuple, auc_text: tuple, fpr_range: tuple, tpr_range: tuple, _curves: dict):
     """``rocci.plots.roc_figure`` of the models' curves, built once per view.
 
@@ -150,7 +163,7 @@ def roc_base_figure(key: str, models: tuple, auc_text: tuple, fpr_range: tuple, 
     return plots.roc_figure(_curves, auc_text=dict(auc_text), fpr_range=fpr_range, tpr_range=tpr_range)
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing the AUC interval…")
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing the AUC interval…")
 def _roc_auc(key: str, model: str, method: str, m: tuple | None, _y, _s):
     return rocci.roc_auc(_y, _s, method=method, m=m)
 
@@ -160,7 +173,7 @@ def roc_auc(key: str, model: str, method: str, confidence_level: float, m: tuple
     return _roc_auc(key, model, method, m, _y, _s).at_level(confidence_level)
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap regions at the chosen thresholds…")
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap regions at the chosen thresholds…")
 def threshold_ci(
     key: str,
     model: str,
@@ -185,7 +198,7 @@ def threshold_ci(
     )
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap intervals at the chosen FPR levels…")
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap intervals at the chosen FPR levels…")
 def vertical_ci(key: str, model: str, fpr: tuple, confidence_level: float, method: str, m: tuple | None, _y, _s):
     result = rocci.vertical_ci(_y, _s, fpr=list(fpr), confidence_level=confidence_level, method=method, m=m)
     return _picklable(result)
@@ -204,22 +217,79 @@ def _picklable(result):
     return result
 
 
+#: Byte budget of each :class:`ResultStore` unless told otherwise.
+RESULT_STORE_BYTES = 256 * 1024**2
+
+
+def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
+    """Approximate memory held by ``obj``: its arrays' ``nbytes``, frames' memory, bytes and text.
+
+    Walks dataclasses, mappings, sequences and plain objects' attributes (each
+    object counted once, to a depth of 8); anything else counts its
+    ``sys.getsizeof``.  Good enough to keep a store within a budget: the
+    large parts of rocci's results are NumPy arrays and pandas frames.
+    """
+    import sys
+
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen or _depth > 8:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return int(obj.nbytes)
+    if isinstance(obj, (pd.DataFrame, pd.Series)):
+        usage = obj.memory_usage(index=True, deep=False)
+        return int(usage.sum() if isinstance(usage, pd.Series) else usage)
+    if isinstance(obj, pd.Index):
+        return int(obj.memory_usage(deep=False))
+    if isinstance(obj, (bytes, bytearray, memoryview, str)):
+        return sys.getsizeof(obj)
+    size = sys.getsizeof(obj, 64)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return size + sum(nbytes(getattr(obj, f.name, None), seen, _depth + 1) for f in dataclasses.fields(obj))
+    if isinstance(obj, dict):
+        return size + sum(nbytes(k, seen, _depth + 1) + nbytes(v, seen, _depth + 1) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return size + sum(nbytes(v, seen, _depth + 1) for v in obj)
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(attrs, dict) and not isinstance(obj, type):
+        return size + sum(nbytes(v, seen, _depth + 1) for v in attrs.values())
+    return size
+
+
 class ResultStore:
-    """A small, thread-safe LRU store of results, for work that drives a progress bar.
+    """A small, thread-safe LRU store of results bounded by count and by bytes, for work that drives a progress bar.
 
     A long computation reports its progress through a callback that updates a
     progress bar created by the page; ``st.cache_data`` cannot replay calls on
     elements created outside the cached function, so such results are kept
     here instead.  Keys are built like the cached functions' arguments (the
     data digest text, the model names and the options), so a changed cell of
-    the data never returns a stale result; the store holds at most
-    ``max_entries`` results (the least recently used go first).
+    the data never returns a stale result.
+
+    The store holds at most ``max_entries`` results whose sizes (:func:`nbytes`)
+    add up to at most ``max_bytes``; the least recently used go first.  The
+    result just put is always kept, even alone over the budget, so that a page
+    can read back what it has just computed; it goes at the next ``put``.
     """
 
-    def __init__(self, max_entries: int = 64):
+    def __init__(self, max_entries: int = 64, max_bytes: int = RESULT_STORE_BYTES):
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("a ResultStore needs max_entries >= 1 and max_bytes >= 1")
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
         self._store: OrderedDict = OrderedDict()
+        self._sizes: dict = {}
+        self._bytes = 0
         self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held now (as estimated when each result was put)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._store)
 
     def get(self, key):
         with self._lock:
@@ -229,15 +299,23 @@ class ResultStore:
         return None
 
     def put(self, key, value) -> None:
+        size = nbytes(value)  # outside the lock: may walk a large result
         with self._lock:
+            if key in self._store:
+                self._bytes -= self._sizes.pop(key)
             self._store[key] = value
             self._store.move_to_end(key)
-            while len(self._store) > self.max_entries:
-                self._store.popitem(last=False)
+            self._sizes[key] = size
+            self._bytes += size
+            while len(self._store) > 1 and (len(self._store) > self.max_entries or self._bytes > self.max_bytes):
+                old, _ = self._store.popitem(last=False)
+                self._bytes -= self._sizes.pop(old)
 
     def clear(self) -> None:
         with self._lock:
             self._store.clear()
+            self._sizes.clear()
+            self._bytes = 0
 
 
 def analysis_or_notice(*, min_models: int = 1, too_few: str = "") -> "Analysis | None":

@@ -30,7 +30,7 @@ def quantile_grid(scores: np.ndarray, size: int = GRID_SIZE) -> tuple:
     return tuple(float(v) for v in np.unique(np.quantile(s, np.linspace(0.0, 1.0, size), method="inverted_cdf")))
 
 
-@st.cache_data(max_entries=64, show_spinner="Comparing the two models at the chosen thresholds (exact bootstrap)…")
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Comparing the two models at the chosen thresholds (exact bootstrap)…")
 def compare_thresholds(key: str, model_a: str, model_b: str, thresholds_a: tuple | None, thresholds_b: tuple | None,
                        total_positive_rate: tuple | None, confidence_level: float, region: str, m, _y, _a, _b):
     """``rocci.compare_thresholds`` (differences a − b) at threshold pairs or equal total-positive rates."""
@@ -44,7 +44,7 @@ def compare_thresholds(key: str, model_a: str, model_b: str, thresholds_a: tuple
     return _picklable(result)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the dominance map (exact bootstrap)…")
+@st.cache_data(max_entries=16, ttl="1h", show_spinner="Computing the dominance map (exact bootstrap)…")
 def dominance_map(key: str, model_a: str, model_b: str, size: int, m, _y, _a, _b):
     """``rocci.dominance_map`` over the quantile grids of both models' scores."""
     result = rocci.dominance_map(
@@ -55,12 +55,12 @@ def dominance_map(key: str, model_a: str, model_b: str, size: int, m, _y, _a, _b
     return _picklable(result)
 
 
-@st.cache_data(max_entries=32, show_spinner="Comparing the AUCs (DeLong)…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Comparing the AUCs (DeLong)…")
 def compare_auc(key: str, model_a: str, model_b: str, confidence_level: float, _y, _a, _b):
     return _picklable(rocci.compare_auc(_y, _a, _b, confidence_level=confidence_level))
 
 
-@st.cache_data(max_entries=32, show_spinner="McNemar's test…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="McNemar's test…")
 def mcnemar(key: str, model_a: str, model_b: str, threshold_a: float, threshold_b: float, correction: bool,
             _y, _a, _b):
     return _picklable(rocci.mcnemar(_y, _a, _b, threshold_a=threshold_a, threshold_b=threshold_b,

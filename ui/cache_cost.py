@@ -19,7 +19,7 @@ import rocci
 W_GRID = tuple(round(float(v), 10) for v in np.linspace(0.0, 1.0, 101))  # 0.3, not 0.30000000000000004
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing the cost curve…")
+@st.cache_data(max_entries=12, scope="session", show_spinner="Computing the cost curve…")
 def _cost_curve(key: str, model: str, _y, _s):
     return rocci.cost_curve(_y, _s)
 
@@ -34,7 +34,7 @@ def cost_curve(key: str, model: str, w: tuple | None, _y, _s):
     return curve if w is None else curve.at(list(w))
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing exact bootstrap intervals for the cost…")
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap intervals for the cost…")
 def cost_ci(key: str, model: str, w: tuple | None, thresholds: tuple | None, bootstrap: str,
             confidence_level: float, method: str, m: int | tuple | None, _y, _s):
     """``rocci.cost_ci``; ``thresholds`` None = the envelope's optimal threshold at each w;
@@ -47,7 +47,7 @@ def cost_ci(key: str, model: str, w: tuple | None, thresholds: tuple | None, boo
     )
 
 
-@st.cache_data(max_entries=32, show_spinner="Comparing the two models' costs (exact bootstrap)…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Comparing the two models' costs (exact bootstrap)…")
 def compare_cost(key: str, model_a: str, model_b: str, w: tuple | None, bootstrap: str,
                  confidence_level: float, method: str, m: int | tuple | None, _y, _a, _b):
     """``rocci.compare_cost`` (ΔC = cost of a − cost of b), each model at its optimal threshold."""

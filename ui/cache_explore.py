@@ -14,34 +14,34 @@ import streamlit as st
 import rocci
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the indicators at every threshold…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the indicators at every threshold…")
 def threshold_table(key: str, model: str, _y, _s):
     """``rocci.threshold_table``: one row per distinct score."""
     return rocci.threshold_table(_y, _s)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the gain chart…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the gain chart…")
 def gain_curve(key: str, model: str, _y, _s):
     return rocci.gain_curve(_y, _s)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the precision–recall curve…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the precision–recall curve…")
 def precision_recall_curve(key: str, model: str, _y, _s):
     return rocci.precision_recall_curve(_y, _s)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the reading-rate curve…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the reading-rate curve…")
 def reading_curve(key: str, model: str, _y, _s):
     return rocci.reading_curve(_y, _s)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl="1h", show_spinner=False)
 def confusion_at(key: str, model: str, threshold: float, confidence_level: float, method: str, _y, _s):
     """``rocci.confusion_at`` at one threshold."""
     return rocci.confusion_at(_y, _s, threshold, confidence_level=confidence_level, method=method)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl="1h", show_spinner=False)
 def chosen_threshold(key: str, model: str, by: str, value: float | None, _y, _s) -> float:
     """The threshold chosen by total positive rate ("rate": ``value`` is the rate), Youden's index
     ("youden") or lowest normalised cost ("cost": ``value`` is the operating point w)."""

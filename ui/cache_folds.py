@@ -21,24 +21,24 @@ import rocci
 from . import cache
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing one ROC curve per fold…")
+@st.cache_data(max_entries=8, scope="session", show_spinner="Computing one ROC curve per fold…")
 def fold_roc_curves(key: str, model: str, _y, _s, _f):
     return rocci.fold_roc_curves(_y, _s, _f)
 
 
-@st.cache_data(max_entries=32, show_spinner="Averaging the folds' curves vertically…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Averaging the folds' curves vertically…")
 def fold_vertical_average(key: str, model: str, fpr: tuple | None, confidence_level: float, spread: str, _y, _s, _f):
     return rocci.fold_vertical_average(_y, _s, _f, fpr=None if fpr is None else list(fpr),
                                        confidence_level=confidence_level, spread=spread)
 
 
-@st.cache_data(max_entries=32, show_spinner="Averaging the folds' curves at fixed thresholds…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Averaging the folds' curves at fixed thresholds…")
 def fold_threshold_average(key: str, model: str, n_thresholds: int, confidence_level: float, spread: str, _y, _s, _f):
     return rocci.fold_threshold_average(_y, _s, _f, n_thresholds=n_thresholds,
                                         confidence_level=confidence_level, spread=spread)
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the paired t-test over folds…")
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Running the paired t-test over folds…")
 def compare_folds(key: str, model_a: str, model_b: str, measure: str, threshold_a: float | None,
                   threshold_b: float | None, confidence_level: float, _y, _a, _b, _f):
     return rocci.compare_folds(_y, _a, _b, _f, measure=measure, threshold_a=threshold_a, threshold_b=threshold_b,
@@ -67,7 +67,7 @@ def multiclass_key(digest: str, label, classes: tuple, columns: tuple) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the class and score columns…")
+@st.cache_data(max_entries=2, scope="session", show_spinner="Reading the class and score columns…")
 def multiclass_data(key: str, digest: str, filename: str, label, classes: tuple, columns: tuple, _raw: bytes) -> Multiclass:
     """Rows with a class and every score column present; scores as floats.
 
@@ -94,7 +94,7 @@ def multiclass_data(key: str, digest: str, filename: str, label, classes: tuple,
     )
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the one-vs-rest curves and their exact bootstrap intervals…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the one-vs-rest curves and their exact bootstrap intervals…")
 def one_vs_rest(key: str, confidence_level: float, auc_method: str, fpr: tuple, _y, _S, classes: tuple):
     res = rocci.one_vs_rest(_y, _S, classes=list(classes), confidence_level=confidence_level, auc_method=auc_method,
                             fpr=list(fpr))
@@ -103,7 +103,7 @@ def one_vs_rest(key: str, confidence_level: float, auc_method: str, fpr: tuple, 
     return res
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the correct-vs-top-score curve…")
+@st.cache_data(max_entries=4, scope="session", show_spinner="Computing the correct-vs-top-score curve…")
 def top_score_curve(key: str, _y, _S, classes: tuple):
     return rocci.top_score_curve(_y, _S, classes=list(classes))
 

@@ -45,13 +45,13 @@ def example() -> tuple[str, np.ndarray, np.ndarray]:
     return "example:" + digest, y, s
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
 def confusion_at(key: str, model: str, threshold: float, _y, _s):
     """``rocci.confusion_at`` at one threshold (Wilson, 95%: the Learn page shows counts and rates only)."""
     return rocci.confusion_at(_y, _s, threshold)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
 def cost_at(key: str, model: str, w: tuple, thresholds: tuple | None, _y, _s):
     """``rocci.cost_ci`` at the operating points ``w`` (its ``cost`` is the observed cost; Wald, no law kept).
 
