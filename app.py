@@ -16,7 +16,7 @@ import streamlit as st
 
 st.set_page_config(
     page_title="rocci — exact bootstrap ROC",
-    page_icon=":material/ssid_chart:",
+    page_icon=str(__import__("pathlib").Path(__file__).parent / "ui/static/favicon.png"),  # shipped: no font host
     layout="wide",
     menu_items={
         "About": "rocci: ROC curves with exact bootstrap confidence regions "
