@@ -91,11 +91,14 @@ class VerticalComparison(_FrameResult):
     delta_tpr_mean, delta_tpr_std : ndarray
         Exact mean and standard deviation of ΔTPR*.
     delta_tpr_low, delta_tpr_high : ndarray
-        Percentile interval of the exact law at ``confidence_level``.
+        Interval at ``confidence_level``: percentile interval of the exact law,
+        or the score interval (``method``).
     p_a_better, p_tie : ndarray
         ``P(ΔTPR* > 0)`` and ``P(ΔTPR* = 0)``.
     truncated_mass : ndarray
         Probability of ``(K, J)`` outside the computed window.
+    method : str
+        ``"percentile"`` or ``"score"``.
     """
 
     fpr: np.ndarray
@@ -112,10 +115,11 @@ class VerticalComparison(_FrameResult):
     m_pos: int
     m_neg: int
     confidence_level: float
+    method: str = "percentile"
     _laws: list = field(default_factory=list, repr=False)
     _joint: list = field(default_factory=list, repr=False)
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "confidence_level")
+    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "confidence_level", "method")
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``fpr, r, delta_tpr_mean, delta_tpr_std, delta_tpr_low,
@@ -765,6 +769,8 @@ class _PairedData:
         total = weights.sum()
         delta = p_a - p_b
         mean = float(weights @ delta / total)
+        between = float(weights @ (delta - mean) ** 2 / total)  # variance of p_a − p_b over (K, J)
+        discordant = float(weights @ (p_a + p_b) / total)  # mean of p_a + p_b over (K, J)
         var = float(weights @ ((delta - mean) ** 2 + (p_a + p_b - delta**2) / m_pos) / total)
         if route == "direct":
             d, pmf = np.arange(-m_pos, m_pos + 1), _mixture_difference_pmf(weights, p_a, p_b, m_pos)
@@ -780,9 +786,21 @@ class _PairedData:
             "pmf": pmf,
             "mean": mean,
             "std": float(np.sqrt(max(var, 0.0))),
+            "between": between,
+            "discordant": discordant,
             "trunc": max(0.0, 1.0 - float(w.sum())),
             "joint": (k_win, k_win, w) if full else None,
         }
+
+
+def _score_bounds(mean: float, between: float, discordant: float, n_pos: int, m_pos: int, alpha: float):
+    """Score interval for ΔTPR from the exact paired moments (:func:`compare_vertical`, Notes)."""
+    z = float(special.ndtri(1.0 - alpha / 2.0))
+    k = z * z / m_pos
+    gamma = (n_pos * discordant + 2.0) / (n_pos + 4.0)
+    spread = between * (1.0 - 1.0 / m_pos) + gamma / m_pos
+    half = z * np.sqrt(max(spread * (1.0 + k) - mean * mean / m_pos, 0.0))
+    return float(np.clip((mean - half) / (1.0 + k), -1.0, 1.0)), float(np.clip((mean + half) / (1.0 + k), -1.0, 1.0))
 
 
 def _level_ticker(progress, i: int, levels: int, message: str):
@@ -807,11 +825,13 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     confidence_level : float, default 0.95
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``.
-    method : {"percentile"}
-        Interval from the quantiles of the exact law.  Where both models find
-        (almost) every positive at the level, the law is a point mass at 0 and
-        the interval ``[0, 0]`` has zero width and under-covers (Coverage lab,
-        thesis figure 4.9; ``docs/coverage.md``); the dashboard flags it.
+    method : {"percentile", "score"}
+        ``"percentile"`` (default): the quantiles of the exact law.  Where both
+        models find (almost) every positive at the level, the law is a point
+        mass at 0 and the interval ``[0, 0]`` has zero width and under-covers
+        (Coverage lab, thesis figure 4.9; ``docs/coverage.md``); the dashboard
+        flags it.  ``"score"``: a score interval on the exact paired moments
+        (see Notes), which keeps a positive width there.
     progress : callable, optional
         ``progress(fraction, message)`` is called as the work advances
         (``fraction`` in [0, 1]), e.g. to drive a progress bar.
@@ -823,6 +843,22 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
 
     Notes
     -----
+    The score interval extends the paired score interval at fixed thresholds
+    (thesis eq. 4.8–4.9, :func:`rocci.compare.paired_score_interval`) to
+    thresholds drawn with the negatives.  With ``δ_kj = p_a − p_b`` and
+    ``γ_kj = p_a + p_b`` the positives' cell shares at the thresholds of ranks
+    ``(k, j)``, the exact law gives ``δ̄ = E[δ_KJ]`` (the mean of ΔTPR*), the
+    between-threshold variance ``V_b = Var(δ_KJ)`` and ``Var ΔTPR* =
+    V_b(1 − 1/m+) + (E[γ_KJ] − δ̄²)/m+``.  The bounds solve
+
+    ``(δ̄ − δ)² = z² [V_b(1 − 1/m+) + (γ̃ − δ²)/m+]``,
+    ``δ = [δ̄ ± z √(S(1 + z²/m+) − δ̄²/m+)] / (1 + z²/m+)``,
+    ``S = V_b(1 − 1/m+) + γ̃/m+``,
+
+    with ``γ̃ = (n+·E[γ_KJ] + 2)/(n+ + 4)`` smoothed as in eq. 4.9 (so the
+    width stays positive where no positive falls in a discordant cell), and
+    clipped to [−1, 1].  With ``V_b = 0`` it is eq. 4.8.
+
     The thesis's direct formula costs O(m−²) for each of the O(m−) pairs of
     ranks ``(k, j)`` of the two thresholds in the window, O(n⁴) in all when
     ``m− = n−``.  Here (module docstring) the joint law of the ranks comes
@@ -847,7 +883,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     (``bench/bench_vertical_paired.py``).
     """
     level = check_confidence_level(confidence_level)
-    check_choice("method", method, ("percentile",))
+    check_choice("method", method, ("percentile", "score"))
     mask, sa, sb, _ = _check_paired(y_true, score_a, score_b, pos_label)
     n_pos, n_neg = int(mask.sum()), int((~mask).sum())
     m_pos, m_neg = check_m(m, n_pos, n_neg)
@@ -867,9 +903,13 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         lv = ctx.level(int(r), joint=False, tick=tick)
         out["trunc"][i], out["mean"][i], out["std"][i] = lv["trunc"], lv["mean"], lv["std"]
         d, pmf = lv["d"], lv["pmf"]
-        cdf = np.cumsum(pmf)
-        out["low"][i] = d[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)] / m_pos
-        out["high"][i] = d[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)] / m_pos
+        if method == "percentile":
+            cdf = np.cumsum(pmf)
+            out["low"][i] = d[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)] / m_pos
+            out["high"][i] = d[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)] / m_pos
+        else:
+            out["low"][i], out["high"][i] = _score_bounds(lv["mean"], lv["between"], lv["discordant"],
+                                                          n_pos, m_pos, alpha)
         out["better"][i] = min(1.0, float(pmf[d > 0].sum()))  # round-off can pass 1 by 1e-14
         out["tie"][i] = min(1.0, float(pmf[d == 0].sum()))
         laws.append((d, pmf))
@@ -892,6 +932,7 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         m_pos=m_pos,
         m_neg=m_neg,
         confidence_level=level,
+        method=method,
         _laws=laws,
         _joint=joints,
     )

@@ -426,3 +426,65 @@ def test_ten_thousand_instances_fast_and_consistent(n_pos, n_neg, digits, rho):
         assert np.sum(lv["d"] * lv["pmf"]) / n_pos == pytest.approx(lv["mean"], abs=1e-12)
     res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.1])
     assert res.delta_tpr_low[0] <= res.delta_tpr_mean[0] <= res.delta_tpr_high[0]
+
+
+# ---------------------------------------------------------------------------
+# method="score": a score interval on the exact paired moments.
+# ---------------------------------------------------------------------------
+
+
+def test_score_interval_solves_its_equation_on_the_exact_moments():
+    """The bounds solve (δ̄ − δ)² = z²[V_b(1 − 1/m+) + (γ̃ − δ²)/m+], with δ̄, V_b = Var(p_a − p_b) and
+    E[p_a + p_b] over the joint law of the thresholds' ranks, computed here from that law directly;
+    Var ΔTPR* = V_b(1 − 1/m+) + (E[p_a + p_b] − δ̄²)/m+."""
+    from scipy.special import ndtri
+
+    pa, pb, na, nb = _paired(60, 90, 51, rho=0.5, digits=1)
+    y = np.r_[np.ones(60, int), np.zeros(90, int)]
+    a, b = np.r_[pa, na], np.r_[pb, nb]
+    res = compare_vertical(y, a, b, fpr=[0.1, 0.4, 0.8], method="score", confidence_level=0.9)
+    assert res.method == "score"
+    pct = compare_vertical(y, a, b, fpr=[0.1, 0.4, 0.8], confidence_level=0.9)
+    np.testing.assert_array_equal(res.delta_tpr_mean, pct.delta_tpr_mean)
+    ctx = _PairedData(pa, pb, na, nb, 60, 90)
+    z = ndtri(0.95)
+    for i, r in enumerate(res.r):
+        k, _, f = ctx.level(int(r), route="direct")["joint"]
+        t_a, t_b = np.sort(na)[::-1][k - 1], np.sort(nb)[::-1][k - 1]
+        ge_a = (pa[None, :] >= t_a[:, None]).sum(1)
+        ge_b = (pb[None, :] >= t_b[:, None]).sum(1)
+        both = ((pa[None, :] >= t_a[:, None])[:, None, :] & (pb[None, :] >= t_b[:, None])[None, :, :]).sum(2)
+        p_a, p_b = (ge_a[:, None] - both) / 60, (ge_b[None, :] - both) / 60
+        w = f / f.sum()
+        mean = np.sum(w * (p_a - p_b))
+        between = np.sum(w * (p_a - p_b - mean) ** 2)
+        disc = np.sum(w * (p_a + p_b))
+        assert res.delta_tpr_mean[i] == pytest.approx(mean, abs=1e-12)
+        assert res.delta_tpr_std[i] ** 2 == pytest.approx(between * (1 - 1 / 60) + (disc - mean**2) / 60, abs=1e-12)
+        gamma = (60 * disc + 2) / 64
+        for bound in (res.delta_tpr_low[i], res.delta_tpr_high[i]):
+            assert -1 < bound < 1
+            assert (mean - bound) ** 2 == pytest.approx(
+                z**2 * (between * (1 - 1 / 60) + (gamma - bound**2) / 60), abs=1e-12)
+        assert res.delta_tpr_low[i] < mean < res.delta_tpr_high[i]
+
+
+def test_score_interval_keeps_its_width_where_the_percentile_interval_collapses():
+    """Both models rank every positive above every negative: ΔTPR* = 0 surely, the percentile interval is
+    [0, 0]; the score interval is the fixed-threshold paired score interval (eq. 4.8–4.9) of empty
+    discordant cells, of positive width."""
+    from rocci.compare import paired_score_interval
+
+    rng = np.random.default_rng(52)
+    y = np.r_[np.ones(40, int), np.zeros(50, int)]
+    a = np.r_[rng.uniform(2, 3, 40), rng.uniform(0, 1, 50)]
+    b = np.r_[rng.uniform(5, 6, 40), rng.uniform(0, 1, 50)]
+    pct = compare_vertical(y, a, b, fpr=[0.2, 0.9])
+    score = compare_vertical(y, a, b, fpr=[0.2, 0.9], method="score")
+    assert np.all(pct.delta_tpr_low == 0) and np.all(pct.delta_tpr_high == 0)
+    low, high = paired_score_interval(0, 0, 40, 40, 0.05)
+    np.testing.assert_allclose(score.delta_tpr_low, low, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(score.delta_tpr_high, high, rtol=0, atol=1e-15)
+    assert np.all(score.delta_tpr_high - score.delta_tpr_low > 0.05)
+    with pytest.raises(Exception, match="method"):
+        compare_vertical(y, a, b, fpr=[0.2], method="wald")
