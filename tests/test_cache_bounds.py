@@ -155,3 +155,18 @@ def test_every_cache_is_bounded():
         # shared caches expire; per-session ones go with the session
         assert info.scope == "session" or info.ttl is not None or name.startswith(
             ("ui.cache_coverage.", "ui.cache_learn._example")), name
+
+
+def test_server_config_bounds_cached_data_and_disconnected_sessions():
+    import tomllib
+    from pathlib import Path
+
+    from streamlit import byte_util
+
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
+    server = config["server"]
+    # every st.cache_data entry of every session together
+    budget = byte_util.config_max_cache_data_size_to_bytes(server["maxCacheDataSize"])
+    assert budget is not None and budget <= 1024**3
+    # a session that has gone keeps its upload this long (Streamlit's default: 120 s)
+    assert 30 <= server["disconnectedSessionTTL"] <= 120
