@@ -230,15 +230,15 @@ _BLOCK = 1 << 21
 _SEGMENT = 32
 
 
-def _bernstein(var):
-    """Half-width ``t`` with ``exp(−t²/(2(V + t/3))) = _TAIL_EPS`` (Bernstein's bound)."""
-    return _LAMBDA / 3.0 + np.sqrt(_LAMBDA**2 / 9.0 + 2.0 * _LAMBDA * np.asarray(var, float))
+def _bernstein(var, lam: float = _LAMBDA):
+    """Half-width ``t`` with ``exp(−t²/(2(V + t/3))) = e^(−λ)`` (Bernstein's bound; λ for :data:`_TAIL_EPS`)."""
+    return lam / 3.0 + np.sqrt(lam**2 / 9.0 + 2.0 * lam * np.asarray(var, float))
 
 
-def _kl_bound(n, p, upper: bool):
-    """Distance ``t`` from the mean with ``P(S − n·p >= t) <= _TAIL_EPS`` (``upper``) or
-    ``P(n·p − S >= t) <= _TAIL_EPS``, for ``S`` a sum of ``n`` independent
-    Bernoulli variables of mean probability ``p``.
+def _kl_bound(n, p, upper: bool, lam: float = _LAMBDA):
+    """Distance ``t`` from the mean with ``P(S − n·p >= t) <= e^(−λ)`` (``upper``) or
+    ``P(n·p − S >= t) <= e^(−λ)``, for ``S`` a sum of ``n`` independent
+    Bernoulli variables of mean probability ``p`` (``λ`` for :data:`_TAIL_EPS` by default).
 
     Chernoff's bound ``P(S >= n(p + x)) <= exp(−n·KL(p + x ‖ p))`` holds for
     any such sum (the moment generating function of a Poisson-binomial is at
@@ -253,14 +253,14 @@ def _kl_bound(n, p, upper: bool):
     if not upper:  # the lower tail of S is the upper tail of n − S
         p = 1.0 - p
     room = n * (1.0 - p)  # largest possible excess over the mean
-    x = np.minimum(_bernstein(n * p * (1 - p)), room) / np.where(n > 0, n, 1.0)
+    x = np.minimum(_bernstein(n * p * (1 - p), lam), room) / np.where(n > 0, n, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        reachable = -n * np.log(p) > _LAMBDA  # n·KL(1 ‖ p) > λ
+        reachable = -n * np.log(p) > lam  # n·KL(1 ‖ p) > λ
         for _ in range(2):  # one or two steps reach the root to within a unit
             a = np.clip(p + x, p, 1.0)
             kl = special.xlogy(a, a / p) + special.xlogy(1 - a, (1 - a) / (1 - p))
             slope = np.log(a / p) - np.log((1 - a) / (1 - p))
-            step = (n * kl - _LAMBDA) / (n * slope)
+            step = (n * kl - lam) / (n * slope)
             x = np.where(reachable & np.isfinite(step) & (step > 0), x - step, x)
     return np.where(reachable, np.ceil(n * x), room)
 
@@ -446,27 +446,14 @@ def _krawtchouk_stable_degree(x: np.ndarray, m: int, r: int) -> np.ndarray:
     return np.minimum(left(big_x, x), left(big_n - big_x, 1.0 - x))
 
 
-def _series_cut(x: np.ndarray, m: int, r: int, rho: float, eps: float = _SERIES_EPS):
-    """``P(N >= r)``, ``P(N < r)`` for ``N ~ Bin(m, x)``, and the terms each row of the series needs.
-
-    A row is cut at the first ``L`` with ``|ρ|^(L+1) · √(P(1−P)) / 2 <= eps``
-    (by Bessel's inequality, the error of cutting the series there, whatever
-    the other factor), and at the stable degree (:func:`_krawtchouk_stable_degree`).
-    """
+def _series_cut(x: np.ndarray, m: int, r: int):
+    """``P(N >= r)`` and ``P(N < r)`` for ``N ~ Bin(m, x)``, and the most terms of the series the
+    recurrence of :func:`_rank_tail_coefficients` gives accurately (:func:`_krawtchouk_stable_degree`)."""
     x = np.asarray(x, dtype=float)
     a_, b_ = float(r), float(m - r + 1)
     p, q = special.betainc(a_, b_, x), special.betaincc(a_, b_, x)
-    spread = np.sqrt(p * q)
-    if rho >= 1.0:
-        need = np.full(x.size, float(m))
-    elif rho <= 0.0:
-        need = np.zeros(x.size)
-    else:
-        with np.errstate(divide="ignore"):
-            need = np.ceil((np.log(2.0 * eps) - np.log(np.where(spread > 0, spread, 1.0))) / np.log(rho)) - 1.0
-    need = np.where(spread > 0, np.clip(need, 0, m), 0.0)
     stable = np.floor(_krawtchouk_stable_degree(x, m, r)) + 1.0  # term ℓ uses degree ℓ − 1
-    return p, q, np.minimum(need, np.minimum(stable, float(m))).astype(np.int64)
+    return p, q, np.minimum(stable, float(m)).astype(np.int64)
 
 
 def _rank_tail_coefficients(x: np.ndarray, m: int, r: int, terms: np.ndarray) -> np.ndarray:
@@ -508,6 +495,66 @@ def _rank_tail_coefficients(x: np.ndarray, m: int, r: int, terms: np.ndarray) ->
     return out
 
 
+#: Largest window of the count of draws in the disagreement of two top sets summed over.
+_DISAGREE_MAX = 160
+
+
+def _disagreement_window(k, j, overlap, n: int, m: int) -> np.ndarray:
+    """Upper end of the window of ``T``, the draws in the symmetric difference of the two top
+    sets, ``T ~ Bin(m, (k + j − 2c)/n)``: ``P(T > window) <= _SERIES_EPS`` (Chernoff)."""
+    share = (k + j - 2.0 * overlap) / n
+    return np.minimum(np.ceil(m * share + _kl_bound(m, share, upper=True, lam=-np.log(_SERIES_EPS))), m)
+
+
+def _joint_cdf_disagreement(k, j, overlap, n: int, m: int, r: int, width: int) -> np.ndarray:
+    """``F(k, j) = P(N1_k >= r, N2_j >= r)`` for pairs whose two top sets nearly coincide.
+
+    Split the negatives into ``A`` (model 1's top ``k`` only, ``k − c`` of them),
+    ``B`` (model 2's top ``j`` only, ``j − c``) and ``C`` (both, ``c``).  Of the
+    ``m`` draws, ``T ~ Bin(m, (k + j − 2c)/n)`` fall in ``A ∪ B``; given ``T = t``,
+    ``A' ~ Bin(t, (k − c)/(k + j − 2c))`` of them fall in ``A`` and, independently,
+    ``C' ~ Bin(m − t, c/(n − k − j + 2c))`` in ``C``.  ``N1 = C' + A'`` and
+    ``N2 = C' + t − A'``, so
+
+    ``F = Σ_t P(T = t) Σ_u P(min(A', t − A') = u | t) · P(C' >= r − u | t)``,
+
+    summed for ``t <= width`` (the rest, at most :data:`_SERIES_EPS`, is left
+    out; :func:`_disagreement_window`).  For each ``t`` the tails of ``C'`` come
+    from one incomplete beta and the running sum of its pmf (by ratios), and
+    the shares of ``min(A', t − A')`` from Pascal's rule: O(width²) per pair,
+    where the Lancaster series would need O(1/(1 − ρ)) terms.
+    """
+    k, j, c = (np.asarray(v, dtype=float) for v in (k, j, overlap))
+    apart = k + j - 2.0 * c
+    share = apart / n
+    side = np.where(apart > 0, (k - c) / np.where(apart > 0, apart, 1.0), 0.5)
+    g = c / (n - apart)
+    g_out = (n - apart - c) / (n - apart)  # 1 − g, exactly (callers keep it positive)
+    span = width // 2  # min(A', t − A') <= t/2
+    p_t = _boost_binom_pmf(np.arange(width + 1.0)[None, :], float(m), share[:, None])  # P(T = t)
+    # C' tails P(Bin(M, g) >= r − u) and pmf b(r − u − 1; M, g), u = 0 … span, for M = m − t.
+    a = r - np.arange(span + 1)  # thresholds r − u
+    pmf = _boost_binom_pmf(np.maximum(a - 1.0, 0.0)[None, :], float(m), g[:, None]) * (a - 1 >= 0)[None, :]
+    tail = np.empty((k.size, span + 1))
+    split = np.zeros((k.size, width + 1))  # P(A' = i | t), Pascal's rule in t
+    split[:, 0] = 1.0
+    out = np.zeros(k.size)
+    for t in range(width + 1):
+        if t:
+            split[:, 1:t + 1] = split[:, 1:t + 1] * (1.0 - side)[:, None] + split[:, :t] * side[:, None]
+            split[:, 0] *= 1.0 - side
+            big = m - t + 1  # M → M − 1: b(a − 1; M − 1) = b(a − 1; M)·(M − a + 1)/(M(1 − g))
+            pmf = pmf * np.maximum(big - a + 1.0, 0.0)[None, :] / (big * g_out)[:, None]
+        # P(Bin(m − t, g) >= r) anew (no error carried over t), then P(>= a − 1) = P(>= a) + b(a − 1).
+        tail[:, 0] = special.betainc(float(r), float(m - t - r + 1), g) if m - t >= r else 0.0
+        tail[:, 1:] = tail[:, :1] + np.cumsum(pmf[:, :-1], axis=1)
+        tail = np.where((a <= 0)[None, :], 1.0, np.minimum(tail, 1.0))
+        u = np.arange(t // 2 + 1)
+        low = split[:, u] + np.where(u < t - u, split[:, t - u], 0.0)  # P(min(A', t − A') = u)
+        out += p_t[:, t] * np.einsum("pu,pu->p", low, tail[:, : u.size])
+    return out
+
+
 def _joint_cdf_series(k: np.ndarray, j: np.ndarray, overlap: np.ndarray, n: int, m: int, r: int):
     """``G[a, b] = F(k[a], j[b]) − P(N1_k >= r) P(N2_j >= r)`` on a grid, by the Lancaster series.
 
@@ -523,38 +570,81 @@ def _joint_cdf_series(k: np.ndarray, j: np.ndarray, overlap: np.ndarray, n: int,
     ``a_0 = P(Bin(m, ·) >= r)`` and ``a_ℓ`` from :func:`_rank_tail_coefficients`
     (the discrete analogue of the tetrachoric series of the bivariate
     normal).  By Bessel's inequality the terms after ``L`` add at most
-    ``|ρ|^(L+1) √(P_α Q_α P_β Q_β)``; each pair's cut is checked against
-    :data:`_SERIES_EPS` (rows cut by :func:`_series_cut`).  Cost O(|k|·|j|·L)
-    with ``L ≈ 46/|log ρ|``.
+    ``|ρ|^(L+1) √(P_α Q_α P_β Q_β)``: each pair gets the ``L`` that brings this
+    below :data:`_SERIES_EPS`, within the stable range of the recurrence
+    (:func:`_series_cut`).  Cost O(|k|·|j|·L), ``L ≈ 46/|log ρ|``.
+
+    Pairs with ``ρ`` near 1 (two top sets that nearly coincide) would need
+    thousands of terms; they are summed over the few draws in the two sets'
+    difference instead (:func:`_joint_cdf_disagreement`, O(w²) for a window of
+    ``w`` such draws), and when one set lies inside the other ``F`` is the
+    smaller set's ``P(N >= r)``.  The split between the two sums is the
+    cheaper of a few.
 
     Returns
     -------
     G : ndarray of shape (len(k), len(j)), or None
-        None when the series cannot reach :data:`_SERIES_EPS` (``ρ`` near 1,
-        or more terms needed than the stable degree allows at small ``r``).
+        None when some pair has neither a short enough series nor a small
+        enough difference (:data:`_SERIES_MAX_TERMS`, :data:`_DISAGREE_MAX`).
     """
     alpha, beta = k / n, j / n
     spread = np.sqrt(np.outer(alpha * (1 - alpha), beta * (1 - beta)))
     with np.errstate(divide="ignore", invalid="ignore"):
         rho = (overlap / n - np.outer(alpha, beta)) / spread
     rho = np.where(spread > 0, rho, 0.0)
-    rho_max = float(np.abs(rho).max()) if rho.size else 0.0
     xs, inverse = np.unique(np.r_[alpha, beta], return_inverse=True)
-    p, q, terms = _series_cut(xs, m, r, rho_max)
+    p, q, stable = _series_cut(xs, m, r)
     ia, ib = inverse[: k.size], inverse[k.size:]
-    # Check every pair's cut: |ρ|^(L+1) √(P Q P' Q') <= eps with L the shorter of the two rows.
-    cut = np.minimum(terms[ia][:, None], terms[ib][None, :])
+    # Terms each pair needs: |ρ|^(L+1) √(P Q P' Q') <= eps.
     size = np.sqrt(np.outer(p[ia] * q[ia], p[ib] * q[ib]))
-    with np.errstate(divide="ignore", under="ignore"):
-        bound = np.where(size > 0, np.abs(rho) ** (cut + 1.0) * size, 0.0)
-    if not np.all(bound <= _SERIES_EPS) or terms.max(initial=0) > _SERIES_MAX_TERMS:
+    rho_abs = np.abs(rho)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.ceil(np.log(_SERIES_EPS / size) / np.log(rho_abs)) - 1.0
+    need = np.where((size <= _SERIES_EPS) | (rho_abs == 0), 0.0, np.where(rho_abs >= 1, np.inf, need))
+    need = np.maximum(need, 0.0)
+    limit = np.minimum(stable[ia][:, None], stable[ib][None, :])
+    kk, jj = np.broadcast_arrays(k[:, None], j[None, :])
+    apart = kk + jj - 2.0 * overlap
+    # One top set inside the other: F is the tail of the smaller set's count, P of that set.
+    nested = (overlap == kk) | (overlap == jj)
+    need = np.where(nested, 0.0, need)
+    window = np.where(n - apart - overlap > 0, _disagreement_window(kk, jj, overlap, n, m), np.inf)
+    best = None
+    for budget in (30, 60, 120, 250, 500, 1000, 2000, _SERIES_MAX_TERMS):
+        easy = nested | (need <= np.minimum(limit, budget))
+        if not np.all(easy | (window <= _DISAGREE_MAX)):
+            continue
+        terms_used = need[easy].max(initial=0.0)
+        cost = easy.size * terms_used * 3.0 + np.sum((window[~easy] + 1.0) ** 2) * 6.0
+        if best is None or cost < best[0]:
+            best = (cost, easy)
+    if best is None:
         return None
-    coef = _rank_tail_coefficients(xs, m, r, terms)
+    easy = best[1]
+    # Terms per coefficient row: the most any series pair through it needs.
+    terms = np.zeros(xs.size)
+    np.maximum.at(terms, ia, np.where(easy, need, 0.0).max(axis=1, initial=0.0))
+    np.maximum.at(terms, ib, np.where(easy, need, 0.0).max(axis=0, initial=0.0))
+    coef = _rank_tail_coefficients(xs, m, r, terms.astype(np.int64))
     ca, cb = coef[ia], coef[ib]
     acc = np.zeros((k.size, j.size))
-    for ell in range(coef.shape[1], 0, -1):  # Horner in ρ
+    for ell in range(int(terms.max(initial=0)), 0, -1):  # Horner in ρ
         acc += np.outer(ca[:, ell - 1], cb[:, ell - 1])
         acc *= rho
+    inside = np.nonzero(nested)
+    if inside[0].size:
+        pa, pb = p[ia][inside[0]], p[ib][inside[1]]
+        acc[inside] = np.where(overlap[inside] == kk[inside], pa, pb) - pa * pb
+    hard = np.nonzero(~easy)
+    if hard[0].size:
+        # By window, so that a few wide pairs do not widen the sums of all the others.
+        order = np.argsort(window[hard], kind="stable")
+        rows, cols = hard[0][order], hard[1][order]
+        widths = window[rows, cols].astype(np.int64)
+        for part in np.split(np.arange(rows.size), np.flatnonzero(np.diff(np.minimum(widths, 8) + widths // 16)) + 1):
+            a_, b_ = rows[part], cols[part]
+            f = _joint_cdf_disagreement(kk[a_, b_], jj[a_, b_], overlap[a_, b_], n, m, r, int(widths[part].max()))
+            acc[a_, b_] = f - p[ia][a_] * p[ib][b_]
     return acc
 
 
@@ -706,6 +796,11 @@ class _PairedData:
         block_a = np.add.reduceat(p_k, np.r_[0, ends_a[:-1] + 1])
         block_b = np.add.reduceat(p_k, np.r_[0, ends_b[:-1] + 1])
         w = np.outer(block_a, block_b) + (g[1:, 1:] - g[:-1, 1:] - g[1:, :-1] + g[:-1, :-1])
+        # Where one top set lies inside the other at all four corners of a block, F there is one
+        # model's P(N >= r) at both of its ranks and the block's mass is exactly 0 (rounding would
+        # leave 1e-16, which shows in the sd when ΔTPR* is otherwise 0, e.g. identical rankings).
+        for inside in (overlap == corners_a[:, None], overlap == corners_b[None, :]):
+            w[inside[1:, 1:] & inside[:-1, 1:] & inside[1:, :-1] & inside[:-1, :-1]] = 0.0
         return np.clip(w, 0.0, None)  # rounding can leave -1e-17 where the mass is zero
 
     def level(self, r: int, *, route: str = "auto", joint: bool = True, tick=None) -> dict:

@@ -359,7 +359,8 @@ def test_krawtchouk_coefficients_against_80_digits():
     for m, r in [(5000, 50), (5000, 500), (8400, 4200), (300, 12)]:
         sd = np.sqrt(r / m * (1 - r / m) / m)
         x = np.clip(r / m + np.array([-6.0, -2.0, 0.0, 2.0, 6.0]) * sd, 1e-4, 1 - 1e-4)
-        p, q, terms = vp._series_cut(x, m, r, 0.95)
+        p, q, stable = vp._series_cut(x, m, r)
+        terms = np.minimum(stable, 600)
         coef = vp._rank_tail_coefficients(x, m, r, terms)
         assert np.all((coef**2).sum(axis=1) <= p * q * (1 + 1e-12) + 1e-300)
         for i in range(x.size):
@@ -367,16 +368,51 @@ def test_krawtchouk_coefficients_against_80_digits():
             np.testing.assert_allclose(coef[i, : terms[i]], want, rtol=0, atol=1e-15, err_msg=f"m={m} r={r} x={x[i]}")
 
 
-def test_series_declines_near_rho_one_and_auto_falls_back():
-    """Identical rankings (ρ = 1 next to the diagonal): the series declines, route="series" says so,
-    and the default route gives the quadrature route's answer."""
-    pa, _, na, _ = _paired(30, 60, 41, digits=None)
+def test_identical_rankings_give_a_sure_tie_exactly():
+    """Identical rankings (ρ = 1 on the diagonal; every pair of top sets nested): the series route
+    gives ΔTPR* = 0 surely, with sd exactly 0 (the quadrature route leaves ~1e-7 of round-off there),
+    and agrees with the quadrature route on the law."""
+    pa, _, na, _ = _paired(30, 60, 41, digits=1)
     ctx = _PairedData(pa, pa * 2.0, na, na * 2.0, 30, 60)
-    with pytest.raises(ValueError, match="series route"):
-        ctx.level(20, route="series")
-    auto, quad = ctx.level(20), ctx.level(20, route="quadrature")
-    np.testing.assert_array_equal(auto["pmf"], quad["pmf"])
-    assert auto["pmf"][30] == pytest.approx(1.0, abs=1e-12)  # ΔTPR* = 0 surely
+    for r in (3, 20, 45):
+        series, quad = ctx.level(r, route="series", joint=False), ctx.level(r, route="quadrature")
+        assert series["pmf"][30] == pytest.approx(1.0, abs=1e-13)  # ΔTPR* = 0 surely
+        assert series["std"] == 0.0 and series["mean"] == 0.0
+        np.testing.assert_allclose(series["pmf"], quad["pmf"], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("n, m, r, seed", [(60, 60, 20, 61), (200, 180, 50, 62), (500, 500, 20, 63), (400, 400, 300, 64)])
+def test_disagreement_sum_equals_direct_formula(n, m, r, seed):
+    """F(k, j) summed over the draws in the difference of two nearly equal top sets = the multinomial
+    formula, to 1e-14 (boost's incomplete beta itself is good to ~1e-14 relative there)."""
+    rng = np.random.default_rng(seed)
+    k = rng.integers(max(1, r // 2), min(n - 12, 2 * r + 20), 80).astype(float)
+    c = np.maximum(k - rng.integers(0, 6, k.size), 0)
+    j = np.minimum(c + rng.integers(0, 6, k.size), n)
+    keep = n - (k + j - 2 * c) - c > 0
+    k, j, c = k[keep], j[keep], c[keep]
+    width = int(vp._disagreement_window(k, j, c, n, m).max())
+    got = vp._joint_cdf_disagreement(k, j, c, n, m, r, width)
+    want = vp._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("noise, digits", [(0.002, None), (0.05, None), (0.05, 2)])
+def test_near_identical_models_series_equals_quadrature(noise, digits):
+    """Model b = model a plus a little noise (ρ of the top-set counts near 1 next to the diagonal: the
+    series and the disagreement sums share the pairs): same law as the quadrature route, to 1e-12."""
+    rng = np.random.default_rng(65)
+    pa, _, na, _ = _paired(300, 900, 66, digits=digits)
+    pb, nb = pa + noise * rng.standard_normal(pa.size), na + noise * rng.standard_normal(na.size)
+    if digits is not None:
+        pb, nb = pb.round(digits), nb.round(digits)
+    ctx = _PairedData(pa, pb, na, nb, 300, 900)
+    for r in (9, 90, 450):
+        series, quad = ctx.level(r, route="series", joint=False), ctx.level(r, route="quadrature")
+        np.testing.assert_allclose(series["pmf"], quad["pmf"], rtol=0, atol=1e-12, err_msg=f"r={r}")
+        assert series["mean"] == pytest.approx(quad["mean"], abs=1e-12)
+        # The variance is ~1e-8 here: compare it, not the sd (√ doubles small relative errors' weight).
+        assert series["std"] ** 2 == pytest.approx(quad["std"] ** 2, abs=1e-14)
 
 
 def test_joint_law_is_computed_on_demand_and_consistent():
