@@ -10,6 +10,12 @@ Thin UI: every number comes from rocci (``roc_curve``, ``confusion_at``,
 wrappers (ui.cache, ui.cache_cost, ui.cache_learn); figures come from
 rocci.plots_learn.  The random bootstrap worlds are drawn, seeded, in
 ui.cache_learn.  The page's choices are bound to the URL query string.
+
+Every section says which data it uses (the worked example or the loaded
+file and model): the sidebar always shows the loaded file, which the page
+does not use unless asked.  The operating point w of section 2 comes from
+one small function, :func:`operating_point_w`, so that a shared operating
+condition (prior, costs, w) can drive it later.
 """
 
 from __future__ import annotations
@@ -23,14 +29,15 @@ import streamlit as st
 import rocci
 from rocci import plots_learn
 from rocci.plots import plotly_config
-from ui import cache, cache_cost, cache_learn, report
+from ui import cache, cache_cost, cache_learn, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
-from ui.controls import error
+from ui.controls import error, method_note
 
 URL = "query-params"
-SOURCES = {"example": "Worked example (thesis)", "loaded": "Data loaded on the Data page"}
+#: Short labels: both fit a phone-wide segmented control.
+SOURCES = {"example": "Worked example", "loaded": "Loaded data"}
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 WORLD_COUNTS = [5, 10, 20, 50, 100, 200]
 #: At most this many thresholds are offered on a slider (evenly spaced among the distinct scores).
@@ -45,6 +52,8 @@ CAPTION = (
     "the same classifier, why the cost curve is the ROC convex hull in disguise, and why one ROC curve is "
     "not enough — by default with the worked example of Gadoury (2009), 20 positives and 40 negatives."
 )
+#: The default operating point of section 2.
+DEFAULT_W = 0.3
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,34 @@ class Source:
     example: bool
 
 
+def data_text(src: Source) -> str:
+    """Which data a section uses, in a few words (Markdown; names from the file escaped)."""
+    if src.example:
+        return "the thesis's worked example"
+    return f"**{md_escape(src.name)}**, model **{md_escape(src.model)}**"
+
+
+def data_banner(src: Source, roc) -> None:
+    """Say once, clearly, which data every section uses; with the worked example, that it is not the file the
+    sidebar shows."""
+    counts = f"{int(roc.n_pos):,} positives, {int(roc.n_neg):,} negatives, AUC {roc.auc:.4f}"
+    if src.example:
+        ds = state.get_dataset()
+        other = (f" — not **{md_escape(ds.name)}**, the file loaded on the Data page (shown in the sidebar); "
+                 "choose *Loaded data* above to use it" if ds is not None else "")
+        text = f"Every section below uses {data_text(src)} (data/thesis\\_example.csv: {counts}){other}."
+    else:
+        text = (f"Every section below uses {data_text(src)}, positive class **{md_escape(src.pos_text)}**: "
+                f"{counts}.")
+    with st.container(border=True):
+        report.markdown(f":material/dataset: {text}")
+
+
+def section_data(src: Source) -> None:
+    """The data line under a section's heading."""
+    st.caption(f":material/dataset: Data: {data_text(src)}")
+
+
 def cfg(name: str) -> dict:
     return plotly_config(image_format=image_format(), filename=f"rocci_learn_{name}")
 
@@ -67,8 +104,8 @@ def choose_source() -> Source | None:
     src = st.segmented_control(
         "Data for this page", list(SOURCES), format_func=SOURCES.get, default="example", required=True,
         key="ln_src", bind=URL,
-        help="The thesis's worked example (data/thesis_example.csv) whatever is loaded, or the data and a "
-        "model from the Data page.",
+        help="Worked example: the thesis's 20 positives and 40 negatives (data/thesis_example.csv), whatever is "
+        "loaded. Loaded data: the file and a model from the Data page (the one the sidebar shows).",
     )
     if src == "loaded":
         try:
@@ -152,6 +189,7 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 
 def section_point(src: Source, roc, options: list[float]) -> None:
     report.header("1 · A ROC point and its confusion matrix", anchor=False)
+    section_data(src)
     report.markdown(
         "A classifier gives each instance a **score**. Choose a **threshold**: every instance scoring at or "
         "above it is *predicted positive*. Counting the four outcomes gives the **confusion matrix**; two "
@@ -195,8 +233,8 @@ def section_point(src: Source, roc, options: list[float]) -> None:
                f"{plots_learn.MAX_STRIP_POINTS:,} evenly spaced scores (its sorted scores thinned); the legend counts "
                "every instance." if biggest > plots_learn.MAX_STRIP_POINTS else "")
     report.caption("Each dot is an instance, by true class (jittered up and down so ties stay visible). Filled: "
-               "predicted positive (right of the dashed threshold); open: predicted negative. Filled red "
-               "dots are the true positives, filled blue dots the false positives." + thinned)
+               "predicted positive (right of the dashed threshold); open: predicted negative. Filled "
+               "red-orange dots are the true positives, filled blue dots the false positives." + thinned)
 
 
 # ---------------------------------------------------------------------------
@@ -208,26 +246,37 @@ def use_optimal(key: str, value: float) -> None:
     st.session_state[key] = value
 
 
+def operating_point_w(default: float = DEFAULT_W) -> float:
+    """Section 2's operating point w (the link keeps it: ``ln_w``).
+
+    The one place the Learn page reads an operating condition: a shared
+    condition (prior p(+) and the two costs, or w) can replace this slider
+    by returning its w here.
+    """
+    return float(st.slider("Operating point w", 0.0, 1.0, value=default, step=0.01, key="ln_w", bind=URL,
+                           help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)): the share of the expected cost "
+                           "that comes from missed positives when every instance is called negative."))
+
+
 def section_duality(src: Source, roc, env, options: list[float]) -> None:
     report.header("2 · A cost line and the ROC point it maps to", anchor=False)
+    section_data(src)
     report.markdown(
         "Costs depend on the situation: how common positives are and what each mistake costs. They boil "
         "down to one number, the **operating point w** between 0 and 1 (large w: missing a positive is what "
         "hurts). A threshold's **normalised expected cost** is NEC(w) = w·(1 − TPR) + (1 − w)·FPR: a "
         "**straight line** in w, from FPR at w = 0 to 1 − TPR at w = 1. So each ROC *point* is a cost "
-        "*line*, and back: **TPR = 1 − slope − FPR** (eq. 3.6). Move the threshold to see its line; move w "
+        "*line*, and back: **TPR = 1 − slope − FPR**. Move the threshold to see its line; move w "
         "to see which threshold is cheapest there — on the ROC plot, the hull vertex that a line of slope "
         "(1 − w)/w touches."
     )
     c1, c2 = st.columns(2)
     with c1:
-        w = float(st.slider("Operating point w", 0.0, 1.0, value=0.3, step=0.01, key="ln_w", bind=URL,
-                            help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)): the share of the expected "
-                            "cost that comes from missed positives when every instance is called negative."))
+        w = operating_point_w()
     optimum = cache_learn.cost_at(src.key, src.model, (w,), None, src.y, src.s)
     best = float(optimum.threshold[0])
-    # Default: the cheapest threshold at the default w = 0.3 (fixed, so that moving w leaves the threshold alone).
-    default = float(cache_learn.cost_at(src.key, src.model, (0.3,), None, src.y, src.s).threshold[0])
+    # Default: the cheapest threshold at the default w (fixed, so that moving w leaves the threshold alone).
+    default = float(cache_learn.cost_at(src.key, src.model, (DEFAULT_W,), None, src.y, src.s).threshold[0])
     with c2:
         t = threshold_slider("Threshold whose cost line to draw", options, default if np.isfinite(default) else
                              options[-1], "ln_t2", "Scores at or above the threshold are predicted positive.")
@@ -264,7 +313,7 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
     report.metric_in(b, "1 − TPR (value at w = 1)", f"{c1w:.4f}", help="The cost line's value at w = 1 is 1 − TPR.")
     report.metric_in(c, "Slope", f"{slope:.4f}", help="Slope of the cost line: (1 − TPR) − FPR.")
     report.metric_in(d, "TPR = 1 − slope − FPR", f"{1.0 - slope - c0:.4f}",
-             help="Eq. 3.6: the ROC point read back from the line.")
+             help="The ROC point read back from the line.")
     report.markdown(
         f"**In words.** Threshold **{md_escape(number(t, 6))}** is the ROC point "
         f"(FPR {fpr:.4f}, TPR {tpr:.4f}) and, in cost space, the line from ({0}, {c0:.4f}) to (1, {c1w:.4f}): "
@@ -274,6 +323,12 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
         + ("  — the chosen threshold is the cheapest." if abs(cw - float(optimum.cost[0])) < 1e-12 else
            f"; the chosen threshold costs {cw - float(optimum.cost[0]):.4f} more.")
         + " " + where_cheapest(env, t)
+    )
+    method_note(
+        "Thesis §3.1–3.3. Operating point w = p(+)C(−|+) / (p(+)C(−|+) + p(−)C(+|−)) (eq. 3.1); normalised "
+        "expected cost NEC(w) = (1 − w)·FPR + w·(1 − TPR) (eq. 3.12); the ROC point read back from its cost "
+        "line, TPR = 1 − slope − FPR (eq. 3.6); points of equal cost lie on an iso-performance line (eq. 3.3), of "
+        "slope (1 − w)/w in ROC space. The cheapest threshold at w is the envelope's minimiser (rocci.cost_curve)."
     )
 
 
@@ -296,21 +351,34 @@ def where_cheapest(env, t: float) -> str:
 
 def section_hull(src: Source, roc, env) -> None:
     report.header("3 · The cost curve is the ROC convex hull", anchor=False)
+    section_data(src)
     report.markdown(
-        "Draw the cost line of **every** threshold. At each w, the cheapest one is at the bottom: the "
-        "**lower envelope** of the lines is the **cost curve**. Only a few thresholds ever reach it — "
-        "exactly the **vertices of the upper convex hull** of the ROC curve. Each hull vertex owns one "
-        "segment of the envelope, and consecutive vertices swap at the **breakpoint** "
-        "w* = ΔFPR / (ΔFPR + ΔTPR). Points under the hull are never the cheapest choice, whatever the costs."
+        "Every threshold has a cost line. At each w, the cheapest one is at the bottom: the **lower "
+        "envelope** of the lines is the **cost curve**. Only a few thresholds ever reach it — exactly the "
+        "**vertices of the upper convex hull** of the ROC curve. Each hull vertex owns one segment of the "
+        "envelope, and consecutive vertices swap at a **breakpoint** w*. Points under the hull are never the "
+        "cheapest choice, whatever the costs."
     )
+    featured = plots_learn.featured_vertices(env)
+    owning = int(np.count_nonzero(np.diff(np.concatenate([[0.0], env.breakpoints, [1.0]])) > 0))
     f1, f2 = st.columns(2)
     with f1:
         report.plotly_chart(plots_learn.hull_figure(roc, env), config=cfg("hull"), key="ln_hull")
-        report.caption("The ROC curve (thin) and its upper convex hull; each vertex in its own colour.")
+        report.caption(
+            "The ROC curve (thin) and its upper convex hull. Coloured: "
+            + ("each hull vertex that is ever the cheapest" if featured.size == owning else
+               f"the {featured.size} hull vertices that are cheapest over the widest ranges of w (of {owning}); "
+               "grey: the others (hover for each)")
+            + ", in the colour of its cost line on the right.")
     with f2:
         report.plotly_chart(plots_learn.envelope_figure(roc, env), config=cfg("envelope"), key="ln_envelope")
-        report.caption("Grey: the cost line of every threshold; bold: the lower envelope, each segment in the "
-                   "colour of its hull vertex; ×: the breakpoints.")
+        others = int(np.count_nonzero(np.isfinite(roc.thresholds))) - len(env.hull_thresholds)
+        report.caption(
+            "Wide grey band: the lower envelope, the cheapest cost at each w (the cost curve). Coloured: the cost "
+            "lines of those hull vertices, bold where each is the cheapest. Thin grey: "
+            + (f"a few of the {others:,} other thresholds" if others > plots_learn.MAX_COST_LINES else
+               "other thresholds")
+            + ", never the cheapest. ×: the breakpoints. Hover a line for its threshold.")
     frame = env.hull_frame()
     frame = frame[frame["w_high"] > frame["w_low"]].reset_index(drop=True)
     parts = [f"**{md_escape(number(r.threshold, 6))}** on w ∈ [{r.w_low:.4f}, {r.w_high:.4f}]"
@@ -332,6 +400,14 @@ def section_hull(src: Source, roc, env) -> None:
         "w_high": st.column_config.NumberColumn("w to", help="Upper end of that range.", format="%.4f"),
     })
     download_csv(frame, label="Download the hull (CSV)", file_name="rocci_learn_hull.csv", key="ln_dl_hull")
+    method_note(
+        "Thesis §3.3. Threshold t's cost line runs from (0, FPR) to (1, 1 − TPR) (eq. 3.12); two consecutive hull "
+        "vertices cost the same at the breakpoint w* = ΔFPR / (ΔFPR + ΔTPR). The chart draws at most "
+        f"{plots_learn.MAX_COST_LINES} cost lines: the hull vertices' first (at most {plots_learn.MAX_FEATURED}, "
+        "one colour each from the colour-blind-safe Okabe–Ito palette; on longer hulls those cheapest over the "
+        "widest ranges of w), then other thresholds evenly spaced by rank. The envelope itself is exact "
+        "(rocci.cost_curve), whatever is drawn."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -345,6 +421,7 @@ def new_worlds() -> None:
 
 def section_worlds(src: Source, roc, options: list[float], level: float) -> None:
     report.header("4 · Why one ROC curve is not enough", anchor=False)
+    section_data(src)
     report.markdown(
         "Our data are one sample. Another sample from the same population would give another curve. The "
         "**bootstrap** imitates this: draw, with replacement, as many positives and as many negatives as we "
@@ -381,11 +458,11 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
                                                   world_points=(worlds.fpr, worlds.tpr)),
                         config=cfg("worlds"), key="ln_worlds")
         report.caption(
-            f"Red: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue shading: the "
-            f"exact bootstrap band, {percent(level)} pointwise percentile intervals of the TPR at fixed FPR "
-            f"(vertical averaging). Blue box: the {percent(level)} Wilson exact bootstrap confidence rectangle "
+            f"Red-orange: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue "
+            f"shading: the exact bootstrap band, {percent(level)} pointwise percentile intervals of the TPR at fixed "
+            f"FPR (vertical averaging). Blue box: the {percent(level)} Wilson exact bootstrap confidence rectangle "
             f"at threshold {md_escape(number(t, 6))} (each axis at {percent(float(at.axis_confidence_level))}); "
-            "red dots: the worlds' points at that threshold. The exact bootstrap is the limit of infinitely "
+            "red-orange dots: the worlds' points at that threshold. The exact bootstrap is the limit of infinitely "
             "many such worlds."
         )
     with f2:
@@ -420,6 +497,7 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
 
 def section_averaging(src: Source, roc, level: float) -> None:
     report.header("5 · Threshold averaging or vertical averaging?", anchor=False)
+    section_data(src)
     report.markdown(
         "Two ways to put intervals on a ROC curve, answering two different questions."
     )
@@ -467,10 +545,7 @@ def main() -> None:
     except rocci.InputError as exc:
         error(str(exc))
         return
-    n_pos, n_neg = int(roc.n_pos), int(roc.n_neg)
-    what = ("the thesis's worked example" if src.example else
-            f"**{md_escape(src.name)}**, model **{md_escape(src.model)}**")
-    report.markdown(f"Using {what}: {n_pos} positives, {n_neg} negatives, AUC {roc.auc:.4f}.")
+    data_banner(src, roc)
     options = slider_thresholds(roc, env)
     forget_thresholds_on_new_data(src)
     if not options:

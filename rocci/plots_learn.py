@@ -7,7 +7,7 @@ worlds, from the resampled curves the caller passes in) as they are.  The
 only arithmetic is drawing arithmetic:
 
 * a cost line is the straight line from ``(0, FPR)`` to ``(1, 1 − TPR)``
-  (eq. 3.5), so drawing it -- or one piece of it between two breakpoints --
+  (eq. 3.12), so drawing it -- or one piece of it between two breakpoints --
   is evaluating a line through two given points;
 * an iso-performance line is the line of slope ``(1 − w)/w`` through a ROC
   point;
@@ -35,6 +35,7 @@ from .plots import (
     _threshold_text,
     add_threshold_ci,
     add_vertical_ci,
+    COLORS,
     color_for,
     compact_indices,
     method_name,
@@ -59,19 +60,33 @@ __all__ = [
     "worlds_law_figure",
     "averaging_figures",
     "thin_indices",
+    "featured_vertices",
 ]
 
 #: At most this many scores per class are drawn in the strip plot.
 MAX_STRIP_POINTS = 1500
-#: At most this many cost lines are drawn in the envelope figure.
-MAX_COST_LINES = 400
+#: At most this many cost lines are drawn in the envelope figure (hull vertices' lines first, then a thinned
+#: set of the other thresholds): a reader can follow a dozen lines, not hundreds.
+MAX_COST_LINES = 12
+#: At most this many hull vertices get their own colour, legend entry and full cost line: one colour each from
+#: the colour-blind-safe palette (rocci.plots.COLORS), never repeated.  Longer hulls feature the vertices that
+#: are cheapest over the widest ranges of w; the others are still on the envelope and in the hover.
+MAX_FEATURED = 8
 #: Hulls with more vertices than this list them in the hover labels only, not one legend entry each.
-MAX_LEGEND_VERTICES = 10
+MAX_LEGEND_VERTICES = MAX_FEATURED
+#: Breakpoints are labelled with their value only when there are at most this many and they are this far apart
+#: in w (otherwise the labels would overlap; the hover still gives each).
+MAX_LABELLED_BREAKPOINTS = 6
+MIN_LABEL_GAP = 0.06
 
-POS_COLOR = "#d62728"
-NEG_COLOR = "#1f77b4"
-POINT_COLOR = "#ff7f0e"
-OPT_COLOR = "#2ca02c"
+# Colours from the colour-blind-safe palette of rocci.plots (Okabe–Ito): no red/green pair.
+NEG_COLOR = color_for(0)  # blue
+POINT_COLOR = color_for(1)  # orange
+OPT_COLOR = color_for(2)  # bluish green
+POS_COLOR = color_for(4)  # vermillion
+ROC_COLOR = color_for(0)
+#: The bootstrap worlds (section 4): the positives' vermillion, translucent.
+WORLD_RGB = "213,94,0"
 
 _AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
              mirror=True, ticks="outside")
@@ -100,7 +115,7 @@ def _legend_below(fig: "go.Figure", *, plot_height: int, top: int = 20, left: in
         height=plot_height + top + bottom,
         margin=dict(l=left, r=10, t=top, b=bottom),
         legend=dict(orientation="v", yref="container", yanchor="bottom", y=0.0, xanchor="left", x=0.0,
-                    bgcolor="rgba(255,255,255,0.8)"),
+                    bgcolor="rgba(255,255,255,0.8)", tracegroupgap=0),  # no gap per legend group: the margin fits
     )
 
 
@@ -120,7 +135,7 @@ def _chance(fig: "go.Figure") -> None:
                              name="chance (random scores)", hoverinfo="skip", meta=["chance"], legendrank=1000))
 
 
-def _roc_line(fig: "go.Figure", roc: Any, *, name: str = "empirical ROC curve", color: str = "#1f77b4",
+def _roc_line(fig: "go.Figure", roc: Any, *, name: str = "empirical ROC curve", color: str = ROC_COLOR,
               width: float = 2.2) -> None:
     fpr = np.asarray(roc.fpr, float)
     tpr = np.asarray(roc.tpr, float)
@@ -420,20 +435,46 @@ def roc_duality_figure(
 # ---------------------------------------------------------------------------
 
 
-def _vertex_color(i: int) -> str:
-    return color_for(i + 1)  # skip blue, used for the ROC curve
+def featured_vertices(curve: Any, max_featured: int = MAX_FEATURED) -> np.ndarray:
+    """Indices of the hull vertices drawn in their own colour, in hull order (increasing w).
+
+    Every vertex that is the cheapest over a stretch of w (``w_high > w_low``)
+    when there are at most ``max_featured`` of them; otherwise the
+    ``max_featured`` with the widest stretches of w (the thresholds that are
+    cheapest over the widest range of operating conditions).  Never more than
+    the palette's colours, so no two featured vertices share a colour.
+    """
+    edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
+    width = edges[1:] - edges[:-1]
+    owning = np.flatnonzero(width > 0)
+    cap = max(0, min(int(max_featured), len(COLORS)))
+    if owning.size > cap:
+        order = np.argsort(-width[owning], kind="stable")[:cap]
+        owning = owning[order]
+    return np.sort(owning)
 
 
-def hull_figure(roc: Any, curve: Any, *, height: int = 400) -> "go.Figure":
-    """ROC curve with its upper convex hull; each hull vertex in its own colour.
+def _vertex_colors(curve: Any, featured: np.ndarray) -> dict:
+    """Hull index -> colour for the featured vertices: palette colours in w order, none repeated."""
+    return {int(i): color_for(k) for k, i in enumerate(featured)}
+
+
+OTHER_VERTEX_COLOR = "#777"
+
+
+def hull_figure(roc: Any, curve: Any, *, max_featured: int = MAX_FEATURED, height: int = 400) -> "go.Figure":
+    """ROC curve with its upper convex hull; the featured hull vertices each in their own colour.
+
+    The featured vertices (:func:`featured_vertices`) have the colours of their
+    cost lines in :func:`envelope_figure` and one legend entry each; the other
+    vertices (long hulls) are small grey markers, described in the hover.
 
     Returns
     -------
     Figure
         ``meta`` kinds: ``"roc"``, ``"hull"`` (the hull polygon) and
-        ``["hull-vertex", i]`` (one trace per vertex, same colour as its envelope
-        segment in :func:`envelope_figure`; in the legend only when the hull
-        has at most :data:`MAX_LEGEND_VERTICES` vertices, otherwise in the hover).
+        ``["hull-vertex", i, featured]`` (one trace per vertex; ``featured`` is
+        True for a vertex in its own colour).
     """
     fig = go.Figure()
     _chance(fig)
@@ -443,15 +484,23 @@ def hull_figure(roc: Any, curve: Any, *, height: int = 400) -> "go.Figure":
     fig.add_trace(go.Scatter(x=hf, y=ht, mode="lines", line=dict(color="#333", width=2),
                              name="upper convex hull", meta=["hull"], hoverinfo="skip"))
     edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
-    legend = len(curve.hull_thresholds) <= MAX_LEGEND_VERTICES
+    featured = featured_vertices(curve, max_featured)
+    colors = _vertex_colors(curve, featured)
+    others_shown = False
     for i, t in enumerate(curve.hull_thresholds):
-        where = (f"optimal for w in [{edges[i]:.4f}, {edges[i + 1]:.4f}]" if edges[i + 1] > edges[i]
-                 else f"optimal only at w = {edges[i]:.4g}")
+        where = (f"cheapest for w in [{edges[i]:.4f}, {edges[i + 1]:.4f}]" if edges[i + 1] > edges[i]
+                 else f"cheapest only at w = {edges[i]:.4g}")
+        star = i in colors
+        if star:
+            marker = dict(color=colors[i], size=13, line=dict(color="white", width=1))
+            name, legend, group = f"threshold {_thr(t)}: {where}", True, None
+        else:
+            marker = dict(color=OTHER_VERTEX_COLOR, size=6, line=dict(color="white", width=0.5))
+            name, legend, group = "other hull vertices (hover for each)", not others_shown, "other-vertices"
+            others_shown = True
         fig.add_trace(go.Scatter(
-            x=[hf[i]], y=[ht[i]], mode="markers",
-            marker=dict(color=_vertex_color(i), size=12, line=dict(color="white", width=1)),
-            name=f"vertex {_thr(t)}: {where}",
-            meta=["hull-vertex", i], showlegend=legend,
+            x=[hf[i]], y=[ht[i]], mode="markers", marker=marker, name=name, showlegend=legend,
+            legendgroup=group, meta=["hull-vertex", i, bool(star)],
             hovertemplate=(f"hull vertex, threshold {_thr(t)}<br>FPR %{{x:.4f}}, TPR %{{y:.4f}}<br>"
                            f"{where}<extra></extra>"),
         ))
@@ -461,35 +510,68 @@ def hull_figure(roc: Any, curve: Any, *, height: int = 400) -> "go.Figure":
     return fig
 
 
-def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, height: int = 400) -> "go.Figure":
-    """Cost lines of the thresholds and their lower envelope, one coloured segment per hull vertex.
+def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, max_featured: int = MAX_FEATURED,
+                    height: int = 400) -> "go.Figure":
+    """A readable set of cost lines and their lower envelope (the cost curve).
+
+    Drawn, whatever the size of the data:
+
+    * the lower envelope, exactly, as a wide grey band (one trace);
+    * the cost line of each featured hull vertex (:func:`featured_vertices`),
+      from ``(0, FPR)`` to ``(1, 1 − TPR)`` (eq. 3.12), in its own palette
+      colour, bold where it is the envelope, with one legend entry;
+    * up to ``max_lines`` minus that many lines of other thresholds (never the
+      cheapest), evenly spaced by rank among the finite thresholds that are
+      not hull vertices, thin and grey in one trace (hover gives each);
+    * the trivial classifiers and the breakpoints (marked; labelled with
+      their values only when few and far enough apart not to overlap).
 
     Parameters
     ----------
     roc : RocCurve
-        Each point ``(FPR, TPR)`` gives the cost line from ``(0, FPR)`` to
-        ``(1, 1 − TPR)`` (eq. 3.5); at most ``max_lines`` of them are drawn
-        (evenly spaced thresholds, the finite ones).
     curve : CostCurve
-        Hull vertices and breakpoints: vertex ``i``'s line is drawn bold on
-        ``[breakpoints[i − 1], breakpoints[i]]`` (with 0 and 1 at the ends), and
-        each breakpoint is marked.
+        Hull vertices and breakpoints: vertex ``i`` is the envelope on
+        ``[breakpoints[i − 1], breakpoints[i]]`` (with 0 and 1 at the ends).
+    max_lines : int
+        Cost lines drawn at most (featured vertices' and others' together).
 
     Returns
     -------
     Figure
-        ``meta`` kinds: ``"trivial"``, ``"cost-lines"`` (all lines, one trace;
-        ``meta[1]`` = number drawn), ``["envelope-segment", i]`` and
-        ``"breakpoints"`` (labelled with their values, and segments listed in
-        the legend, when the hull has at most :data:`MAX_LEGEND_VERTICES` vertices).
+        ``meta`` kinds: ``"trivial"``, ``"envelope"`` (the band),
+        ``["hull-line", i]`` (featured vertex ``i``'s full line),
+        ``["envelope-segment", i]`` (its bold piece of the envelope),
+        ``["cost-lines", n]`` (the ``n`` other thresholds' lines, one trace) and
+        ``"breakpoints"``.
     """
     fig = go.Figure()
     _trivial(fig)
     thr = np.asarray(roc.thresholds, float)
-    finite = np.flatnonzero(np.isfinite(thr))
-    idx = finite[thin_indices(finite.size, max_lines)]
     fpr = np.asarray(roc.fpr, float)
     tpr = np.asarray(roc.tpr, float)
+    edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
+    hf = np.asarray(curve.hull_fpr, float)
+    ht = np.asarray(curve.hull_tpr, float)
+    hthr = np.asarray(curve.hull_thresholds, float)
+    featured = featured_vertices(curve, min(max_featured, max_lines))
+    colors = _vertex_colors(curve, featured)
+
+    # The envelope, exact: the hull vertices' lines between consecutive breakpoints (a polyline through the
+    # envelope's corners, which are the breakpoints).
+    ew = edges
+    owner = np.minimum(np.arange(edges.size), hf.size - 1)
+    ec = ew * (1.0 - ht[owner]) + (1.0 - ew) * hf[owner]
+    fig.add_trace(go.Scatter(
+        x=ew, y=ec, mode="lines", line=dict(color="rgba(0,0,0,0.16)", width=11),
+        name="cost curve (lower envelope: cheapest at each w)", meta=["envelope"],
+        hovertemplate="w %{x:.4f}: lowest cost %{y:.4f}<extra>cost curve</extra>",
+    ))
+
+    # Other thresholds: a thinned set of lines that are never the cheapest.
+    finite = np.flatnonzero(np.isfinite(thr))
+    others = finite[~np.isin(thr[finite], hthr)]
+    n_other = max(0, int(max_lines) - featured.size)
+    idx = others[thin_indices(others.size, n_other)] if n_other else others[:0]
     xs: list = []
     ys: list = []
     text: list = []
@@ -497,38 +579,44 @@ def envelope_figure(roc: Any, curve: Any, *, max_lines: int = MAX_COST_LINES, he
         xs += [0.0, 1.0, None]
         ys += [fpr[k], 1.0 - tpr[k], None]
         text += [_thr(thr[k])] * 2 + [""]
-    fig.add_trace(go.Scatter(
-        x=xs, y=ys, mode="lines", line=dict(color="rgba(120,120,120,0.45)", width=0.8),
-        name=f"cost lines of {idx.size} thresholds" + ("" if idx.size == finite.size else f" (of {finite.size})"),
-        meta=["cost-lines", int(idx.size)], customdata=text,
-        hovertemplate="threshold %{customdata}<br>w %{x:.3f}: cost %{y:.4f}<extra></extra>",
-    ))
-    edges = np.concatenate([[0.0], np.asarray(curve.breakpoints, float), [1.0]])
-    hf = np.asarray(curve.hull_fpr, float)
-    ht = np.asarray(curve.hull_tpr, float)
-    legend = len(curve.hull_thresholds) <= MAX_LEGEND_VERTICES
-    for i, t in enumerate(curve.hull_thresholds):
+    if idx.size:
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines", line=dict(color="rgba(110,110,110,0.55)", width=1),
+            name="other thresholds (never the cheapest)", meta=["cost-lines", int(idx.size)], customdata=text,
+            hovertemplate="threshold %{customdata}<br>w %{x:.3f}: cost %{y:.4f}<extra></extra>",
+        ))
+
+    # Featured hull vertices: the whole line thin, its piece of the envelope bold, one legend entry.
+    for i in featured:
+        i = int(i)
         a, b = float(edges[i]), float(edges[i + 1])
-        if b <= a:  # a vertex that is optimal at one w only (e.g. (1, 1) at w = 1)
-            continue
-        # The vertex's cost line, w·(1 − TPR) + (1 − w)·FPR, between its two breakpoints.
+        t = _thr(hthr[i])
+        color = colors[i]
+        fig.add_trace(go.Scatter(
+            x=[0.0, 1.0], y=[hf[i], 1.0 - ht[i]], mode="lines", line=dict(color=color, width=1.2),
+            name=f"threshold {t}: cheapest for w in [{a:.4f}, {b:.4f}]", legendgroup=f"v{i}",
+            meta=["hull-line", i],
+            hovertemplate=f"threshold {t}<br>w %{{x:.3f}}: cost %{{y:.4f}}<extra></extra>",
+        ))
         seg_w = np.array([a, b])
         seg_c = seg_w * (1.0 - ht[i]) + (1.0 - seg_w) * hf[i]
         fig.add_trace(go.Scatter(
-            x=seg_w, y=seg_c, mode="lines", line=dict(color=_vertex_color(i), width=4),
-            name=f"envelope for w in [{a:.4f}, {b:.4f}]: threshold {_thr(t)}", meta=["envelope-segment", i],
-            showlegend=legend,
-            hovertemplate=f"threshold {_thr(t)} is optimal here<br>w %{{x:.4f}}: cost %{{y:.4f}}<extra></extra>",
+            x=seg_w, y=seg_c, mode="lines", line=dict(color=color, width=4.5), legendgroup=f"v{i}",
+            showlegend=False, name=f"threshold {t} on the envelope", meta=["envelope-segment", i],
+            hovertemplate=f"threshold {t} is the cheapest here<br>w %{{x:.4f}}: cost %{{y:.4f}}<extra></extra>",
         ))
-    bp = np.asarray(curve.breakpoints, float)
-    inner = bp[(bp > 0) & (bp < 1)]
-    if inner.size:
-        # Cost of the envelope at each breakpoint: the line of the vertex on its left, at its right end.
-        k = np.searchsorted(edges[1:-1], inner)  # index of the breakpoint among edges[1:-1]
-        bc = inner * (1.0 - ht[k]) + (1.0 - inner) * hf[k]
+
+    inner = edges[1:-1]
+    inner_idx = np.flatnonzero((inner > 0) & (inner < 1))
+    if inner_idx.size:
+        bw = inner[inner_idx]
+        # The envelope at each breakpoint: the line of the vertex on its left, at its right end.
+        bc = bw * (1.0 - ht[inner_idx]) + (1.0 - bw) * hf[inner_idx]
+        labelled = bw.size <= MAX_LABELLED_BREAKPOINTS and (bw.size < 2 or np.min(np.diff(bw)) >= MIN_LABEL_GAP)
         fig.add_trace(go.Scatter(
-            x=inner, y=bc, mode="markers+text", marker=dict(color="#111", size=8, symbol="x"),
-            text=[f"{v:.4f}" for v in inner], textposition="top center",
+            x=bw, y=bc, mode="markers+text" if labelled else "markers",
+            marker=dict(color="#111", size=8 if labelled else 5, symbol="x"),
+            text=[f"{v:.4f}" for v in bw] if labelled else None, textposition="top center",
             name="breakpoints w* = ΔFPR/(ΔFPR + ΔTPR)", meta=["breakpoints"],
             hovertemplate="breakpoint w* = %{x:.4f}<extra></extra>",
         ))
@@ -581,9 +669,9 @@ def worlds_figure(
         fig.add_trace(go.Scatter(
             x=np.concatenate([fpr, fpr[::-1]]),
             y=np.concatenate([np.asarray(band.tpr_high, float), np.asarray(band.tpr_low, float)[::-1]]),
-            fill="toself", fillcolor="rgba(31,119,180,0.13)", line=dict(width=0), mode="lines",
-            name=f"exact bootstrap band: {_percent(band.confidence_level)} {method_name(band.method)} "
-                 "intervals of the TPR at fixed FPR",
+            fill="toself", fillcolor="rgba(0,114,178,0.13)", line=dict(width=0), mode="lines",
+            name=f"exact bootstrap band ({_percent(band.confidence_level)} {method_name(band.method)}, TPR at "
+                 "each FPR)",
             meta=["vertical-band"], hoverinfo="skip",
         ))
     xs: list = []
@@ -599,16 +687,16 @@ def worlds_figure(
     k = len(worlds)
     if k:
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", line=dict(color="rgba(214,39,40,0.35)", width=1),
+            x=xs, y=ys, mode="lines", line=dict(color=f"rgba({WORLD_RGB},0.35)", width=1),
             name=f"{k} bootstrap worlds (resampled ROC curves)", meta=["world", k], hoverinfo="skip",
         ))
-    _roc_line(fig, roc, name="observed ROC curve", color="#1f77b4", width=2.6)
+    _roc_line(fig, roc, name="observed ROC curve", color=ROC_COLOR, width=2.6)
     if at is not None:
         add_threshold_ci(fig, at, name="", color_index=0)
     if world_points is not None:
         wf, wt = (np.asarray(v, float) for v in world_points)
         fig.add_trace(go.Scatter(
-            x=wf, y=wt, mode="markers", marker=dict(color="rgba(214,39,40,0.55)", size=7, symbol="circle"),
+            x=wf, y=wt, mode="markers", marker=dict(color=f"rgba({WORLD_RGB},0.55)", size=7, symbol="circle"),
             name=f"the {wf.size} worlds' points at threshold {_thr(at.thresholds[0]) if at is not None else ''}",
             meta=["world-points"], hovertemplate="a world's point: FPR %{x:.4f}, TPR %{y:.4f}<extra></extra>",
         ))
@@ -643,13 +731,14 @@ def worlds_law_figure(values: np.ndarray, exact: tuple[np.ndarray, np.ndarray], 
     keep = ep > 1e-6
     fig = go.Figure()
     fig.add_trace(go.Bar(
-        x=uniq, y=counts / max(v.size, 1), marker=dict(color="rgba(214,39,40,0.55)"),
+        x=uniq, y=counts / max(v.size, 1), marker=dict(color=f"rgba({WORLD_RGB},0.55)"),
         name=f"share of the {v.size} worlds", meta=["world-share"], customdata=counts,
         hovertemplate=f"{axis}* = %{{x:.4f}}: %{{customdata}} worlds (%{{y:.3f}})<extra></extra>",
     ))
     fig.add_trace(go.Scatter(
-        x=ev[keep], y=ep[keep], mode="markers+lines", line=dict(color="#1f77b4", width=1),
-        marker=dict(color="#1f77b4", size=7), name="exact bootstrap probability (infinitely many worlds)",
+        x=ev[keep], y=ep[keep], mode="markers+lines" if np.count_nonzero(keep) <= 60 else "lines",
+        line=dict(color=ROC_COLOR, width=1 if np.count_nonzero(keep) <= 60 else 2),
+        marker=dict(color=ROC_COLOR, size=7), name="exact bootstrap probability (infinitely many worlds)",
         meta=["exact-law"], hovertemplate=f"{axis}* = %{{x:.4f}}: probability %{{y:.4f}}<extra></extra>",
     ))
     fig.update_xaxes(title_text=f"{axis} in a bootstrap world", **_AXIS)

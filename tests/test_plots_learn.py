@@ -13,6 +13,7 @@ import pytest
 
 import rocci
 from rocci import plots_learn
+from rocci.plots import COLORS
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -152,15 +153,20 @@ def test_hull_figure_vertices():
     assert len(verts) == len(ENV.hull_thresholds) == 5
     assert [tuple(_xy(v)[0]) + tuple(_xy(v)[1]) for v in verts] == [
         (f, t) for f, t in zip(ENV.hull_fpr, ENV.hull_tpr)]
-    assert "vertex 0.88: optimal for w in [0.0000, 0.1304]" in verts[0].name
-    assert "optimal only at w = 1" in verts[-1].name
+    assert "threshold 0.88: cheapest for w in [0.0000, 0.1304]" in verts[0].name
+    # The four vertices that own a stretch of w are featured, each in its own palette colour; the last, (1, 1),
+    # is cheapest at w = 1 only.
+    assert [v.meta[2] for v in verts] == [True, True, True, True, False]
+    assert "cheapest only at w = 1" in verts[-1].hovertemplate
+    colors = [v.marker.color for v in verts[:4]]
+    assert colors == [COLORS[k] for k in range(4)]
 
 
 def test_envelope_figure_segments_and_breakpoints():
     fig = plots_learn.envelope_figure(ROC, ENV)
     # The worked example: thresholds 0.88, 0.56, 0.25, 0.20 with breakpoints 3/23, 7/13, 2/3.
     segs = kind(fig, "envelope-segment")
-    assert [s.name.split("threshold ")[-1] for s in segs] == ["0.88", "0.56", "0.25", "0.2"]
+    assert [s.name for s in segs] == [f"threshold {t} on the envelope" for t in ("0.88", "0.56", "0.25", "0.2")]
     bx, by = _xy(kind(fig, "breakpoints")[0])
     np.testing.assert_allclose(bx, [3 / 23, 7 / 13, 2 / 3], rtol=1e-14)
     assert list(kind(fig, "breakpoints")[0].text) == ["0.1304", "0.5385", "0.6667"]
@@ -170,34 +176,98 @@ def test_envelope_figure_segments_and_breakpoints():
         x, y = _xy(s)
         np.testing.assert_allclose(y, rocci.cost_curve(Y, S, w=x).cost, atol=1e-15)
         mid = rocci.cost_curve(Y, S, w=[x.mean()])
-        assert s.name.endswith(f"threshold {mid.threshold[0]:.6g}")
-    # All 59 finite thresholds' lines, each from (0, FPR) to (1, 1 − TPR); brute force: their minimum
-    # at any w is the envelope.
-    lines = kind(fig, "cost-lines")[0]
-    assert lines.meta[1] == 59
-    x = np.asarray([v for v in lines.x], dtype=object)
-    y = np.asarray([v for v in lines.y], dtype=object)
-    starts = np.asarray(y[0::3], float)
-    ends = np.asarray(y[1::3], float)
-    finite = np.isfinite(ROC.thresholds)
-    np.testing.assert_allclose(starts, ROC.fpr[finite])
-    np.testing.assert_allclose(ends, 1 - ROC.tpr[finite])
-    assert list(x[0::3]) == [0.0] * 59 and list(x[1::3]) == [1.0] * 59
+        assert s.name == f"threshold {mid.threshold[0]:.6g} on the envelope"
+    # The envelope band is the cost curve, corner to corner.
+    ex, ey = _xy(kind(fig, "envelope")[0])
+    np.testing.assert_allclose(ey, rocci.cost_curve(Y, S, w=ex).cost, atol=1e-15)
+    # The featured lines run from (0, FPR) to (1, 1 − TPR) of their vertex; with the trivial classifiers, their
+    # minimum at any w is the envelope (brute force): the hull vertices' lines alone make the cost curve.
+    lines = kind(fig, "hull-line")
+    assert [ln.meta[1] for ln in lines] == [0, 1, 2, 3]
+    starts = np.array([_xy(ln)[1][0] for ln in lines])
+    ends = np.array([_xy(ln)[1][1] for ln in lines])
+    np.testing.assert_array_equal(starts, ENV.hull_fpr[:4])
+    np.testing.assert_array_equal(ends, 1 - ENV.hull_tpr[:4])
     w = np.linspace(0, 1, 57)
     brute = np.min(w[None, :] * ends[:, None] + (1 - w[None, :]) * starts[:, None], axis=0)
-    brute = np.minimum(brute, w)  # the threshold +inf (all negative) is a cost line too
+    brute = np.minimum(np.minimum(brute, w), 1 - w)
     np.testing.assert_allclose(brute, rocci.cost_curve(Y, S, w=w).cost, atol=1e-15)
+    # Eight other thresholds (12 lines in all), none of them a hull vertex, each from (0, FPR) to (1, 1 − TPR).
+    other = kind(fig, "cost-lines")[0]
+    assert other.meta[1] == plots_learn.MAX_COST_LINES - 4 == 8
+    oy = np.asarray(other.y, dtype=object)
+    thr = [float(t) for t in other.customdata[0::3]]
+    assert not set(thr) & set(ENV.hull_thresholds.tolist())
+    at = {float(t): i for i, t in enumerate(ROC.thresholds)}
+    np.testing.assert_allclose(np.asarray(oy[0::3], float), [ROC.fpr[at[t]] for t in thr])
+    np.testing.assert_allclose(np.asarray(oy[1::3], float), [1 - ROC.tpr[at[t]] for t in thr])
+    assert "of" not in other.name  # no internal counts in the legend
+
+
+def _fraud_like(n=5000, seed=2024):
+    """Real-looking data: 16% positives, scores rounded to 4 decimals (about 3,000 distinct thresholds)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.16
+    z = rng.normal(np.where(y, 1.4, 0.0), 1.0)
+    s = np.round(1 / (1 + np.exp(-(1.5 * z - 2))), 4)
+    return y, s
+
+
+def test_envelope_on_real_sized_data_is_readable():
+    """5,000 rows, a hull of about 30 vertices: at most 12 cost lines, the featured hull lines among them, each
+    featured vertex in its own colour (no colour twice, the same colour in both section-3 figures), the envelope
+    exact, breakpoints marked but not labelled (their labels would overlap)."""
+    y, s = _fraud_like()
+    roc, env = rocci.roc_curve(y, s), rocci.cost_curve(y, s)
+    owning = int(np.sum(np.diff(np.concatenate([[0.0], env.breakpoints, [1.0]])) > 0))
+    assert owning > plots_learn.MAX_FEATURED and np.unique(s).size > 2000
+    fig = plots_learn.envelope_figure(roc, env)
+    hull_lines = kind(fig, "hull-line")
+    other = kind(fig, "cost-lines")
+    n_lines = len(hull_lines) + (other[0].meta[1] if other else 0)
+    assert n_lines <= plots_learn.MAX_COST_LINES
+    assert len(hull_lines) == plots_learn.MAX_FEATURED
+    colors = [ln.line.color for ln in hull_lines]
+    assert len(set(colors)) == len(colors) and set(colors) <= set(COLORS)
+    # The featured vertices are those cheapest over the widest ranges of w.
+    edges = np.concatenate([[0.0], env.breakpoints, [1.0]])
+    width = np.diff(edges)
+    chosen = [ln.meta[1] for ln in hull_lines]
+    assert min(width[chosen]) >= np.sort(width)[::-1][plots_learn.MAX_FEATURED - 1]
+    for ln, i in zip(hull_lines, chosen):
+        np.testing.assert_array_equal(_xy(ln)[1], [env.hull_fpr[i], 1 - env.hull_tpr[i]])
+    # Segments in the same colour as their line; on the envelope.
+    for seg in kind(fig, "envelope-segment"):
+        line = next(ln for ln in hull_lines if ln.meta[1] == seg.meta[1])
+        assert seg.line.color == line.line.color
+        x, yv = _xy(seg)
+        np.testing.assert_allclose(yv, rocci.cost_curve(y, s, w=x).cost, atol=1e-12)
+    ex, ey = _xy(kind(fig, "envelope")[0])
+    assert ex.size == len(env.hull_thresholds) + 1
+    np.testing.assert_allclose(ey, rocci.cost_curve(y, s, w=ex).cost, atol=1e-12)
+    bp = kind(fig, "breakpoints")[0]
+    assert bp.mode == "markers" and bp.text is None
+    # The legend stays short: trivial ×2, envelope, other thresholds, the featured lines, breakpoints.
+    legend = [t for t in fig.data if t.showlegend is not False]
+    assert len(legend) <= 4 + plots_learn.MAX_FEATURED + 1
+    # The hull figure: the same vertices featured, in the same colours; the others grey, one legend entry.
+    hull = plots_learn.hull_figure(roc, env)
+    verts = kind(hull, "hull-vertex")
+    assert len(verts) == len(env.hull_thresholds)
+    star = {v.meta[1]: v.marker.color for v in verts if v.meta[2]}
+    assert star == {ln.meta[1]: ln.line.color for ln in hull_lines}
+    assert sum(1 for v in verts if v.showlegend is not False) == plots_learn.MAX_FEATURED + 1
 
 
 def test_envelope_figure_caps_the_number_of_lines():
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(900, bool), np.zeros(1100, bool)]
     s = np.r_[rng.normal(1, 1, 900), rng.normal(0, 1, 1100)]
-    roc = rocci.roc_curve(y, s)
-    fig = plots_learn.envelope_figure(roc, rocci.cost_curve(y, s), max_lines=100)
-    lines = kind(fig, "cost-lines")[0]
-    assert lines.meta[1] == 100
-    assert "(of 2000)" in lines.name
+    roc, env = rocci.roc_curve(y, s), rocci.cost_curve(y, s)
+    fig = plots_learn.envelope_figure(roc, env, max_lines=5)
+    assert len(kind(fig, "hull-line")) == 5 and not kind(fig, "cost-lines")
+    fig = plots_learn.envelope_figure(roc, env, max_lines=20, max_featured=3)
+    assert len(kind(fig, "hull-line")) == 3 and kind(fig, "cost-lines")[0].meta[1] == 17
 
 
 # --- section 4 -----------------------------------------------------------------------------------------
@@ -342,7 +412,7 @@ def test_long_hulls_keep_the_legend_short():
     hull = plots_learn.hull_figure(roc, env)
     verts = kind(hull, "hull-vertex")
     assert len(verts) == len(env.hull_thresholds)
-    assert not any(v.showlegend for v in verts)
+    assert sum(1 for v in verts if v.showlegend is not False) <= plots_learn.MAX_FEATURED + 1
     envfig = plots_learn.envelope_figure(roc, env)
     segs = kind(envfig, "envelope-segment")
     assert segs and not any(t.showlegend for t in segs)
@@ -350,5 +420,5 @@ def test_long_hulls_keep_the_legend_short():
     for t in segs:
         x, yv = _xy(t)
         np.testing.assert_allclose(yv, rocci.cost_curve(y, s, w=x).cost, atol=1e-12)
-    # The thesis's short hull: every vertex in the legend.
-    assert all(v.showlegend is not False for v in kind(plots_learn.hull_figure(ROC, ENV), "hull-vertex"))
+    # The thesis's short hull: every vertex that is ever the cheapest in the legend.
+    assert all(v.showlegend is not False for v in kind(plots_learn.hull_figure(ROC, ENV), "hull-vertex")[:4])

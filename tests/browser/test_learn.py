@@ -85,3 +85,83 @@ def test_learn_link_restores_w_and_new_worlds(page, app_url, wait, shot):
     assert "seed 2" in page.inner_text("body")
     assert page.get_by_test_id("stException").count() == 0
     shot(page, "learn_page_worlds")
+
+
+def _fraud_file(path, n=5000, seed=2024):
+    """Three models, 16% positives, string labels 'fraud'/'ok' (not in the repository)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.16
+    z1 = rng.normal(np.where(y, 1.4, 0.0), 1.0)
+    z2 = rng.normal(np.where(y, 1.0, 0.0), 1.0) * 0.7 + 0.3 * z1
+    z3 = rng.normal(np.where(y, 0.6, 0.0), 1.0)
+    sig = lambda z: 1 / (1 + np.exp(-(z - 2)))  # noqa: E731
+    pd.DataFrame({"transaction_id": np.arange(n) + 10001, "is_fraud": np.where(y, "fraud", "ok"),
+                  "gradient_boosting": np.round(sig(1.5 * z1), 4), "logistic": np.round(sig(1.3 * z2), 4),
+                  "rules_score": np.round(np.clip(50 + 15 * z3, 0, 100)).astype(int)}).to_csv(path, index=False)
+    return path
+
+
+#: The figure data of each chart, read from the page (plotly keeps it on the graph's div).
+_FIGURES = "() => [...document.querySelectorAll('.js-plotly-plot')].map(d => d.data.map(t => ({meta: t.meta, " \
+           "color: t.line && t.line.color, name: t.name})))"
+
+
+def test_learn_on_a_5000_row_upload_at_two_widths(page, app_url, wait, shot, tmp_path):
+    """Section 3 on real-sized data draws at most 12 cost lines, hull lines first, no colour twice; every
+    section says which data it uses; at 390 px nothing is wider than the screen and no control is cut."""
+    from .test_dashboard import no_exception, upload
+
+    page.goto(app_url)
+    wait(page)
+    upload(page, _fraud_file(tmp_path / "fraud_5000.csv"), wait)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Learn").click()
+    wait(page)
+    # The sidebar shows the upload; the page says it uses the worked example until asked.
+    expect(page.get_by_text("Every section below uses the thesis's worked example")).to_be_visible()
+    expect(page.get_by_text("not fraud_5000.csv, the file loaded on the Data page")).to_be_visible()
+    page.get_by_test_id("stButtonGroup").get_by_role("radio").filter(has_text="Loaded data").click()
+    wait(page)
+    expect(page.get_by_text("Every section below uses fraud_5000.csv, model gradient_boosting, positive class "
+                            "fraud")).to_be_visible()
+    notes = page.get_by_text("Data: fraud_5000.csv, model gradient_boosting")
+    expect(notes).to_have_count(5)
+    charts = page.locator("[data-testid='stPlotlyChart']")
+    expect(charts).to_have_count(10)
+    for i in range(10):
+        charts.nth(i).scroll_into_view_if_needed()
+        expect(charts.nth(i).locator(".main-svg").first).to_be_visible()
+    figures = page.evaluate(_FIGURES)
+    envelope = [f for f in figures if any(t["meta"] and t["meta"][0] == "hull-line" for t in f)]
+    assert len(envelope) == 1  # section 3's cost lines
+    hull_lines = [t for t in envelope[0] if t["meta"] and t["meta"][0] == "hull-line"]
+    others = [t for t in envelope[0] if t["meta"] and t["meta"][0] == "cost-lines"]
+    assert hull_lines and len(hull_lines) + sum(t["meta"][1] for t in others) <= 12
+    colors = [t["color"] for t in hull_lines]
+    assert len(set(colors)) == len(colors)
+    no_exception(page)
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    page.get_by_role("heading", name="3 · The cost curve is the ROC convex hull").scroll_into_view_if_needed()
+    shot(page, "learn_5000_rows_1400")
+
+    page.set_viewport_size({"width": 390, "height": 2400})
+    page.wait_for_timeout(1500)
+    wide = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+                && !e.closest('[data-testid=stDataFrame]') && !e.closest('[data-testid=stTable]')
+                && !e.closest('[data-testid=stPlotlyChart]')  // plotly's own clip paths; the chart box is below
+                && !(e.tagName === 'INPUT' && e.type === 'range'))  // a slider's invisible native input
+        .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
+    assert not wide, wide
+    assert all(r <= 390 for r in page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(e => e.getBoundingClientRect().right)"))
+    for option in ("Worked example", "Loaded data"):
+        radio = page.get_by_test_id("stButtonGroup").get_by_role("radio").filter(has_text=option)
+        assert radio.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), option
+    # Legends inside their chart (sized to fit: no legend scroll bar).
+    assert page.locator(".legend .scrollbar").count() == 0 or all(
+        not b.is_visible() for b in page.locator(".legend .scrollbar").all())
+    page.get_by_role("heading", name="3 · The cost curve is the ROC convex hull").scroll_into_view_if_needed()
+    shot(page, "learn_5000_rows_390")
+    no_exception(page)
