@@ -73,4 +73,7 @@ case "$address" in
   *) where="$address"; url="http://$address:$port" ;;
 esac
 say "Starting the dashboard ($where): open $url in a browser. Ctrl+C stops it."
+# glibc: give large freed buffers back to the system (memory returns to its baseline after big
+# uploads; bench/README.md, "Load test"). Kept if already set.
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec .venv/bin/python -m streamlit run app.py --browser.gatherUsageStats=false "$@"
