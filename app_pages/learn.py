@@ -29,7 +29,7 @@ import streamlit as st
 import rocci
 from rocci import plots_learn
 from rocci.plots import plotly_config
-from ui import cache, cache_cost, cache_learn, report, state
+from ui import cache, cache_cost, cache_learn, operating, report, state
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
@@ -246,16 +246,21 @@ def use_optimal(key: str, value: float) -> None:
     st.session_state[key] = value
 
 
-def operating_point_w(default: float = DEFAULT_W) -> float:
-    """Section 2's operating point w (the link keeps it: ``ln_w``).
+def operating_point_w(src: Source) -> float:
+    """Section 2's operating point w: the operating condition shared with the Cost curves and Threshold
+    explorer pages (ui.operating; prior and two costs, or w directly with a slider), kept in the link.
 
-    The one place the Learn page reads an operating condition: a shared
-    condition (prior p(+) and the two costs, or w) can replace this slider
-    by returning its w here.
+    The prior starts at the share of positives in the data this section uses. Without a valid condition
+    (both costs 0) the section falls back to w = DEFAULT_W, and says so.
     """
-    return float(st.slider("Operating point w", 0.0, 1.0, value=default, step=0.01, key="ln_w", bind=URL,
-                           help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)): the share of the expected cost "
-                           "that comes from missed positives when every instance is called negative."))
+    n_pos = int(np.count_nonzero(src.y))
+    cond = operating.controls(n_pos, int(src.y.size) - n_pos, title="Operating condition (shared with the Cost "
+                              "curves and Threshold explorer pages)")
+    if cond is None:
+        st.caption(f"Using w = {DEFAULT_W} until the costs are fixed.")
+        return DEFAULT_W
+    report.caption("Choose *w directly* for a slider that moves the cost line's optimum along the hull.")
+    return float(cond.w)
 
 
 def section_duality(src: Source, roc, env, options: list[float]) -> None:
@@ -272,7 +277,7 @@ def section_duality(src: Source, roc, env, options: list[float]) -> None:
     )
     c1, c2 = st.columns(2)
     with c1:
-        w = operating_point_w()
+        w = operating_point_w(src)
     optimum = cache_learn.cost_at(src.key, src.model, (w,), None, src.y, src.s)
     best = float(optimum.threshold[0])
     # Default: the cheapest threshold at the default w (fixed, so that moving w leaves the threshold alone).

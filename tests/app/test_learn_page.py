@@ -86,9 +86,30 @@ def test_threshold_slider_moves_the_confusion_matrix(learn_app, t):
         "TP": conf.tp, "FN": conf.fn, "FP": conf.fp, "TN": conf.tn}
 
 
+def set_w(at, w: float) -> None:
+    """Section 2's w: the shared operating condition, set directly (its slider)."""
+    at.segmented_control(key="op_by").set_value("w").run()
+    at.slider(key="op_w").set_value(w).run()
+
+
+def test_shared_condition_defaults_to_the_data_share_and_follows_the_cost_page(learn_app):
+    at = learn_app
+    share = float(np.mean(Y))
+    w = rocci.operating_point(share, 1.0, 1.0)
+    assert metrics(at)["Operating point w"] == f"{w:.4f}"
+    opt = traces(figure(at, "ln_cost_line"), "optimum")[0]
+    assert f"threshold {rocci.cost_curve(Y, S, w=[w]).threshold[0]:g}" in opt["name"]
+    # set on the Cost page (prior and costs): the Learn page uses it
+    at.switch_page("app_pages/cost.py").run()
+    at.number_input(key="op_cfn").set_value(3.0).run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    assert metrics(at)["Operating point w"] == f"{rocci.operating_point(share, 3.0, 1.0):.4f}"
+
+
 def test_w_03_gives_the_minimiser_056(learn_app):
     at = learn_app
-    at.slider(key="ln_w").set_value(0.3).run()
+    set_w(at, 0.3)
     assert_clean(at)
     curve = rocci.cost_curve(Y, S, w=[0.3])
     assert curve.threshold[0] == 0.56
@@ -103,7 +124,7 @@ def test_w_03_gives_the_minimiser_056(learn_app):
 def test_moving_w_then_using_the_cheapest_threshold(learn_app):
     at = learn_app
     at.select_slider(key="ln_t2").set_value(0.88).run()
-    at.slider(key="ln_w").set_value(0.6).run()
+    set_w(at, 0.6)
     assert_clean(at)
     curve = rocci.cost_curve(Y, S, w=[0.6])
     assert curve.threshold[0] == 0.25
@@ -129,9 +150,9 @@ def test_moving_w_then_using_the_cheapest_threshold(learn_app):
 
 
 def test_w_from_the_url():
-    at = new_app(PAGE, {"ln_w": "0.6", "ln_t": "0.56"})
+    at = new_app(PAGE, {"op_by": "w directly", "op_w": "0.6", "ln_t": "0.56"})
     assert_clean(at)
-    assert at.slider(key="ln_w").value == pytest.approx(0.6)
+    assert at.slider(key="op_w").value == pytest.approx(0.6)
     assert at.select_slider(key="ln_t").value == 0.56
     assert "threshold 0.25" in traces(figure(at, "ln_cost_line"), "optimum")[0]["name"]
     # A threshold that is not one of the scores is shown as a score, never an error.
@@ -368,14 +389,16 @@ def test_learn_on_each_bundled_sample(sample):
     assert len(traces(fig, "hull-line")) + sum(t["meta"][1] for t in traces(fig, "cost-lines")) <= 12
 
 
-def test_w_comes_from_one_small_function():
-    """The shared operating condition will set w through operating_point_w (one place)."""
+def test_w_comes_from_the_shared_operating_condition():
+    """The Learn page has no w slider of its own: w is the shared condition's, read in one place."""
     import ast
 
     tree = ast.parse((ROOT / PAGE).read_text())
     sliders = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "slider"]
-    owners = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
-              for n in ast.walk(f) if n in sliders}
-    assert owners == {"operating_point_w"}
-    at = new_app(PAGE, {"ln_w": "0.6"})
-    assert at.slider(key="ln_w").value == pytest.approx(0.6)
+    assert not sliders
+    calls = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+             for n in ast.walk(f) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "controls"
+             and getattr(n.func.value, "id", "") == "operating"}
+    assert calls == {"operating_point_w"}
+    at = new_app(PAGE, {"op_by": "w directly", "op_w": "0.6"})
+    assert at.slider(key="op_w").value == pytest.approx(0.6)
