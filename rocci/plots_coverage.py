@@ -74,7 +74,7 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     cols = max(1, min(columns, len(panels)))
     rows = max(1, math.ceil(len(panels) / cols))
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_text(p) for p in panels],
-                        shared_xaxes=True, shared_yaxes=True, horizontal_spacing=0.06,
+                        shared_xaxes=True, shared_yaxes=True, horizontal_spacing=0.08,
                         vertical_spacing=0.12 if rows > 1 else 0.0)
     fig.update_annotations(yshift=6)  # panel titles clear of the framed axes
     target = study.target
