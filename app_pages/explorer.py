@@ -403,7 +403,9 @@ def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
         )
         cfg_cols = {c: st.column_config.NumberColumn(v[0], help=v[1], format=v[2]) for c, v in TABLE_COLUMNS.items()}
         st.dataframe(shown, hide_index=True, column_config=cfg_cols, height=360, key="ex_table")
-        download_csv(lambda: cache_explore.threshold_table(an.key, choice.model, y, s).assign(model=choice.model),
+        # Built on click, in a thread outside the script run: rocci directly (the session-scoped cache
+        # cannot be read there; Streamlit refuses it and the download would never start).
+        download_csv(lambda: rocci.threshold_table(y, s).assign(model=choice.model),
                      label="Download the full table (CSV)", file_name="rocci_thresholds.csv", key="dl_ex_table")
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import rocci
 from rocci import data as rdata
+from ui.text import pvalue_text
 
 from .conftest import ARTIFACTS, ROOT
 
@@ -67,7 +68,7 @@ def test_compare_page_shows_rocci_numbers_and_tabs_round_trip(page, app_url, wai
     other = page.context.new_page()
     other.goto(page.url)
     wait(other)
-    assert _metric(other, "p-value (DeLong, two-sided)") == f"{auc.pvalue:.3g}"
+    assert _metric(other, "p-value (DeLong, two-sided)") == pvalue_text(auc.pvalue)
     other.close()
 
 

@@ -86,12 +86,13 @@ def test_upload_map_and_read_the_roc_page(page, app_url, tmp_path, wait, shot):
     shot(page, "browser_data_sample")
 
     upload(page, write_csv(tmp_path / "my_scores.csv"), wait)
-    # The labels A/B give no guess for the positive class: the page asks.
-    expect(page.get_by_test_id("stAlertContentWarning")).to_contain_text("Positive label")
+    # The labels A/B are equally common: one is preselected and the page says to check it.
+    expect(page.get_by_test_id("stMain")).to_contain_text("check it")
     choose(page, "Positive label", "B", wait)
-    # "case" is numeric and was guessed to be a score column: it is an id, so remove it.
-    page.get_by_test_id("stMultiSelect").get_by_role("button", name="Remove case").click()
-    wait(page)
+    # "case" holds distinct integers: an id, offered but not preselected as a model.
+    models = page.get_by_test_id("stMultiSelect")
+    expect(models).to_contain_text("risk_score")
+    assert models.get_by_role("button", name="Remove case").count() == 0
     metrics = page.get_by_test_id("stMetric")
     expect(metrics.filter(has_text="Positives")).to_contain_text("10")
     expect(metrics.filter(has_text="Negatives")).to_contain_text("10")
