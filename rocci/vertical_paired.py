@@ -944,7 +944,14 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
         mass at 0 and the interval ``[0, 0]`` has zero width and under-covers
         (Coverage lab, thesis figure 4.9; ``docs/coverage.md``); the dashboard
         flags it.  ``"score"``: a score interval on the exact paired moments
-        (see Notes), which keeps a positive width there.
+        (see Notes), which keeps a positive width there.  In the Coverage
+        lab's two-model setting (thesis fig. 4.9: n = 100 per class, 90%
+        target, θ ∈ {1, 3, 5}, ρ ∈ {.3, .9}, shifts {0, 2}, 200 test sets each)
+        the score interval covered 0.93–1.00 at every FPR from 0.1 to 0.9;
+        the percentile interval fell to 0.04–0.55 where both TPRs are near 1
+        and the models differ (θ = 5, FPR >= 0.5; θ = 3, FPR 0.9) and
+        matched the score interval elsewhere.  Near TPR = 1 the score
+        interval is conservative (coverage 1, width about 0.05 at n = 100).
     progress : callable, optional
         ``progress(fraction, message)`` is called as the work advances
         (``fraction`` in [0, 1]), e.g. to drive a progress bar.
