@@ -3,8 +3,9 @@
 Correlated binormal scores (positives shifted by (1.0, 0.7)), at n = 10³ and
 10⁴ instances, balanced (half positives) and imbalanced (16% positives),
 continuous scores and scores rounded to 2 decimals (ties), FPR 0.01, 0.1 and
-0.5; at the largest n also ρ = 0.999 and a model against a noisy copy of itself.  For each case it prints, measured in this one run (the machine is shared
-and noisy):
+0.5; at the largest n also ρ = 0.999 and a model against a noisy copy of
+itself.  For each case it prints, measured in this one run (the machine is
+shared and noisy):
 
 * the median time of one level of the exact law (``--repeats`` calls after a
   warm-up);
