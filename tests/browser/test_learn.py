@@ -73,7 +73,7 @@ def test_learn_page_loads_draws_and_follows_the_slider(page, app_url, wait, shot
 
 
 def test_learn_link_restores_w_and_new_worlds(page, app_url, wait, shot):
-    page.goto(app_url + "/learn?ln_w=0.6")
+    page.goto(app_url + "/learn?op_by=w+directly&op_w=0.6")  # the shared operating condition, set directly
     wait(page)
     body = page.inner_text("body")
     w = rocci.cost_curve(*_example(), w=[0.6])
