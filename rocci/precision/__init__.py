@@ -1,0 +1,30 @@
+"""Precision, recall and every confusion-matrix metric with exact bootstrap laws (issue 14).
+
+* :func:`metric_ci`: any metric of the confusion matrix at fixed thresholds
+  (stratified or full bootstrap).
+* :func:`precision_ci`: the precision at fixed thresholds, or at fixed recall
+  levels (the PR analogue of vertical averaging).
+* :func:`compare_precision`: two models on the same instances, the paired law of
+  ``metric_a − metric_b`` at threshold pairs or at recall levels.
+
+Average precision is not covered: its exact-bootstrap standard error has not
+been derived here (see the module notes of :mod:`rocci.precision.paired`).
+"""
+
+from ._metrics import METRICS, UNDEFINED
+from ._results import MetricCI, PrecisionComparison, RecallPrecisionCI
+from .metrics import metric_ci, precision_ci
+from .paired import compare_precision
+from .recall import precision_at_recall
+
+__all__ = [
+    "metric_ci",
+    "precision_ci",
+    "precision_at_recall",
+    "compare_precision",
+    "MetricCI",
+    "RecallPrecisionCI",
+    "PrecisionComparison",
+    "METRICS",
+    "UNDEFINED",
+]

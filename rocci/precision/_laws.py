@@ -1,0 +1,99 @@
+"""Finite laws on lattices of counts: windows of binomials, and the reduction of a
+weighted set of cells ``(value, probability)`` to a law, its moments and quantiles.
+
+Every exact law of :mod:`rocci.precision` is a finite sum over the cells of a
+lattice of bootstrap counts (two independent binomials, a binomial mixed over
+another, a mixture over an order statistic).  Each binomial is cut to the
+window of counts holding all but :data:`CELL_EPS` of its mass in each tail;
+the mass left out is reported as ``truncated_mass``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..exact import QUANTILE_TOL, binomial_cdf, binomial_quantile
+
+#: Probability per tail of a binomial left out of its window.
+CELL_EPS = 1e-17
+
+#: Relative tolerance under which two metric values computed with rounding
+#: (MCC's square root, Fβ with a non-integer β²) count as the same value.
+#: Ratio metrics computed as one division of exact integers need none: IEEE
+#: division is correctly rounded, so equal fractions give equal floats.
+MERGE_RTOL = 1e-13
+
+
+def binomial_window(m, p, eps: float = CELL_EPS):
+    """``(lo, hi, left_out)``: the smallest window ``lo..hi`` of ``Bin(m, p)`` leaving out at most
+    ``eps`` per tail (vectorised over ``m`` and ``p``), and the exact mass left out."""
+    m, p = np.broadcast_arrays(np.asarray(m, float), np.asarray(p, float))
+    inner = (p > 0) & (p < 1)
+    q = np.where(inner, p, 0.5)  # p = 0 or 1: a point mass, set below
+    lo = binomial_quantile(eps, m, q).reshape(m.shape)
+    hi = m - binomial_quantile(eps, m, 1.0 - q).reshape(m.shape)
+    left = np.where(inner, binomial_cdf(lo - 1, m, q) + binomial_cdf(m - hi - 1, m, 1.0 - q), 0.0)
+    lo = np.where(inner, lo, np.where(p >= 1, m, 0))
+    hi = np.where(inner, hi, np.where(p >= 1, m, 0))
+    return lo.astype(np.int64), hi.astype(np.int64), left
+
+
+class Law:
+    """A finite law: sorted distinct ``values`` and their ``probs`` (conditional on
+    the metric being defined), with the probability of the undefined event and
+    of the cells left out of the windows.
+
+    Parameters
+    ----------
+    values, probs : ndarray
+        Cells (any order, repeats allowed).  ``values`` NaN marks an undefined cell.
+    truncated : float
+        Probability of the cells outside the computed windows.
+    merge_rtol : float
+        Values closer than this (relatively) are one value.
+    """
+
+    def __init__(self, values: np.ndarray, probs: np.ndarray, truncated: float = 0.0, merge_rtol: float = 0.0):
+        values, probs = np.broadcast_arrays(np.asarray(values, float), np.asarray(probs, float))
+        values, probs = values.ravel(), probs.ravel()
+        undefined = np.isnan(values)
+        self.p_undefined = float(probs[undefined].sum())
+        self.truncated = float(truncated)
+        values, probs = values[~undefined], probs[~undefined]
+        order = np.argsort(values, kind="stable")
+        values, probs = values[order], probs[order]
+        if values.size:
+            gap = np.diff(values)
+            if merge_rtol > 0:
+                new = gap > merge_rtol * np.maximum(np.abs(values[1:]), 1e-300)
+            else:
+                new = gap > 0
+            starts = np.flatnonzero(np.r_[True, new])
+            values, probs = values[starts], np.add.reduceat(probs, starts)
+        self.defined = float(probs.sum())
+        self.values = values
+        self.probs = probs / self.defined if self.defined > 0 else probs
+        self._cdf = np.cumsum(self.probs)
+
+    @property
+    def mean(self) -> float:
+        return float(self.probs @ self.values) if self.values.size else np.nan
+
+    @property
+    def std(self) -> float:
+        if not self.values.size:
+            return np.nan
+        mu = self.mean
+        return float(np.sqrt(max(float(self.probs @ (self.values - mu) ** 2), 0.0)))
+
+    def quantile(self, q: float) -> float:
+        """Smallest value whose CDF reaches ``q`` (within :data:`rocci.exact.QUANTILE_TOL`)."""
+        if not self.values.size:
+            return np.nan
+        i = int(np.argmax(self._cdf >= q - QUANTILE_TOL))
+        if self._cdf[i] < q - QUANTILE_TOL:
+            i = self.values.size - 1
+        return float(self.values[i])
+
+    def prob(self, mask: np.ndarray) -> float:
+        return float(min(1.0, self.probs[mask].sum()))

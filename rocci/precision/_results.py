@@ -1,0 +1,206 @@
+"""Result objects of :mod:`rocci.precision`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._results import _FrameResult
+
+__all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison"]
+
+
+def _law_of(laws, i):
+    law = laws[i]
+    if callable(law):
+        law = laws[i] = law()
+    return law
+
+
+@dataclass(repr=False)
+class MetricCI(_FrameResult):
+    """Exact bootstrap law of a confusion-matrix metric at fixed thresholds.
+
+    Attributes
+    ----------
+    metric : str
+        The metric's name (the frame's value column).
+    thresholds : ndarray
+        Thresholds (``score >= t`` is predicted positive).
+    tp, fp : ndarray of int64
+        Observed counts at each threshold.
+    value : ndarray
+        Observed metric (NaN where undefined on the data).
+    mean, std : ndarray
+        Exact bootstrap mean and standard deviation, given that the metric is defined.
+    low, high : ndarray
+        Percentile interval: the ``α/2`` and ``1 − α/2`` quantiles of the exact law
+        (smallest value whose CDF reaches the level).
+    p_undefined : ndarray
+        Exact probability that the bootstrap metric is undefined (left out of the law).
+    truncated_mass : ndarray
+        Probability of the bootstrap counts outside the computed windows (below ~1e-15).
+    """
+
+    metric: str
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    value: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    p_undefined: np.ndarray
+    truncated_mass: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    bootstrap: str
+    method: str
+    confidence_level: float
+    beta: float = 1.0
+    _laws: list = field(default_factory=list, repr=False)
+
+    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "bootstrap", "method", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, tp, fp, <metric>, <metric>_mean, <metric>_std, <metric>_low,
+        <metric>_high, p_undefined, truncated_mass``."""
+        k = self.metric
+        return pd.DataFrame({
+            "threshold": self.thresholds, "tp": self.tp, "fp": self.fp,
+            k: self.value, f"{k}_mean": self.mean, f"{k}_std": self.std,
+            f"{k}_low": self.low, f"{k}_high": self.high,
+            "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
+        })
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact law at the ``i``-th threshold given that the metric is defined:
+        distinct values (increasing) and their probabilities (summing to 1)."""
+        law = _law_of(self._laws, i)
+        return law.values.copy(), law.probs.copy()
+
+
+@dataclass(repr=False)
+class RecallPrecisionCI(_FrameResult):
+    """Exact bootstrap law of the precision at fixed recall levels ``r/m+``.
+
+    Attributes
+    ----------
+    recall : ndarray
+        The levels ``r/m+``.
+    r : ndarray of int
+    threshold : ndarray
+        Observed threshold: the ``⌈recall·n+⌉``-th largest positive score.
+    precision : ndarray
+        Observed precision ``k/(k + #negatives >= threshold)``, ``k = ⌈recall·n+⌉``.
+    precision_mean, precision_std, precision_low, precision_high : ndarray
+        Exact bootstrap moments and percentile interval of ``r/(r + FP*)``.
+    truncated_mass : ndarray
+        Probability left out of the order statistic's and the binomials' windows.
+    """
+
+    recall: np.ndarray
+    r: np.ndarray
+    threshold: np.ndarray
+    precision: np.ndarray
+    precision_mean: np.ndarray
+    precision_std: np.ndarray
+    precision_low: np.ndarray
+    precision_high: np.ndarray
+    truncated_mass: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    method: str
+    confidence_level: float
+    _laws: list = field(default_factory=list, repr=False)
+
+    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``recall, r, threshold, precision, precision_mean, precision_std,
+        precision_low, precision_high, p_undefined, truncated_mass`` (``p_undefined`` is 0:
+        ``r >= 1`` instances are predicted positive)."""
+        return pd.DataFrame({
+            "recall": self.recall, "r": self.r, "threshold": self.threshold, "precision": self.precision,
+            "precision_mean": self.precision_mean, "precision_std": self.precision_std,
+            "precision_low": self.precision_low, "precision_high": self.precision_high,
+            "p_undefined": np.zeros(self.r.size), "truncated_mass": self.truncated_mass,
+        })
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact law of the precision at the ``i``-th level: values ``r/(r + f)`` increasing, probabilities
+        ``P(FP* = f) = Σ_k P(T_r = s_k)·b(f; m−, q_k)`` (values of probability below ~1e-17 may be left out)."""
+        law = _law_of(self._laws, i)
+        return law.values.copy(), law.probs.copy()
+
+
+@dataclass(repr=False)
+class PrecisionComparison(_FrameResult):
+    """Exact paired bootstrap law of ``Δ = metric_a − metric_b`` (model A − model B).
+
+    At threshold pairs (``thresholds_a``, ``thresholds_b`` set) or at recall levels
+    ``r/m+`` (``recall`` set, ``r``).
+
+    Attributes
+    ----------
+    metric : str
+    delta : ndarray
+        Observed difference.
+    delta_mean, delta_std, delta_low, delta_high : ndarray
+        Exact moments and percentile interval of Δ* given that both metrics are defined.
+    p_a_better, p_tie : ndarray
+        ``P(Δ* > 0)`` and ``P(Δ* = 0)`` given that both are defined (a larger value is better).
+    p_undefined : ndarray
+        Probability that either model's metric is undefined.
+    truncated_mass : ndarray
+    """
+
+    metric: str
+    thresholds_a: np.ndarray | None
+    thresholds_b: np.ndarray | None
+    recall: np.ndarray | None
+    r: np.ndarray | None
+    delta: np.ndarray
+    delta_mean: np.ndarray
+    delta_std: np.ndarray
+    delta_low: np.ndarray
+    delta_high: np.ndarray
+    p_a_better: np.ndarray
+    p_tie: np.ndarray
+    p_undefined: np.ndarray
+    truncated_mass: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    method: str
+    confidence_level: float
+    _laws: list = field(default_factory=list, repr=False)
+
+    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold_a, threshold_b`` (or ``recall, r``), then ``delta_<metric>,
+        delta_<metric>_mean, _std, _low, _high, p_a_better, p_tie, p_undefined, truncated_mass``."""
+        k = f"delta_{self.metric}"
+        if self.recall is not None:
+            head = {"recall": self.recall, "r": self.r}
+        else:
+            head = {"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b}
+        return pd.DataFrame({
+            **head, k: self.delta, f"{k}_mean": self.delta_mean, f"{k}_std": self.delta_std,
+            f"{k}_low": self.delta_low, f"{k}_high": self.delta_high, "p_a_better": self.p_a_better,
+            "p_tie": self.p_tie, "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
+        })
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact law of Δ* at the ``i``-th row given that both metrics are defined."""
+        law = _law_of(self._laws, i)
+        return law.values.copy(), law.probs.copy()

@@ -1,0 +1,221 @@
+"""Exact bootstrap laws of confusion-matrix metrics at fixed thresholds (issue 14, part 1).
+
+At a threshold ``t`` held fixed across bootstrap samples, every metric of the
+confusion matrix is a function of the bootstrap counts, whose law is a finite
+product of binomials (module :mod:`rocci.precision._cells`):
+
+* stratified: ``P(TP* = a, FP* = b) = b(a; m+, tp/n+) · b(b; m−, fp/n−)``;
+* full: ``P(P* = s, TP* = a, FP* = b) = b(s; m, n+/n) · b(a; s, tp/n+) · b(b; m − s, fp/n−)``
+  (for precision, ``P(PP* = s, TP* = a) = b(s; m, (tp + fp)/n) · b(a; s, tp/(tp + fp))``).
+
+The law of the metric ``g`` is ``P(g* = v) = Σ_{cells with g = v} P(cell)``, summed
+over the cells inside the windows of the binomials (each leaves out at most
+1e-17 per tail; the mass left out is ``truncated_mass``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from .._validation import InputError, check_binary, check_choice, check_confidence_level, check_m, format_value
+from ..counts import score_counts
+from ._cells import full_cells, stratified_cells
+from ._laws import Law
+from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
+from ._results import MetricCI
+
+__all__ = ["metric_ci", "precision_ci", "METRICS", "METHODS", "BOOTSTRAPS"]
+
+METHODS = ("percentile", "wald")
+BOOTSTRAPS = ("stratified", "full")
+
+#: Range of each metric, for clipping Wald intervals.
+_RANGE = {"mcc": (-1.0, 1.0), "youden": (-1.0, 1.0), "lift": (0.0, np.inf)}
+
+
+def _check_thresholds(thresholds) -> np.ndarray:
+    if isinstance(thresholds, (str, bytes)):
+        raise InputError(f"thresholds ({format_value(thresholds)}) must be numbers, e.g. thresholds=[0.5].")
+    values = np.atleast_1d(np.asarray(thresholds))
+    try:
+        values = values.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"thresholds must be numbers (score cut-offs), e.g. [0.3, 0.5]; got {thresholds!r}.") from None
+    if values.ndim != 1 or values.size == 0:
+        raise InputError("thresholds must be a non-empty list of score cut-offs, e.g. [0.3, 0.5].")
+    if np.isnan(values).any():
+        raise InputError("thresholds hold NaN (not a number): give real score cut-offs.")
+    return values
+
+
+def _full_m(m, n: int) -> int:
+    if m is None:
+        return n
+    if isinstance(m, (tuple, list, np.ndarray)):
+        raise InputError(
+            f"m ({format_value(m)}): the full bootstrap draws one sample of m instances from the pooled data, "
+            "so m is one integer (a pair (m_pos, m_neg) is for bootstrap='stratified')."
+        )
+    return check_m(m, 1, 1)[0]
+
+
+def _interval(law: Law, metric: str, alpha: float, method: str) -> tuple[float, float]:
+    if method == "percentile":
+        return law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
+    lo, hi = _RANGE.get(metric, (0.0, 1.0))
+    z = float(special.ndtri(1 - alpha / 2))
+    return float(np.clip(law.mean - z * law.std, lo, hi)), float(np.clip(law.mean + z * law.std, lo, hi))
+
+
+def metric_ci(y_true, y_score, *, metric="f1", thresholds=None, confidence_level=0.95, method="percentile",
+              bootstrap="stratified", m=None, pos_label=None, beta=1.0) -> MetricCI:
+    """Exact bootstrap law and interval of a confusion-matrix metric at fixed thresholds.
+
+    At each threshold ``t`` (``score >= t`` is predicted positive) the metric
+    ``g(TP*, FP*, FN*, TN*)`` of a bootstrap sample has the finite law
+
+    stratified: ``P(g* = v) = Σ_{a, b : g = v} b(a; m+, tp/n+) · b(b; m−, fp/n−)``,
+    with ``FN* = m+ − TP*`` and ``TN* = m− − FP*``;
+
+    full (``m`` draws from the pooled data): ``P(g* = v) = Σ_{s, a, b : g = v}
+    b(s; m, n+/n) · b(a; s, tp/n+) · b(b; m − s, fp/n−)`` with ``s = P*`` the
+    number of positives drawn (precision: ``Σ_{s, a : a/s = v} b(s; m, (tp + fp)/n) ·
+    b(a; s, tp/(tp + fp))``, ``s = PP*``).
+
+    Each binomial is summed over the window holding all but 1e-17 of its mass
+    per tail, so a threshold costs O(sqrt(m+)·sqrt(m−)) cells (stratified) or
+    O(m^1.5) (full, other than precision); the mass left out is reported.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rocci.roc_curve`.
+    metric : str, default "f1"
+        One of ``precision, recall, specificity, npv, f1, fbeta, mcc, accuracy,
+        balanced_accuracy, youden, lift`` (formulas in
+        :func:`rocci.precision._metrics.metric_value`).
+    thresholds : array_like, optional
+        Score cut-offs; default every distinct score, decreasing.
+    confidence_level : float, default 0.95
+    method : {"percentile", "wald"}
+        ``"percentile"``: the ``α/2`` and ``1 − α/2`` quantiles of the exact law
+        (the smallest value whose CDF reaches the level, as :func:`rocci.vertical_ci`).
+        ``"wald"``: ``mean ± z·sd`` of the exact law, clipped to the metric's range.
+    bootstrap : {"stratified", "full"}
+    m : None, int or (int, int)
+        Stratified: ``(m+, m−)`` (default ``n±``); full: the total ``m`` (default ``n``).
+    beta : float, default 1
+        β of ``fbeta``.
+
+    Returns
+    -------
+    MetricCI
+        ``to_frame()``: ``threshold, tp, fp, <metric>, <metric>_mean, <metric>_std,
+        <metric>_low, <metric>_high, p_undefined, truncated_mass``;
+        ``distribution(i)`` gives the exact law at the ``i``-th threshold.
+
+    Notes
+    -----
+    **Undefined metrics.** A metric whose denominator is 0 in a bootstrap sample
+    (precision when ``TP* + FP* = 0``, MCC when a margin is 0, …; see
+    ``rocci.precision.UNDEFINED``) is undefined there.  Such samples are left
+    out, as a Monte Carlo bootstrap drops its NaN replicates: the law, mean, sd
+    and interval are **conditional on the metric being defined**, and the exact
+    probability of the undefined event is ``p_undefined``.  In the stratified
+    bootstrap ``m± >= 1``, so recall, specificity, F1, balanced accuracy and
+    Youden's J are always defined.
+    """
+    metric, beta2 = check_metric(metric, beta)
+    return _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, method, bootstrap, m, pos_label)
+
+
+def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, method, bootstrap, m, pos_label):
+    level = check_confidence_level(confidence_level)
+    check_choice("method", method, METHODS)
+    check_choice("bootstrap", bootstrap, BOOTSTRAPS)
+    pos, neg, _ = check_binary(y_true, y_score, pos_label)
+    counts = score_counts(pos, neg)
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    if bootstrap == "stratified":
+        m_pos, m_neg = check_m(m, n_pos, n_neg)
+        m_total = m_pos + m_neg
+    else:
+        m_total = _full_m(m, n_pos + n_neg)
+        m_pos = m_neg = None
+    t = counts.distinct_thresholds()[1:] if thresholds is None else _check_thresholds(thresholds)
+    tp = np.asarray(counts.n_pos_ge(t), np.int64)
+    fp = np.asarray(counts.n_neg_ge(t), np.int64)
+    value = metric_value(metric, tp, fp, n_pos - tp, n_neg - fp, beta2)
+    alpha = 1.0 - level
+    rtol = merge_rtol(metric, beta2)
+    out = {key: np.empty(t.size) for key in ("mean", "std", "low", "high", "undef", "trunc")}
+    laws = []
+    for i in range(t.size):  # one pass per threshold; each is vectorised over its cells
+        if bootstrap == "stratified":
+            cells = stratified_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, beta2)
+        else:
+            cells = full_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_total, beta2)
+        law = Law(*cells, merge_rtol=rtol)
+        out["mean"][i], out["std"][i] = law.mean, law.std
+        out["low"][i], out["high"][i] = _interval(law, metric, alpha, method)
+        out["undef"][i], out["trunc"][i] = law.p_undefined, law.truncated
+        laws.append(law)
+    return MetricCI(
+        metric=metric, thresholds=t, tp=tp, fp=fp, value=value, mean=out["mean"], std=out["std"],
+        low=out["low"], high=out["high"], p_undefined=out["undef"], truncated_mass=out["trunc"],
+        n_pos=n_pos, n_neg=n_neg, m_pos=m_pos if m_pos is not None else m_total,
+        m_neg=m_neg if m_neg is not None else m_total, bootstrap=bootstrap, method=method,
+        confidence_level=level, beta=float(np.sqrt(beta2)), _laws=laws,
+    )
+
+
+def precision_ci(y_true, y_score, *, thresholds=None, recall=None, confidence_level=0.95, method="percentile",
+                 bootstrap="stratified", m=None, pos_label=None):
+    """Exact bootstrap law and interval of the precision, at fixed thresholds or at fixed recall levels.
+
+    At a fixed threshold (``thresholds``, default every distinct score):
+    stratified, ``P(prec* = v) = Σ_{a/(a+b) = v} b(a; m+, tp/n+) · b(b; m−, fp/n−)``;
+    full, ``P(prec* = v) = Σ_{a/s = v} b(s; m, (tp + fp)/n) · b(a; s, tp/(tp + fp))``
+    (:func:`metric_ci` with ``metric="precision"``).  Undefined when
+    ``TP* + FP* = 0``: the law is conditional on ``TP* + FP* > 0`` and
+    ``p_undefined = (1 − tp/n+)^m+ (1 − fp/n−)^m−`` (stratified) or
+    ``(1 − (tp + fp)/n)^m`` (full) is reported.
+
+    At fixed recall levels (``recall``: the PR analogue of vertical averaging,
+    :func:`rocci.precision.recall.precision_at_recall`): the precision
+    ``r/(r + FP*)`` at the threshold ``T_r``, the r-th largest positive score
+    drawn, stratified bootstrap only.
+
+    Parameters
+    ----------
+    thresholds, recall : array_like, optional
+        Give one of them (neither: every threshold).
+    confidence_level, method, bootstrap, m, pos_label
+        As in :func:`metric_ci`; with ``recall``, method is ``"percentile"`` or ``"wald"``.
+
+    Returns
+    -------
+    MetricCI or RecallPrecisionCI
+        ``to_frame()`` has ``precision, precision_mean, precision_std, precision_low,
+        precision_high`` (with ``threshold`` or ``recall, r`` and ``p_undefined``,
+        ``truncated_mass``); ``distribution(i)`` gives the exact law.
+    """
+    if recall is not None:
+        if thresholds is not None:
+            raise InputError("Give either thresholds or recall levels to precision_ci, not both.")
+        if bootstrap != "stratified":
+            check_choice("bootstrap", bootstrap, BOOTSTRAPS)
+            raise InputError(
+                "Precision at fixed recall is computed for bootstrap='stratified' only (the recall level "
+                "r/m+ needs a fixed number m+ of positives in every sample)."
+            )
+        from .recall import precision_at_recall
+
+        return precision_at_recall(y_true, y_score, recall=recall, confidence_level=confidence_level,
+                                   method=method, m=m, pos_label=pos_label)
+    return _metric_ci(y_true, y_score, "precision", 1.0, thresholds, confidence_level, method, bootstrap, m,
+                      pos_label)
+
+
+assert set(UNDEFINED) == set(METRICS)

@@ -1,0 +1,2 @@
+def compare_precision(*a, **k):
+    raise NotImplementedError
