@@ -49,11 +49,12 @@ class Law:
         Cells (any order, repeats allowed).  ``values`` NaN marks an undefined cell.
     truncated : float
         Probability of the cells outside the computed windows.
-    merge_rtol : float
-        Values closer than this (relatively) are one value.
+    merge_rtol, merge_atol : float
+        Values closer than ``max(merge_rtol·|v|, merge_atol)`` are one value (default: only equal floats).
     """
 
-    def __init__(self, values: np.ndarray, probs: np.ndarray, truncated: float = 0.0, merge_rtol: float = 0.0):
+    def __init__(self, values: np.ndarray, probs: np.ndarray, truncated: float = 0.0, merge_rtol: float = 0.0,
+                 merge_atol: float = 0.0):
         values, probs = np.broadcast_arrays(np.asarray(values, float), np.asarray(probs, float))
         values, probs = values.ravel(), probs.ravel()
         undefined = np.isnan(values)
@@ -64,10 +65,7 @@ class Law:
         values, probs = values[order], probs[order]
         if values.size:
             gap = np.diff(values)
-            if merge_rtol > 0:
-                new = gap > merge_rtol * np.maximum(np.abs(values[1:]), 1e-300)
-            else:
-                new = gap > 0
+            new = gap > np.maximum(merge_rtol * np.abs(values[1:]), merge_atol)
             starts = np.flatnonzero(np.r_[True, new])
             values, probs = values[starts], np.add.reduceat(probs, starts)
         self.defined = float(probs.sum())

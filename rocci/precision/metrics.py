@@ -31,7 +31,7 @@ METHODS = ("percentile", "wald")
 BOOTSTRAPS = ("stratified", "full")
 
 #: Range of each metric, for clipping Wald intervals.
-_RANGE = {"mcc": (-1.0, 1.0), "youden": (-1.0, 1.0), "lift": (0.0, np.inf)}
+_RANGE = {"mcc": (-1.0, 1.0), "youden": (-1.0, 1.0), "lift": (0.0, np.inf), "delta_lift": (-np.inf, np.inf)}
 
 
 def _check_thresholds(thresholds) -> np.ndarray:

@@ -1,2 +1,281 @@
-def compare_precision(*a, **k):
-    raise NotImplementedError
+"""Two models scored on the same instances: the exact paired law of ``metric_a − metric_b`` (issue 14, part 3).
+
+**At threshold pairs** ``(t_a, t_b)`` (stratified bootstrap).  Among the
+positives, ``c+`` are called positive by both models, ``a+`` by A only and
+``b+`` by B only (:func:`rocci.counts.paired_cells`); likewise ``c−, a−, b−`` among
+the negatives.  A bootstrap draw of a positive falls in these cells with
+probabilities ``(c+, a+, b+)/n+``, so
+
+``TP*_a ~ Bin(m+, (c+ + a+)/n+)``, and given ``TP*_a = x``:
+``TP*_b = C + B`` with ``C ~ Bin(x, c+/(c+ + a+))``, ``B ~ Bin(m+ − x, b+/(n+ − c+ − a+))`` independent,
+
+which gives the joint law of ``(TP*_a, TP*_b)`` as a finite sum; the same for
+``(FP*_a, FP*_b)``, independent of it.  The law of
+``Δ* = g(TP*_a, FP*_a) − g(TP*_b, FP*_b)`` is the sum over the product of the two
+joint laws' cells (each binomial cut at 1e-17 per tail, cells below 1e-17 in
+total dropped; the mass left out is reported).
+
+**At recall levels** ``r/m+``.  Both thresholds come from the same bootstrap
+sample of positives: ``T^a_r = s^a_(K)``, ``T^b_r = s^b_(J)``, each model's r-th
+largest positive score drawn.  The joint law of the ranks ``(K, J)`` is
+:func:`rocci.compare_vertical`'s (thesis §4.4.2) with the classes' roles
+swapped (its Lancaster-series route, blocks of ranks that leave the negatives'
+cells unchanged; :mod:`rocci.vertical_paired`).  Given ``(K, J)``, the
+negatives' paired cells ``(c−, a−, b−)`` at ``(s^a_(K), s^b_(J))`` give the
+joint law of ``(FP*_a, FP*_b)`` as above, and ``Δ* = g(FP*_a) − g(FP*_b)`` with
+``g(f) = r/(r + f)`` (precision) or ``2r/(2r + f + m+ − r)`` (F1); the law is the
+mixture over ``(K, J)``.
+
+Average precision is not covered: its bootstrap law involves the whole ranking
+of the sample, and no closed form for its exact-bootstrap standard error was
+derived here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
+from ..counts import joint_ge_counts, paired_cells
+from ..exact import binomial_pmf, order_statistic_law
+from ._cells import _check_size
+from ._laws import CELL_EPS, Law, binomial_window
+from ._metrics import check_metric, merge_rtol, metric_value
+from ._results import PrecisionComparison
+from .metrics import METHODS, _check_thresholds, _interval
+
+__all__ = ["compare_precision", "PAIRED_METRICS"]
+
+#: Metrics compared by :func:`compare_precision`.
+PAIRED_METRICS = ("precision", "f1", "recall", "specificity", "npv", "fbeta", "mcc", "accuracy",
+                  "balanced_accuracy", "youden", "lift")
+#: Metrics compared at recall levels (functions of the false positives when TP = r).
+RECALL_METRICS = ("precision", "f1")
+#: Differences closer than this are one value (each side is rounded once).
+_DELTA_ATOL = 1e-14
+
+
+def _check_paired(y_true, score_a, score_b, pos_label):
+    mask, _ = check_labels(y_true, pos_label)
+    a = check_scores(score_a, name="score_a (model a)")
+    b = check_scores(score_b, name="score_b (model b)")
+    if a.size != b.size or a.size != mask.size:
+        raise InputError(
+            f"score_a has {a.size} values, score_b {b.size} and y_true {mask.size}: both models must score "
+            "the same instances, one score per instance and model, one label per instance."
+        )
+    return mask, a, b
+
+
+def bivariate_counts(m: int, n: int, both: int, only_a: int, only_b: int, eps: float = CELL_EPS):
+    """Joint law of ``(X_a, X_b)`` = draws among ``m`` (from ``n`` instances) in A's set and in B's set.
+
+    ``X_a ~ Bin(m, (both + only_a)/n)``; given ``X_a = x``, ``X_b = C + B``,
+    ``C ~ Bin(x, both/(both + only_a))``, ``B ~ Bin(m − x, only_b/(n − both − only_a))``.
+
+    Returns ``(x, y, probabilities, truncated)`` over the cells of the windows.
+    """
+    in_a = both + only_a
+    pa = in_a / n
+    x0, x1, lx = binomial_window(m, pa)
+    x = np.arange(int(x0), int(x1) + 1)
+    px = binomial_pmf(x, m, pa)
+    share_c = both / in_a if in_a else 0.0
+    share_b = only_b / (n - in_a) if n > in_a else 0.0
+    c0, c1, lc = binomial_window(x, share_c)
+    b0, b1, lb = binomial_window(m - x, share_b)
+    xs, ys, ps = [], [], []
+    for i, xi in enumerate(x):  # O(sqrt(m)) values of X_a, each vectorised
+        c = np.arange(c0[i], c1[i] + 1)
+        b = np.arange(b0[i], b1[i] + 1)
+        pc = binomial_pmf(c, xi, share_c)
+        pb = binomial_pmf(b, m - xi, share_b)
+        y0 = int(c[0] + b[0])
+        row = np.convolve(pc, pb) * px[i]
+        xs.append(np.full(row.size, xi))
+        ys.append(np.arange(y0, y0 + row.size))
+        ps.append(row)
+    trunc = float(lx + px @ (lc + lb))
+    xs, ys, ps = np.concatenate(xs), np.concatenate(ys), np.concatenate(ps)
+    # Drop the smallest cells while they hold at most eps in all.
+    order = np.argsort(ps)
+    drop = np.cumsum(ps[order]) <= eps
+    keep = np.ones(ps.size, bool)
+    keep[order[drop]] = False
+    return xs[keep], ys[keep], ps[keep], trunc + float(ps[~keep].sum())
+
+
+def _threshold_law(metric, beta2, cells_pos, cells_neg, n_pos, n_neg, m_pos, m_neg):
+    xa, xb, px, tx = bivariate_counts(m_pos, n_pos, *cells_pos)
+    fa, fb, pf, tf = bivariate_counts(m_neg, n_neg, *cells_neg)
+    _check_size(px.size * pf.size, f"the difference of {metric}")
+    ga = metric_value(metric, xa[:, None], fa[None, :], m_pos - xa[:, None], m_neg - fa[None, :], beta2)
+    gb = metric_value(metric, xb[:, None], fb[None, :], m_pos - xb[:, None], m_neg - fb[None, :], beta2)
+    return Law(ga - gb, np.outer(px, pf), truncated=tx + tf, merge_rtol=merge_rtol(metric, beta2),
+               merge_atol=_DELTA_ATOL)
+
+
+def _vertical_paired():
+    """compare_vertical's module (``rocci.compare.vertical``; ``rocci.vertical_paired`` before 0.3)."""
+    try:
+        from ..compare import vertical as module
+        module._PairedData  # noqa: B018 - the package, not a function of that name
+    except (ImportError, AttributeError):
+        from .. import vertical_paired as module
+    return module
+
+
+def _recall_law(ctx, neg_a, neg_b, r: int, metric: str, n_pos: int, n_neg: int, m_pos: int, m_neg: int) -> Law:
+    _joint_threshold_law = _vertical_paired()._joint_threshold_law
+    k_win, p_k, trunc_k = order_statistic_law(r, m_pos, n_pos)
+    t_a, t_b = ctx.s_a_desc[k_win - 1], ctx.s_b_desc[k_win - 1]
+    ge_a = n_neg - np.searchsorted(ctx.sorted_pos_a, t_a, side="left")
+    ge_b = n_neg - np.searchsorted(ctx.sorted_pos_b, t_b, side="left")
+    # Ranks with the same count of negatives above the threshold give the same cells of negatives.
+    ends_a = np.flatnonzero(np.r_[ge_a[1:] != ge_a[:-1], True])
+    ends_b = np.flatnonzero(np.r_[ge_b[1:] != ge_b[:-1], True])
+    w = ctx._series_blocks(r, k_win, p_k, ends_a, ends_b)
+    if w is None:
+        ends_a = ends_b = np.arange(k_win.size)
+        w = _joint_threshold_law(ctx.rank_b_by_rank_a, n_pos, m_pos, r, k_win)
+    both = joint_ge_counts(neg_a, neg_b, t_a[ends_a], t_b[ends_b])
+    na = np.broadcast_to(ge_a[ends_a][:, None], both.shape)
+    nb = np.broadcast_to(ge_b[ends_b][None, :], both.shape)
+    trunc = max(0.0, 1.0 - float(w.sum()))
+    # Drop the lightest pairs of ranks while they hold at most 1e-17 in all.
+    flat = w.ravel()
+    order = np.argsort(flat)
+    drop = order[np.cumsum(flat[order]) <= CELL_EPS]
+    trunc += float(flat[drop].sum())
+    keep = np.ones(flat.size, bool)
+    keep[drop] = False
+    keep &= flat > 0
+    keys = np.stack([na.ravel()[keep], nb.ravel()[keep], both.ravel()[keep]], axis=1)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    weights = np.bincount(inv.ravel(), weights=flat[keep], minlength=uniq.shape[0])
+    grid = np.zeros((m_neg + 1, m_neg + 1))
+    for (ga, gb, c), wc in zip(uniq.tolist(), weights.tolist()):  # one pass per cell triple of the negatives
+        x, y, p, t = bivariate_counts(m_neg, n_neg, c, ga - c, gb - c)
+        np.add.at(grid, (x, y), wc * p)
+        trunc += wc * t
+    fa, fb = np.nonzero(grid)
+    if metric == "precision":
+        ga_, gb_ = r / (r + fa), r / (r + fb)
+    else:
+        ga_, gb_ = 2 * r / (r + fa + m_pos), 2 * r / (r + fb + m_pos)
+    return Law(ga_ - gb_, grid[fa, fb], truncated=trunc_k + trunc, merge_atol=_DELTA_ATOL)
+
+
+def compare_precision(y_true, score_a, score_b, *, thresholds_a=None, thresholds_b=None, recall=None,
+                      metric="precision", confidence_level=0.95, method="percentile", bootstrap="stratified",
+                      m=None, pos_label=None, beta=1.0) -> PrecisionComparison:
+    """Exact paired bootstrap law of ``Δ = metric_a − metric_b`` (model A − model B), and ``P(A better)``.
+
+    At threshold pairs: ``P(Δ* = d) = Σ P(TP*_a = x, TP*_b = y) · P(FP*_a = u, FP*_b = v)`` over the
+    cells with ``g(x, u) − g(y, v) = d``, ``g`` the metric of a stratified sample
+    (``FN = m+ − TP``, ``TN = m− − FP``) and each joint law from the paired cells
+    (module docstring).  At recall level ``r/m+`` (``recall``; precision or F1):
+    ``P(Δ* = d) = Σ_{k, j} P(K = k, J = j) · Σ P(FP*_a = u, FP*_b = v | k, j)`` over
+    ``g(u) − g(v) = d``, ``g(f) = r/(r + f)``.
+
+    Parameters
+    ----------
+    y_true : array_like
+    score_a, score_b : array_like
+        Two models' scores of the same instances; A is ``score_a``.
+    thresholds_a, thresholds_b : array_like, optional
+        Threshold pairs (``thresholds_b`` defaults to ``thresholds_a``; a single value is repeated).
+    recall : array_like, optional
+        Recall levels instead of thresholds (mapped to ``r/m+``, ``1 <= r <= m+``).
+    metric : str, default "precision"
+        Any metric of :func:`rocci.precision.metric_ci` at thresholds; ``"precision"`` or ``"f1"`` at recall levels.
+    confidence_level, method, m, pos_label, beta
+        As in :func:`rocci.precision.metric_ci`.
+    bootstrap : {"stratified"}
+        The paired laws are computed for the stratified bootstrap.
+
+    Returns
+    -------
+    PrecisionComparison
+        ``to_frame()``: ``threshold_a, threshold_b`` (or ``recall, r``), ``delta_<metric>``,
+        ``delta_<metric>_mean, _std, _low, _high``, ``p_a_better = P(Δ* > 0)``, ``p_tie = P(Δ* = 0)``,
+        ``p_undefined``, ``truncated_mass``.  A larger metric is better, so a positive Δ favours A.
+
+    Notes
+    -----
+    Samples where either model's metric is undefined are left out (the law is
+    conditional on both being defined); ``p_undefined`` is their probability.
+    """
+    metric, beta2 = check_metric(metric, beta)
+    level = check_confidence_level(confidence_level)
+    check_choice("method", method, METHODS)
+    check_choice("bootstrap", bootstrap, ("stratified", "full"))
+    if bootstrap != "stratified":
+        raise InputError("compare_precision computes the paired laws for bootstrap='stratified' only.")
+    mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
+    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+    m_pos, m_neg = check_m(m, n_pos, n_neg)
+    alpha = 1.0 - level
+    pos_a, pos_b, neg_a, neg_b = sa[mask], sb[mask], sa[~mask], sb[~mask]
+    laws, observed = [], []
+    ta = tb = r_levels = levels = None
+    if recall is not None:
+        if thresholds_a is not None or thresholds_b is not None:
+            raise InputError("Give either thresholds (thresholds_a, thresholds_b) or recall levels, not both.")
+        if metric not in RECALL_METRICS:
+            raise InputError(f"At recall levels compare_precision compares {' or '.join(RECALL_METRICS)}; "
+                             f"metric={metric!r} is available at threshold pairs (thresholds_a, thresholds_b).")
+        _PairedData = _vertical_paired()._PairedData
+        from .recall import recall_levels
+
+        r_levels = recall_levels(recall, m_pos)
+        levels = r_levels / m_pos
+        # Roles swapped: compare_vertical ranks its negatives; here the thresholds come from the positives.
+        ctx = _PairedData(neg_a, neg_b, pos_a, pos_b, m_neg, m_pos)
+        k_obs = np.clip(np.ceil(np.round(levels * n_pos, 9)).astype(np.int64), 1, n_pos)
+        fa = n_neg - np.searchsorted(np.sort(neg_a), ctx.s_a_desc[k_obs - 1], side="left")
+        fb = n_neg - np.searchsorted(np.sort(neg_b), ctx.s_b_desc[k_obs - 1], side="left")
+        if metric == "precision":
+            observed = k_obs / (k_obs + fa) - k_obs / (k_obs + fb)
+        else:
+            observed = 2 * k_obs / (k_obs + fa + n_pos) - 2 * k_obs / (k_obs + fb + n_pos)
+        for r in r_levels:
+            laws.append(_recall_law(ctx, neg_a, neg_b, int(r), metric, n_pos, n_neg, m_pos, m_neg))
+    else:
+        if thresholds_a is None:
+            raise InputError("Say where to compare the models: thresholds_a (and optionally thresholds_b), "
+                             "or recall levels.")
+        ta = _check_thresholds(thresholds_a)
+        tb = ta.copy() if thresholds_b is None else _check_thresholds(thresholds_b)
+        if ta.size != tb.size:
+            if ta.size == 1:
+                ta = np.repeat(ta, tb.size)
+            elif tb.size == 1:
+                tb = np.repeat(tb, ta.size)
+            else:
+                raise InputError(f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: they are "
+                                 "compared in pairs, so give as many of each (or one value for one model).")
+        pa_, pb_, pc_ = paired_cells(pos_a, pos_b, ta, tb)
+        na_, nb_, nc_ = paired_cells(neg_a, neg_b, ta, tb)
+        tpa, tpb, fpa, fpb = pa_ + pc_, pb_ + pc_, na_ + nc_, nb_ + nc_
+        observed = (metric_value(metric, tpa, fpa, n_pos - tpa, n_neg - fpa, beta2)
+                    - metric_value(metric, tpb, fpb, n_pos - tpb, n_neg - fpb, beta2))
+        for i in range(ta.size):  # one pass per threshold pair
+            laws.append(_threshold_law(metric, beta2, (int(pc_[i]), int(pa_[i]), int(pb_[i])),
+                                       (int(nc_[i]), int(na_[i]), int(nb_[i])), n_pos, n_neg, m_pos, m_neg))
+    h = len(laws)
+    out = {key: np.empty(h) for key in ("mean", "std", "low", "high", "better", "tie", "undef", "trunc")}
+    for i, law in enumerate(laws):
+        out["mean"][i], out["std"][i] = law.mean, law.std
+        span = "delta_lift" if metric == "lift" else "youden"  # Δ lies in [−1, 1] but for the lift
+        out["low"][i], out["high"][i] = _interval(law, span, alpha, method)
+        out["better"][i], out["tie"][i] = law.prob(law.values > 0), law.prob(law.values == 0)
+        out["undef"][i], out["trunc"][i] = law.p_undefined, law.truncated
+    return PrecisionComparison(
+        metric=metric, thresholds_a=ta, thresholds_b=tb, recall=levels, r=r_levels,
+        delta=np.asarray(observed, float), delta_mean=out["mean"], delta_std=out["std"], delta_low=out["low"],
+        delta_high=out["high"], p_a_better=out["better"], p_tie=out["tie"], p_undefined=out["undef"],
+        truncated_mass=out["trunc"], n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, method=method,
+        confidence_level=level, _laws=laws,
+    )
+

@@ -91,3 +91,50 @@ def test_precision_ci_thresholds_is_metric_ci():
     assert a.equals(b)
     assert list(a.columns[3:8]) == ["precision", "precision_mean", "precision_std", "precision_low",
                                     "precision_high"]
+
+
+def _paired_tiny(name):
+    """Model A = the tiny data; model B = the same instances rescored with ties of its own."""
+    pos, neg = TINY[name]
+    pos_b = np.round(np.asarray(pos) * 0.5 + np.linspace(0.3, 0.1, len(pos)), 1)
+    neg_b = np.round(np.asarray(neg) * 0.5 + np.linspace(0.1, 0.35, len(neg)), 1)
+    return np.asarray(pos, float), pos_b, np.asarray(neg, float), neg_b
+
+
+PAIRED = [("brief", None), ("ties", (4, 3)), ("ties", None)]
+
+
+@pytest.mark.parametrize("name, m", PAIRED)
+@pytest.mark.parametrize("metric", ["precision", "f1", "youden"])
+def test_paired_thresholds(name, m, metric):
+    pos_a, pos_b, neg_a, neg_b = _paired_tiny(name)
+    y, sa = as_labels(pos_a, neg_a)
+    sb = np.r_[pos_b, neg_b]
+    tb = np.unique(sb)[::-1][1:]
+    ta = np.resize(np.unique(sa)[::-1], tb.size)
+    res = compare_precision(y, sa, sb, thresholds_a=ta, thresholds_b=tb, metric=metric, m=m,
+                            confidence_level=1 - ALPHA)
+    mp, mn = m if m else (None, None)
+    frame = res.to_frame()
+    for i in range(ta.size):
+        law, undefined = oracle.paired_law(metric, pos_a, pos_b, neg_a, neg_b, ta[i], tb[i], mp, mn)
+        _check(res, i, law, undefined)
+        better = sum(float(p) for v, p in law.items() if v > 0)
+        assert abs(frame["p_a_better"][i] - better) < TOL
+
+
+@pytest.mark.parametrize("name, m", PAIRED + [("brief", (5, 3))])
+@pytest.mark.parametrize("metric", ["precision", "f1"])
+def test_paired_recall(name, m, metric):
+    pos_a, pos_b, neg_a, neg_b = _paired_tiny(name)
+    y, sa = as_labels(pos_a, neg_a)
+    sb = np.r_[pos_b, neg_b]
+    m_pos = m[0] if m else pos_a.size
+    res = compare_precision(y, sa, sb, recall=np.arange(1, m_pos + 1) / m_pos, metric=metric, m=m,
+                            confidence_level=1 - ALPHA)
+    mp, mn = m if m else (None, None)
+    for i, r in enumerate(res.r):
+        law, undefined = oracle.paired_recall_law(pos_a, pos_b, neg_a, neg_b, int(r), mp, mn, metric)
+        _check(res, i, law, undefined)
+        better = sum(float(p) for v, p in law.items() if v > 0)
+        assert abs(res.p_a_better[i] - better) < TOL
