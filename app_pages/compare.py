@@ -3,7 +3,7 @@
 Thin UI: every number comes from rocci (``compare_thresholds``,
 ``dominance_map``, ``compare_auc``, ``mcnemar``, ``compare_vertical``,
 ``threshold_ci``, ``roc_curve``) through the cached wrappers in ui.cache and
-ui.cache_compare; figures come from rocci.plots and rocci.plots_compare.  The
+ui.cache.compare; figures come from rocci.plots and rocci.plots.compare.  The
 page's choices are bound to the URL query string, as on the ROC page.
 """
 
@@ -14,9 +14,11 @@ import pandas as pd
 import streamlit as st
 
 import rocci
-from rocci import plots, plots_compare
+from rocci import plots
+from rocci.plots import compare as plots_compare
 from rocci.vertical import fpr_levels
-from ui import cache, cache_compare, cache_cost, operating, report
+from ui import cache, operating, report
+from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format

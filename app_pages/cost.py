@@ -1,8 +1,8 @@
 """Cost curves page: operating conditions, the cost curve and its exact bootstrap band.
 
 Thin UI: every number comes from rocci (``operating_point``, ``cost_curve``,
-``cost_ci``, ``compare_cost``) through the cached wrappers in ui.cache_cost;
-figures come from rocci.plots_cost.  The page's choices are bound to the URL
+``cost_ci``, ``compare_cost``) through the cached wrappers in ui.cache.cost;
+figures come from rocci.plots.cost.  The page's choices are bound to the URL
 query string (``bind="query-params"``), like the ROC page.
 """
 
@@ -16,8 +16,9 @@ import pandas as pd
 import streamlit as st
 
 import rocci
-from rocci import plots_cost
-from ui import cache, cache_cost, operating, report
+from rocci.plots import cost as plots_cost
+from ui import cache, operating, report
+from ui.cache import cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format

@@ -8,8 +8,8 @@ simulation run on a button press with a progress bar, every point carrying its
 Monte Carlo standard error.  Plain words first; the thesis's equation and
 algorithm numbers are in each preset's "Method" note.
 
-Thin UI: numbers come from :mod:`rocci.coverage` through ui.cache_coverage,
-the figure from rocci.plots_coverage.  Choices are bound to the URL.
+Thin UI: numbers come from :mod:`rocci.coverage` through ui.cache.coverage,
+the figure from rocci.plots.coverage.  Choices are bound to the URL.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import rocci
 from rocci.coverage import EXPERIMENTS
 from rocci.coverage.experiments import SHAPES
 from rocci.plots import plotly_config
-from rocci.plots_coverage import SERIES_NAMES, coverage_figure
-from ui import cache_coverage
+from rocci.plots.coverage import SERIES_NAMES, coverage_figure
+from ui.cache import coverage as cache_coverage
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent

@@ -3,7 +3,7 @@
 Thin UI: every number comes from rocci (``confusion_at``, ``threshold_table``,
 ``gain_curve``, ``precision_recall_curve``, ``reading_curve``, the threshold
 choosers and ``binomial_test``) through the cached wrappers in
-ui.cache_explore; figures come from rocci.plots_explore.  The page's choices
+ui.cache.explore; figures come from rocci.plots.explore.  The page's choices
 are bound to the URL query string (``bind="query-params"``), like the other
 pages.
 """
@@ -18,9 +18,10 @@ import pandas as pd
 import streamlit as st
 
 import rocci
-from rocci import plots_explore
+from rocci.plots import explore as plots_explore
 from rocci.plots import plotly_config
-from ui import cache, cache_cost, cache_explore, operating, report
+from ui import cache, operating, report
+from ui.cache import cost as cache_cost, explore as cache_explore
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format

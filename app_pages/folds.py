@@ -3,8 +3,8 @@
 Thin UI: every number comes from rocci (``fold_roc_curves``,
 ``fold_vertical_average``, ``fold_threshold_average``, ``compare_folds``,
 ``one_vs_rest``, ``top_score_curve``, and ``vertical_ci`` / ``threshold_ci``
-on the pooled data) through the cached wrappers in ui.cache_folds and
-ui.cache; figures come from rocci.plots_folds.  The page's choices are bound
+on the pooled data) through the cached wrappers in ui.cache.folds and
+ui.cache; figures come from rocci.plots.folds.  The page's choices are bound
 to the URL query string (``bind="query-params"``).
 
 The fold column is the one mapped on the Data page (pre-filled when a column
@@ -23,10 +23,11 @@ import streamlit as st
 
 import rocci
 from rocci import data as rdata
-from rocci import plots_folds
+from rocci.plots import folds as plots_folds
 from rocci.multiclass import class_columns, match_score_columns
 from rocci.plots import plotly_config
-from ui import cache, cache_folds, report, state
+from ui import cache, report, state
+from ui.cache import folds as cache_folds
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, percent

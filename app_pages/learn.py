@@ -7,9 +7,9 @@ threshold vs vertical averaging.
 
 Thin UI: every number comes from rocci (``roc_curve``, ``confusion_at``,
 ``cost_curve``, ``cost_ci``, ``threshold_ci``, ``vertical_ci``) through cached
-wrappers (ui.cache, ui.cache_cost, ui.cache_learn); figures come from
-rocci.plots_learn.  The random bootstrap worlds are drawn, seeded, in
-ui.cache_learn.  The page's choices are bound to the URL query string.
+wrappers (ui.cache, ui.cache.cost, ui.cache.learn); figures come from
+rocci.plots.learn.  The random bootstrap worlds are drawn, seeded, in
+ui.cache.learn.  The page's choices are bound to the URL query string.
 
 Every section says which data it uses (the worked example or the loaded
 file and model): the sidebar always shows the loaded file, which the page
@@ -27,9 +27,10 @@ import pandas as pd
 import streamlit as st
 
 import rocci
-from rocci import plots_learn
+from rocci.plots import learn as plots_learn
 from rocci.plots import plotly_config
-from ui import cache, cache_cost, cache_learn, operating, report, state
+from ui import cache, operating, report, state
+from ui.cache import cost as cache_cost, learn as cache_learn
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent

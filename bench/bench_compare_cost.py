@@ -38,7 +38,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rocci  # noqa: E402
-import rocci.cost as rc  # noqa: E402
+from rocci.cost._common import _scales  # noqa: E402
+from rocci.cost.fourier import _paired_law_direct  # noqa: E402
 
 
 def median_time(fn, repeats):
@@ -94,8 +95,8 @@ def direct_full_p_cheaper(y, a, b, w):
     for i in range(w.size):
         cells = ((res.na_pos[i], res.nb_pos[i]), (res.na_neg[i], res.nb_neg[i]))
         if cells != key:
-            key, law = cells, rc._paired_law_direct(*cells, n_pos, n_neg, "full", n_pos + n_neg)
-        out[i] = law.cdf(0.0, *rc._scales(w[i], "full", n_pos + n_neg, n_pos, n_neg), strict=True)[0]
+            key, law = cells, _paired_law_direct(*cells, n_pos, n_neg, "full", n_pos + n_neg)
+        out[i] = law.cdf(0.0, *_scales(w[i], "full", n_pos + n_neg, n_pos, n_neg), strict=True)[0]
     return out
 
 

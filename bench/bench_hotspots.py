@@ -113,7 +113,7 @@ class _OldQuantiles:
 
 def _old_compare_auc(y, a, b):
     """compare_auc with its placements as they were (two argsorts and two sorts per model)."""
-    import rocci.compare as compare
+    import rocci.compare.auc as compare
     from rocci.counts import score_counts
     from rocci.roc import _placements
 

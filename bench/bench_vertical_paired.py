@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rocci  # noqa: E402
-from rocci import vertical_paired  # noqa: E402
+from rocci.compare import vertical as vertical_paired  # noqa: E402
 
 
 def paired_data(n: int, positive_share: float, rho, digits, rng):

@@ -10,7 +10,7 @@ from ._results import ConfidenceInterval, RocCurve, AucResult, ThresholdCI, Vert
 from .roc import roc_curve, roc_auc
 from .threshold import threshold_ci
 from .vertical import vertical_ci
-from .io import load_table
+from .data.io import load_table
 from . import coverage, populations  # noqa: F401  (rocci.coverage, rocci.populations: the coverage lab)
 from .coverage import CoverageResult, threshold_coverage
 from .compare import (
@@ -18,12 +18,13 @@ from .compare import (
     DominanceMap,
     McNemarResult,
     ThresholdComparison,
+    VerticalComparison,
     compare_auc,
     compare_thresholds,
+    compare_vertical,
     dominance_map,
     mcnemar,
 )
-from .vertical_paired import VerticalComparison, compare_vertical
 from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
 from .explore import (
     BinomialTest,

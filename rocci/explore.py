@@ -56,7 +56,8 @@ from scipy import special, stats
 
 from ._results import ConfidenceInterval, _FrameResult
 from ._validation import InputError, check_binary, check_choice, check_confidence_level
-from .cost import AGRESTI_ADD, _check_add, cost_curve, operating_point
+from .cost import AGRESTI_ADD, cost_curve, operating_point
+from .cost._common import _check_add
 from .counts import ScoreCounts, score_counts
 from .intervals import PROPORTION_METHODS, proportion_interval
 from .threshold import thresholds_for_total_positive_rate

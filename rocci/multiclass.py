@@ -466,8 +466,8 @@ def class_columns(df: pd.DataFrame, *, max_classes: int = 50) -> list:
     -------
     list of column names
     """
-    from .data import _FOLD_NAMES, _LABEL_NAMES, _is_id_like
-    from .data import _norm as _dnorm
+    from .data._common import _FOLD_NAMES, _LABEL_NAMES, _is_id_like
+    from .data._common import _norm as _dnorm
 
     numeric = [c for c in df.columns
                if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]

@@ -372,7 +372,7 @@ def test_million_rows_run():
 
 
 def test_figures_draw_the_results_as_they_are():
-    from rocci import plots_folds
+    from rocci.plots import folds as plots_folds
 
     y, a, b, f = two_models(2, n=200, k=5)
     curves = rocci.fold_roc_curves(y, a, f)

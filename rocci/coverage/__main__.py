@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     stem = out / f"coverage_{study.experiment.name}"
     study.to_frame().to_csv(f"{stem}.csv", index=False, float_format="%.10g")
-    from ..plots_coverage import coverage_figure
+    from ..plots.coverage import coverage_figure
 
     fig = coverage_figure(study)
     fig.write_html(f"{stem}.html", include_plotlyjs=True)

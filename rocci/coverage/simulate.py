@@ -30,7 +30,7 @@ from ..compare import paired_score_interval
 from ..cost import cost_ci
 from ..intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
 from ..vertical import fpr_levels, vertical_ci
-from ..vertical_paired import compare_vertical
+from ..compare import compare_vertical
 from .baselines import bootstrap_vertical_interval, kernel_vertical_interval
 from .exact import COST_FORMULAS, COST_INTERVALS, cost_interval, paired_cost_interval
 

@@ -10,7 +10,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
 from rocci import data as rdata
-from ui import cache_compare
+from ui.cache import compare as cache_compare
 from ui.text import pvalue_text
 
 PAGE = "app_pages/compare.py"

@@ -8,7 +8,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
 from rocci import data as rdata
-from rocci import plots_cost
+from rocci.plots import cost as plots_cost
 from ui.operating import money
 
 PAGE = "app_pages/cost.py"

@@ -10,7 +10,7 @@ from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
 
-from ui.cache_learn import draw_worlds
+from ui.cache.learn import draw_worlds
 
 PAGE = "app_pages/learn.py"
 CHARTS = ("ln_roc_point", "ln_strip", "ln_cost_line", "ln_roc_iso", "ln_hull", "ln_envelope", "ln_worlds",

@@ -1,7 +1,7 @@
 """Bad-file corpus for the safety tests (issues 7 and 18).
 
 Three kinds of files, each with its expected outcome asserted in
-tests/test_bad_files.py (and a representative subset on the Data page, in
+tests/data/test_bad_files.py (and a representative subset on the Data page, in
 tests/app/test_bad_files_page.py and tests/browser/test_bad_files.py):
 
 * :data:`BAD` -- tiny CSVs built in memory, each an ``InputError``.

@@ -1,0 +1,95 @@
+"""Shared constants and argument checks of the paired (two-model) functions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import InputError, check_labels, check_scores
+from ..counts import score_counts
+from ..threshold import _as_float_array, thresholds_for_total_positive_rate
+
+
+#: Probability per tail of ``S = A + B`` (and of ``A | S``) left out of the
+#: computation windows.  Results are exact to about this absolute error.
+WINDOW_EPS = 1e-18
+
+#: Probabilities that a Chernoff bound puts below this are returned as 0
+#: (the bound ``P(A − B <= 0) <= (1 − (√p_a − √p_b)²)^m`` for ``p_a > p_b``).
+SATURATION = 1e-20
+
+GAMMAS = ("smoothed", "plugin")
+PAIRED_REGIONS = ("rectangle", "marginal")
+COMPARE_AUC_METHODS = ("delong",)
+
+# Rows x columns of one block of the difference-pmf computation.
+_BLOCK = 1_000_000
+# Length of the ratio-recurrence segments between exact pmf anchors.
+_SEGMENT = 32
+
+
+def _check_paired(y_true, score_a, score_b, pos_label):
+    """Labels and the two models' scores of the same instances.
+
+    Returns ``(positive mask, scores a, scores b, pos_label)``.
+    """
+    mask, pos_label = check_labels(y_true, pos_label)
+    a = check_scores(score_a, name="score_a (model a)")
+    b = check_scores(score_b, name="score_b (model b)")
+    if a.size != b.size:
+        raise InputError(
+            f"score_a (model a) has {a.size} values but score_b (model b) has {b.size}: "
+            "both models must score the same instances, one score per instance and model."
+        )
+    if a.size != mask.size:
+        raise InputError(
+            f"score_a and score_b have {a.size} values each but y_true has {mask.size}: "
+            "give one label per instance."
+        )
+    return mask, a, b, pos_label
+
+
+def _check_thresholds(name, values):
+    return _as_float_array(name, values)
+
+
+def _threshold_pairs(pos_a, neg_a, pos_b, neg_b, thresholds_a, thresholds_b, total_positive_rate):
+    """The threshold pairs ``(t_a, t_b)`` to compare, and the rates ``q`` (or None)."""
+    if total_positive_rate is not None:
+        if thresholds_a is not None or thresholds_b is not None:
+            raise InputError("Give either thresholds (thresholds_a, thresholds_b) or total_positive_rate, not both.")
+        q = _as_float_array("total_positive_rate", total_positive_rate)
+        ta = thresholds_for_total_positive_rate(score_counts(pos_a, neg_a), q)
+        tb = thresholds_for_total_positive_rate(score_counts(pos_b, neg_b), q)
+        return ta, tb, q
+    if thresholds_a is None:
+        if thresholds_b is not None:
+            raise InputError(
+                "thresholds_b was given without thresholds_a: give thresholds_a as well "
+                "(or thresholds_a alone to use the same thresholds for both models)."
+            )
+        raise InputError(
+            "Say where to compare the models: thresholds_a (and optionally thresholds_b), "
+            "or total_positive_rate."
+        )
+    ta = _check_thresholds("thresholds_a", thresholds_a)
+    if thresholds_b is None:
+        return ta, ta.copy(), None
+    tb = _check_thresholds("thresholds_b", thresholds_b)
+    if ta.size != tb.size:
+        if ta.size == 1:
+            ta = np.repeat(ta, tb.size)
+        elif tb.size == 1:
+            tb = np.repeat(tb, ta.size)
+        else:
+            raise InputError(
+                f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: "
+                "they are compared in pairs, so give as many of each (or a single value for one model)."
+            )
+    return ta, tb, None
+
+
+def _scalar_threshold(name, value) -> float:
+    arr = _as_float_array(name, value)
+    if arr.size != 1:
+        raise InputError(f"{name} must be a single number (one threshold); got {arr.size} values.")
+    return float(arr[0])

@@ -1,0 +1,344 @@
+"""Cached calls into rocci, keyed on a digest of the data bytes plus the options.
+
+Every wrapper takes a text key (the SHA-256 digest of the uploaded bytes, or
+:func:`ui.state.data_key`, which adds the column mapping) and the options as
+plain hashable values; the data itself is passed in arguments whose names
+start with an underscore, which Streamlit does not hash.  So a large
+DataFrame is never hashed (Streamlit samples the rows of big frames and could
+return stale results), and a changed file always gets a new key.
+
+Caches are bounded and errors are not cached: a function that raises
+``rocci.InputError`` is simply called again on the next rerun.  Memory is
+bounded by bytes, not only by counts (issue 18):
+
+- everything whose size grows with the data (the table, the prepared data,
+  curves with one point per threshold) is cached per session
+  (``scope="session"``) with a few entries: it is dropped when the session
+  disconnects, and a session holds at most a few copies of its own data,
+  itself bounded by ``server.maxUploadSize``;
+- results of fixed size (intervals at chosen levels, tests) are shared by
+  every session, with ``max_entries`` and a one-hour ``ttl``;
+- work that drives a progress bar is kept in a :class:`ResultStore`, bounded
+  by count and by bytes (:data:`RESULT_STORE_BYTES`).
+
+(Streamlit 1.67's decorators take no byte limit, hence these choices.)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+
+from .. import state
+
+
+def upload_limit_bytes() -> int:
+    """The server's upload limit (``server.maxUploadSize``, in MB), which the reader enforces too.
+
+    The same limit bounds a file's size and an xlsx file's unpacked size, so a
+    bundled sample, an upload and a zip bomb all meet one rule.
+    """
+    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+
+
+@st.cache_data(max_entries=2, scope="session", show_spinner="Reading the table…")
+def load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
+    """``rocci.load_table`` on the file's bytes (``digest`` identifies them), within the upload limit."""
+    return rocci.load_table(_raw, filename=filename, max_bytes=upload_limit_bytes())
+
+
+@st.cache_data(max_entries=2, scope="session", show_spinner="Checking the columns…")
+def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.ColumnMapping):
+    """The prepared binary data for a dataset and a column mapping.
+
+    ``key`` is :func:`ui.state.data_key` (digest + mapping).
+    """
+    from rocci import data as rdata
+
+    m = _mapping
+    df = load_table(digest, filename, _raw)
+    if m.layout == "long":
+        if not m.model or not m.score:
+            raise rocci.InputError("Long layout: choose the model column and the score column.")
+        df = rdata.long_to_wide(df, model=m.model, score=m.score, id=m.id, label=m.label)
+        df.columns = [str(c) for c in df.columns]
+    if not m.label:
+        raise rocci.InputError("Choose the label column (the true class of each row).")
+    if not m.scores:
+        raise rocci.InputError("Choose at least one score column (one per model).")
+    return rdata.prepare_binary(
+        df, label=m.label, scores=list(m.scores), pos_label=m.pos_label, fold=m.fold, one_vs_rest=m.one_vs_rest
+    )
+
+
+@st.cache_data(max_entries=2, scope="session", show_spinner=False)
+def summarize(key: str, _prepared) -> pd.DataFrame:
+    from rocci import data as rdata
+
+    return rdata.summarize(_prepared)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything a page needs about the current data."""
+
+    dataset: state.Dataset
+    mapping: state.ColumnMapping
+    prepared: Any
+    key: str
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.prepared.scores)
+
+    @property
+    def colors(self) -> dict[str, int]:
+        """Each model's style index (rocci.plots colour, dash, marker): its position among the
+        chosen models, the same on every page of the session."""
+        return {str(m): i for i, m in enumerate(self.prepared.scores)}
+
+    def arrays(self, model: str) -> tuple[np.ndarray, np.ndarray]:
+        """(is_positive, scores) of one model, for rocci's functions."""
+        return np.asarray(self.prepared.is_positive, dtype=bool), np.asarray(self.prepared.scores[model], dtype=float)
+
+
+def current_mapping(ds: state.Dataset) -> state.ColumnMapping:
+    """The user's mapping for ``ds``, else the guesses (raises InputError if unreadable)."""
+    mapping = state.get_mapping(ds)
+    if mapping is None:
+        df = load_table(ds.digest, ds.name, ds.raw)
+        mapping = state.guess_mapping(df)
+        if ds.kind == "sample" and ds.name in state.SAMPLE_SCORES:
+            mapping = dataclasses.replace(mapping, scores=state.SAMPLE_SCORES[ds.name])
+    return mapping
+
+
+def current_analysis() -> Analysis | None:
+    """The session's dataset, mapping and prepared data.
+
+    Returns None when no dataset is loaded; raises ``rocci.InputError`` when
+    the data cannot be used as mapped.
+    """
+    ds = state.get_dataset()
+    if ds is None:
+        return None
+    mapping = current_mapping(ds)
+    key = state.data_key(ds, mapping)
+    prepared = prepare(key, ds.digest, ds.name, ds.raw, mapping)
+    return Analysis(dataset=ds, mapping=mapping, prepared=prepared, key=key)
+
+
+# --- statistics (all computed by rocci; cached here) -------------------------
+
+
+@st.cache_resource(max_entries=12, scope="session", show_spinner="Computing the ROC curve…")
+def roc_curve(key: str, model: str, _y: np.ndarray, _s: np.ndarray):
+    """``rocci.roc_curve``, shared by the session's reruns and not copied (a 10⁶-row curve is ~35 MB; nothing mutates it)."""
+    curve = rocci.roc_curve(_y, _s)
+    for name in ("thresholds", "fpr", "tpr", "tp", "fp"):
+        getattr(curve, name).setflags(write=False)  # a page that tried to change it would fail loudly
+    return curve
+
+
+@st.cache_data(max_entries=4, scope="session", show_spinner=False)
+def roc_base_figure(key: str, models: tuple, auc_text: tuple, fpr_range: tuple, tpr_range: tuple, _curves: dict):
+    """``rocci.plots.roc_figure`` of the models' curves, built once per view.
+
+    The compact grid and the hover texts of 10⁶-point curves take ~0.1 s to
+    build; a control that only moves the intervals reuses this figure (a copy:
+    the page adds its intervals to it).
+    """
+    from rocci import plots
+
+    return plots.roc_figure(_curves, auc_text=dict(auc_text), fpr_range=fpr_range, tpr_range=tpr_range)
+
+
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing the AUC interval…")
+def _roc_auc(key: str, model: str, method: str, m: tuple | None, _y, _s):
+    return rocci.roc_auc(_y, _s, method=method, m=m)
+
+
+def roc_auc(key: str, model: str, method: str, confidence_level: float, m: tuple | None, _y, _s):
+    """``rocci.roc_auc``; the standard error is cached once, so a new level costs nothing."""
+    return _roc_auc(key, model, method, m, _y, _s).at_level(confidence_level)
+
+
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap regions at the chosen thresholds…")
+def threshold_ci(
+    key: str,
+    model: str,
+    thresholds: tuple | None,
+    total_positive_rate: tuple | None,
+    confidence_level: float,
+    method: str,
+    region: str,
+    m: tuple | None,
+    _y,
+    _s,
+):
+    return rocci.threshold_ci(
+        _y,
+        _s,
+        thresholds=None if thresholds is None else list(thresholds),
+        total_positive_rate=None if total_positive_rate is None else list(total_positive_rate),
+        confidence_level=confidence_level,
+        method=method,
+        region=region,
+        m=m,
+    )
+
+
+@st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap intervals at the chosen FPR levels…")
+def vertical_ci(key: str, model: str, fpr: tuple, confidence_level: float, method: str, m: tuple | None, _y, _s):
+    result = rocci.vertical_ci(_y, _s, fpr=list(fpr), confidence_level=confidence_level, method=method, m=m)
+    return _picklable(result)
+
+
+def _picklable(result):
+    """Drop callables (closures over the data) so the result can be cached."""
+    if dataclasses.is_dataclass(result):
+        changes = {
+            f.name: None
+            for f in dataclasses.fields(result)
+            if f.name.startswith("_") and callable(getattr(result, f.name, None))
+        }
+        if changes:
+            return dataclasses.replace(result, **changes)
+    return result
+
+
+#: Byte budget of each :class:`ResultStore` unless told otherwise.
+RESULT_STORE_BYTES = 256 * 1024**2
+
+
+def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
+    """Approximate memory held by ``obj``: its arrays' ``nbytes``, frames' memory, bytes and text.
+
+    Walks dataclasses, mappings, sequences and plain objects' attributes (each
+    object counted once, to a depth of 8); anything else counts its
+    ``sys.getsizeof``.  Good enough to keep a store within a budget: the
+    large parts of rocci's results are NumPy arrays and pandas frames.
+    """
+    import sys
+
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen or _depth > 8:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return int(obj.nbytes)
+    if isinstance(obj, (pd.DataFrame, pd.Series)):
+        usage = obj.memory_usage(index=True, deep=False)
+        return int(usage.sum() if isinstance(usage, pd.Series) else usage)
+    if isinstance(obj, pd.Index):
+        return int(obj.memory_usage(deep=False))
+    if isinstance(obj, (bytes, bytearray, memoryview, str)):
+        return sys.getsizeof(obj)
+    size = sys.getsizeof(obj, 64)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return size + sum(nbytes(getattr(obj, f.name, None), seen, _depth + 1) for f in dataclasses.fields(obj))
+    if isinstance(obj, dict):
+        return size + sum(nbytes(k, seen, _depth + 1) + nbytes(v, seen, _depth + 1) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return size + sum(nbytes(v, seen, _depth + 1) for v in obj)
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(attrs, dict) and not isinstance(obj, type):
+        return size + sum(nbytes(v, seen, _depth + 1) for v in attrs.values())
+    return size
+
+
+class ResultStore:
+    """A small, thread-safe LRU store of results bounded by count and by bytes, for work that drives a progress bar.
+
+    A long computation reports its progress through a callback that updates a
+    progress bar created by the page; ``st.cache_data`` cannot replay calls on
+    elements created outside the cached function, so such results are kept
+    here instead.  Keys are built like the cached functions' arguments (the
+    data digest text, the model names and the options), so a changed cell of
+    the data never returns a stale result.
+
+    The store holds at most ``max_entries`` results whose sizes (:func:`nbytes`)
+    add up to at most ``max_bytes``; the least recently used go first.  The
+    result just put is always kept, even alone over the budget, so that a page
+    can read back what it has just computed; it goes at the next ``put``.
+    """
+
+    def __init__(self, max_entries: int = 64, max_bytes: int = RESULT_STORE_BYTES):
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("a ResultStore needs max_entries >= 1 and max_bytes >= 1")
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._store: OrderedDict = OrderedDict()
+        self._sizes: dict = {}
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held now (as estimated when each result was put)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def get(self, key):
+        with self._lock:
+            if key in self._store:
+                self._store.move_to_end(key)
+                return self._store[key]
+        return None
+
+    def put(self, key, value) -> None:
+        size = nbytes(value)  # outside the lock: may walk a large result
+        with self._lock:
+            if key in self._store:
+                self._bytes -= self._sizes.pop(key)
+            self._store[key] = value
+            self._store.move_to_end(key)
+            self._sizes[key] = size
+            self._bytes += size
+            while len(self._store) > 1 and (len(self._store) > self.max_entries or self._bytes > self.max_bytes):
+                old, _ = self._store.popitem(last=False)
+                self._bytes -= self._sizes.pop(old)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._store.clear()
+            self._sizes.clear()
+            self._bytes = 0
+
+
+def analysis_or_notice(*, min_models: int = 1, too_few: str = "") -> "Analysis | None":
+    """The page's analysis, or None after telling the user what to do on the Data page.
+
+    An unusable mapping gives an error box naming the problem; no data, or
+    fewer than ``min_models`` score columns (message ``too_few``), an info box;
+    each with a link to the Data page.
+    """
+    from ..controls import error
+
+    try:
+        an = current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
+        return None
+    if an is None:
+        st.info("No data loaded yet.")
+        st.page_link("app_pages/data.py", label="Load data on the Data page", icon=":material/table:")
+        return None
+    if len(an.models) < min_models:
+        st.info(too_few)
+        st.page_link("app_pages/data.py", label="Choose the score columns on the Data page", icon=":material/table:")
+        return None
+    return an
