@@ -1,0 +1,281 @@
+"""The import rules of docs/architecture.md ("What may import what"), checked on the source with ``ast``.
+
+Every ``import`` and ``from ... import`` counts, wherever it is (module level, inside a function, under
+``try``), since a lazy import is still a dependency.  A failure names the file, the line and the import.
+The last test checks that every ``module:name`` the page cites exists, so the page stays true.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "architecture.md"
+
+#: The map, data → counts → exact laws → intervals → results → plots, as ranks: a rocci module may import
+#: its own rank and the ranks below, never a higher one.  Keys are modules or packages (longest prefix wins);
+#: "rocci" alone is the package's ``__init__`` (the public facade).
+RANKS = {
+    "rocci._validation": 0,
+    "rocci.data": 1,
+    "rocci.counts": 2,
+    "rocci.exact": 3,
+    "rocci.intervals": 4,
+    # results, one model: the result dataclasses and the functions that fill them
+    "rocci._results": 5,
+    "rocci.roc": 5,
+    "rocci.threshold": 5,
+    "rocci.vertical": 5,
+    # results, two models and costs (each package holds its own laws and intervals)
+    "rocci.compare": 6,
+    "rocci.cost": 6,
+    # results built on the results above, the coverage lab, and the facade
+    "rocci.explore": 7,
+    "rocci.folds": 7,
+    "rocci.multiclass": 7,
+    "rocci.precision": 7,
+    "rocci.bands": 7,
+    "rocci.populations": 7,
+    "rocci.coverage": 7,
+    "rocci.worlds": 7,
+    "rocci": 7,
+    # figures from results
+    "rocci.plots": 8,
+}
+RANK_NAMES = {
+    0: "validation",
+    1: "data",
+    2: "counts",
+    3: "exact laws",
+    4: "intervals",
+    5: "results (one model)",
+    6: "results (two models, costs)",
+    7: "results built on results / coverage lab / facade",
+    8: "plots",
+}
+
+#: The only rocci modules outside rocci.plots that import rocci.plots, and why (docs/architecture.md).
+PLOTS_IMPORTERS = {
+    "rocci.worlds": "compact_indices thins each resampled ROC curve to the points the Learn page draws",
+    "rocci.coverage.__main__": "the command line writes the study's figure next to its CSV",
+}
+
+#: Third-party packages that belong to the dashboard and the figures only.
+STREAMLIT = "streamlit"
+PLOTLY = "plotly"
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # dotted module holding the import
+    target: str  # dotted module imported (a local module where one matches)
+    path: str  # file, relative to the repository
+    line: int
+    text: str  # the statement as written
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.source} imports {self.target} ({self.text!r})"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def _files() -> tuple[Path, ...]:
+    files = [ROOT / "app.py"]
+    for top in ("rocci", "ui", "app_pages"):
+        files += sorted((ROOT / top).rglob("*.py"))
+    return tuple(f for f in files if "__pycache__" not in f.parts)
+
+
+@cache
+def _local_modules() -> frozenset[str]:
+    return frozenset(_module_name(f) for f in _files())
+
+
+def _top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+@cache
+def _imports() -> tuple[Import, ...]:
+    local = _local_modules()
+    out = []
+    for path in _files():
+        source = _module_name(path)
+        package = source if path.name == "__init__.py" else source.rpartition(".")[0]
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        rel = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(text, filename=rel)):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                # `from pkg import sub` imports the module pkg.sub where there is one
+                targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in local else module for a in node.names]
+            else:
+                continue
+            statement = lines[node.lineno - 1].strip()
+            out += [Import(source, t, rel, node.lineno, statement) for t in dict.fromkeys(targets)]
+    return tuple(out)
+
+
+def _rank(module: str) -> int | None:
+    best = None
+    for key in RANKS:
+        if (_under(module, key) and key != "rocci") or module == key:
+            if best is None or len(key) > len(best):
+                best = key
+    return None if best is None else RANKS[best]
+
+
+def _failures(found: list[Import], rule: str) -> str:
+    return f"{rule}\n" + "\n".join(f"  {imp}" for imp in found)
+
+
+def test_every_rocci_module_is_on_the_map():
+    missing = sorted(m for m in _local_modules() if _top(m) == "rocci" and _rank(m) is None)
+    assert not missing, (
+        "rocci modules outside the map; add them to RANKS in tests/test_architecture.py and to the map in "
+        f"docs/architecture.md: {missing}")
+
+
+def test_rocci_never_imports_the_dashboard():
+    bad = [i for i in _imports() if _top(i.source) == "rocci"
+           and _top(i.target) in (STREAMLIT, "ui", "app_pages", "app")]
+    assert not bad, _failures(bad, "rocci must not import streamlit, ui, app_pages or app:")
+
+
+def test_only_rocci_plots_imports_plotly_inside_rocci():
+    bad = [i for i in _imports() if _top(i.source) == "rocci" and not _under(i.source, "rocci.plots")
+           and _top(i.target) == PLOTLY]
+    assert not bad, _failures(bad, "inside rocci, only rocci.plots imports plotly:")
+
+
+def test_plots_compute_nothing():
+    bad = [i for i in _imports() if _under(i.source, "rocci.plots") and _top(i.target) == "rocci"
+           and not _under(i.target, "rocci.plots")]
+    assert not bad, _failures(bad, "rocci.plots takes results as arguments; it imports nothing else from rocci:")
+
+
+def test_plots_are_imported_by_the_listed_modules_only():
+    bad = [i for i in _imports() if _top(i.source) == "rocci" and not _under(i.source, "rocci.plots")
+           and _under(i.target, "rocci.plots") and i.source not in PLOTS_IMPORTERS]
+    assert not bad, _failures(
+        bad, f"only {sorted(PLOTS_IMPORTERS)} may import rocci.plots inside rocci (PLOTS_IMPORTERS):")
+
+
+def test_listed_plots_importers_still_need_it():
+    using = {i.source for i in _imports() if _under(i.target, "rocci.plots")}
+    stale = sorted(set(PLOTS_IMPORTERS) - using)
+    assert not stale, (f"{stale} no longer import rocci.plots: remove them from PLOTS_IMPORTERS and from "
+                       "the exceptions in docs/architecture.md")
+
+
+def test_no_layer_imports_a_later_layer():
+    bad = []
+    for imp in _imports():
+        if _top(imp.source) != "rocci" or _top(imp.target) != "rocci" or imp.target not in _local_modules():
+            continue
+        if imp.source in PLOTS_IMPORTERS and _under(imp.target, "rocci.plots"):
+            continue
+        src, dst = _rank(imp.source), _rank(imp.target)
+        if src is not None and dst is not None and dst > src:
+            bad.append(f"  {imp}\n    [{RANK_NAMES[src]}] must not import the later [{RANK_NAMES[dst]}]")
+    assert not bad, "a rocci module imports a later layer of the map:\n" + "\n".join(bad)
+
+
+def test_ui_never_imports_pages():
+    bad = [i for i in _imports() if _top(i.source) == "ui" and _top(i.target) in ("app_pages", "app")]
+    assert not bad, _failures(bad, "ui must not import app_pages or app:")
+
+
+def test_pages_never_import_each_other_or_the_router():
+    bad = [i for i in _imports() if _top(i.source) == "app_pages" and _top(i.target) in ("app_pages", "app")]
+    assert not bad, _failures(bad, "a page (app_pages/) imports only ui and rocci, never another page or app.py:")
+
+
+def test_router_imports_ui_only():
+    bad = [i for i in _imports() if i.source == "app" and _top(i.target) in ("rocci", "app_pages")]
+    assert not bad, _failures(bad, "app.py routes to the pages by path (st.Page); it imports ui, not rocci:")
+
+
+def test_streamlit_stays_in_the_dashboard():
+    bad = [i for i in _imports() if _top(i.target) == STREAMLIT and _top(i.source) not in ("ui", "app_pages", "app")]
+    assert not bad, _failures(bad, "only ui, app_pages and app.py import streamlit:")
+
+
+def test_import_rocci_loads_neither_streamlit_nor_plotly():
+    code = ("import sys, rocci; "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} & {'streamlit', 'plotly', 'ui'})))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"`import rocci` loads {out.stdout.strip()}: the facade must not need them"
+
+
+# --- the page's references -------------------------------------------------------------------------------
+
+_REF = re.compile(r"`((?:rocci|ui|app_pages)(?:\.\w+)*):([A-Za-z_][\w.]*)`")
+
+
+def _defined(tree: ast.AST, dotted: str) -> bool:
+    body = tree.body
+    for part in dotted.split("."):
+        names = {}
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names[node.name] = node
+            elif isinstance(node, ast.Assign):
+                names.update({t.id: node for t in node.targets if isinstance(t, ast.Name)})
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names[node.target.id] = node
+            elif isinstance(node, ast.ImportFrom):
+                names.update({(a.asname or a.name): node for a in node.names})
+        if part not in names:
+            return False
+        body = getattr(names[part], "body", [])
+    return True
+
+
+def _source(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def test_architecture_page_cites_real_names():
+    if not DOC.is_file():
+        pytest.skip("docs/architecture.md is missing")
+    refs = sorted(set(_REF.findall(DOC.read_text(encoding="utf-8"))))
+    assert refs, "docs/architecture.md cites no `module:name`"
+    bad = []
+    for module, name in refs:
+        path = _source(module)
+        if path is None:
+            bad.append(f"`{module}:{name}`: no module {module}")
+        elif not _defined(ast.parse(path.read_text(encoding="utf-8")), name):
+            bad.append(f"`{module}:{name}`: {path.relative_to(ROOT)} defines no {name}")
+    assert not bad, "docs/architecture.md cites names that do not exist:\n  " + "\n  ".join(bad)
