@@ -55,8 +55,10 @@ class RocBand(_FrameResult):
         The bootstrap event whose probability is ``joint_probability``: the
         bootstrap counts ``TP*_k`` (out of ``m+``) it allows, i.e. the integers
         ``x`` with ``|x − m+·tpr_k| <= c·sqrt(m+·tpr_k(1 − tpr_k))``
-        (``"exact"``/``"montecarlo"``, threshold kind).  Vertical kind: the
-        integer range ``[m+·tpr_low, m+·tpr_high]``.
+        (threshold kind; for ``"sidak"``/``"bonferroni"`` at their ``c``).
+        Vertical kind: ``"sidak"``/``"bonferroni"``, the counts inside
+        ``[m+·tpr_low, m+·tpr_high]`` (whose exact probabilities give the
+        bound); ``"montecarlo"``, the event ``|TP* − m+·E*| <= c·m+·sd*``.
     fp_min, fp_max : ndarray of int64 or None
         Likewise for ``FP*_k`` (threshold kind).
     critical_value : float
