@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial import ConvexHull, QhullError
 
 from ..counts import ScoreCounts
 from ._common import TIE_TOL
@@ -16,57 +15,88 @@ def _cross(x0, y0, x1, y1, x2, y2):
     return (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
 
 
-def _prune(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Drop, pass after pass, every candidate on or below the segment of its neighbours.
+#: A pruning pass that removes less than this fraction of the candidates hands
+#: the rest to the sequential monotone chain (see :func:`_upper_hull`).
+_PRUNE_MIN_GAIN = 0.125
 
-    Such a point cannot be a vertex of the upper hull, so removing all of them
-    at once is safe; integer arithmetic makes the test exact.
+
+def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct thresholds (``+inf``, then the distinct scores decreasing) and the
+    counts ``tp``, ``fp`` (int64) of positives and negatives scoring ``>=`` each.
+
+    The same numbers as ``counts.distinct_thresholds()`` with ``n_pos_ge`` and
+    ``n_neg_ge``, from one merge of the two sorted classes (a stable sort of two
+    sorted runs) and running sums, instead of a sort and two binary searches of
+    every threshold: O(n) after the classes' sorts.
     """
-    while idx.size > 2:
-        x, y = fp[idx], tp[idx]
-        bad = _cross(x[:-2], y[:-2], x[1:-1], y[1:-1], x[2:], y[2:]) >= 0
-        if not bad.any():
-            break
-        keep = np.ones(idx.size, dtype=bool)
-        keep[1:-1] = ~bad
-        idx = idx[keep]
-    return idx
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    merged = np.concatenate([counts.neg, counts.pos])
+    order = np.argsort(merged, kind="stable")
+    values = merged[order]
+    start = np.flatnonzero(np.concatenate([[True], values[1:] != values[:-1]]))
+    pos_below = np.concatenate([[0], np.cumsum(order >= n_neg)])[start]  # positives below each value
+    tp = (n_pos - pos_below)[::-1]
+    fp = (n_neg - (start - pos_below))[::-1]
+    thresholds = np.concatenate([[np.inf], values[start][::-1]])
+    return thresholds, np.concatenate([[0], tp]).astype(np.int64), np.concatenate([[0], fp]).astype(np.int64)
 
 
-def _above(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Mask of the points strictly above the chain ``idx``."""
-    hx, hy = fp[idx], tp[idx]
-    s = np.clip(np.searchsorted(hx, fp, side="right") - 1, 0, idx.size - 2)
-    return _cross(hx[s], hy[s], hx[s + 1], hy[s + 1], fp, tp) > 0
+def _prune_pass(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """One pass: drop every candidate on or below the chord of its two neighbours.
+
+    Such a point is not a strict vertex of the upper hull, so removing all of
+    them at once is safe; integer arithmetic makes the test exact.
+    """
+    x, y = fp[idx], tp[idx]
+    bad = _cross(x[:-2], y[:-2], x[1:-1], y[1:-1], x[2:], y[2:]) >= 0
+    if not bad.any():
+        return idx
+    keep = np.ones(idx.size, dtype=bool)
+    keep[1:-1] = ~bad
+    return idx[keep]
+
+
+def _monotone_chain(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Andrew's monotone chain (upper half) over the candidates ``idx``, sorted by
+    ``(fp, tp)``: a point is popped while it is on or below the chord from the
+    point before it to the new point (Python integers, exact)."""
+    xs, ys, ids = fp[idx].tolist(), tp[idx].tolist(), idx.tolist()
+    hx, hy, hi = [], [], []
+    for x, y, i in zip(xs, ys, ids):
+        while len(hi) >= 2 and (hx[-1] - hx[-2]) * (y - hy[-2]) - (hy[-1] - hy[-2]) * (x - hx[-2]) >= 0:
+            hx.pop()
+            hy.pop()
+            hi.pop()
+        hx.append(x)
+        hy.append(y)
+        hi.append(i)
+    return np.asarray(hi, dtype=np.intp)
 
 
 def _upper_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
-    """Indices of the vertices of the ROC upper convex hull, from (0, 0) to (n−, n+).
+    """Indices of the strict vertices of the ROC upper convex hull, from (0, 0) to (n−, n+).
 
-    ``fp``, ``tp``: integer counts at the thresholds in decreasing order
-    (``+inf`` first), so the points are sorted by ``(fp, tp)``.  Qhull finds
-    the hull in O(h log h) (a point ``(n−, −1)`` below all ROC points keeps it
-    two-dimensional); the result is then checked and repaired in exact
-    integer arithmetic: points strictly above the chain are added back and
-    points on or below a chord are removed, which leaves exactly the strict
-    vertices.
+    ``fp``, ``tp``: integer counts at the distinct thresholds in decreasing
+    order (``+inf`` first), so the points are distinct and sorted by
+    ``(fp, tp)``.  Andrew's monotone chain, in two stages: vectorised passes
+    each drop every point on or below the chord of its neighbours (on an
+    empirical ROC curve the first pass keeps about one point in four and each
+    later one about half: some fifteen passes of O(remaining) work at 10⁶
+    points); once a pass gains less than :data:`_PRUNE_MIN_GAIN`, the few
+    remaining points go through the sequential chain.  Points on a straight
+    edge of the hull are not vertices (they are dropped).  Exact: int64 cross
+    products of counts, below ``n−·n+``.
     """
-    n = fp.size
-    cand = None
-    if n > 2:
-        pts = np.vstack([np.column_stack([fp, tp]).astype(np.float64), [[float(fp[-1]), -1.0]]])
-        try:
-            v = ConvexHull(pts).vertices
-            cand = np.sort(v[v < n])
-        except QhullError:  # pragma: no cover - the extra point keeps the hull 2-D
-            cand = None
-    if cand is None:
-        cand = np.arange(n)
-    cand = _prune(fp, tp, np.union1d(cand, [0, n - 1]))
-    missed = _above(fp, tp, cand)
-    if missed.any():  # pragma: no cover - Qhull is exact on integer grids of this size
-        cand = _prune(fp, tp, np.union1d(cand, np.flatnonzero(missed)))
-    return cand
+    idx = np.arange(fp.size)
+    while idx.size > 2:
+        kept = _prune_pass(fp, tp, idx)
+        if kept.size == idx.size:  # every turn is strict: the chain is the hull
+            return idx
+        gain = 1.0 - kept.size / idx.size
+        idx = kept
+        if gain < _PRUNE_MIN_GAIN:
+            return _monotone_chain(fp, tp, idx)
+    return idx
 
 
 @dataclass(frozen=True)
@@ -88,9 +118,7 @@ class _Envelope:
 
     @classmethod
     def from_counts(cls, counts: ScoreCounts) -> "_Envelope":
-        thresholds = counts.distinct_thresholds()
-        tp = counts.n_pos_ge(thresholds).astype(np.int64)
-        fp = counts.n_neg_ge(thresholds).astype(np.int64)
+        thresholds, tp, fp = _roc_counts(counts)
         idx = _upper_hull(fp, tp)
         htp, hfp = tp[idx], fp[idx]
         n_pos, n_neg = counts.n_pos, counts.n_neg

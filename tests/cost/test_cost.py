@@ -295,6 +295,54 @@ def test_cost_curve_large_input_is_fast():
     assert np.all(curve.cost <= np.minimum(curve.w, 1 - curve.w) + 1e-12)
 
 
+def brute_upper_hull(fp, tp):
+    """Strict vertices of the upper hull of points sorted by (fp, tp), by definition: the
+    two ends, and every point with no pair j < i < k making it lie on or below the chord."""
+    n = len(fp)
+    keep = [0]
+    for i in range(1, n - 1):
+        if not any((fp[i] - fp[j]) * (tp[k] - tp[j]) - (tp[i] - tp[j]) * (fp[k] - fp[j]) >= 0
+                   for j in range(i) for k in range(i + 1, n)):
+            keep.append(i)
+    return keep + [n - 1] if n > 1 else keep
+
+
+def concave_arc_then_jump(k):
+    """A strictly concave chain of k lattice points, then a point far above: each
+    vectorised pruning pass removes one point only, so the sequential chain finishes."""
+    fp = np.r_[0, np.arange(1, k + 1), k + 1].astype(np.int64)
+    tp = np.r_[0, np.cumsum(np.arange(k, 0, -1)), 10 * k * k].astype(np.int64)
+    return fp, tp
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_upper_hull_equals_brute_force(seed):
+    from rocci.counts import score_counts
+    from rocci.cost.hull import _roc_counts, _upper_hull
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 40))
+    y = np.r_[True, False, rng.random(n) < rng.uniform(0.1, 0.9)]
+    s = rng.integers(0, int(rng.integers(1, 10)), y.size) + 2 * y * rng.random()
+    if seed % 2:
+        s = s + 0.1 * rng.standard_normal(y.size)
+    counts = score_counts(s[y], s[~y])
+    thresholds, tp, fp = _roc_counts(counts)
+    np.testing.assert_array_equal(thresholds, counts.distinct_thresholds())
+    np.testing.assert_array_equal(tp, counts.n_pos_ge(thresholds))
+    np.testing.assert_array_equal(fp, counts.n_neg_ge(thresholds))
+    assert _upper_hull(fp, tp).tolist() == brute_upper_hull(fp.tolist(), tp.tolist())
+
+
+def test_upper_hull_slow_pruning_falls_back_to_the_chain():
+    from rocci.cost.hull import _upper_hull
+
+    fp, tp = concave_arc_then_jump(60)
+    assert _upper_hull(fp, tp).tolist() == brute_upper_hull(fp.tolist(), tp.tolist()) == [0, 61]
+    fp, tp = concave_arc_then_jump(200_000)  # a sequential pass at most: well under a second
+    assert _upper_hull(fp, tp).tolist() == [0, fp.size - 1]
+
+
 # ---------------------------------------------------------------------------
 # Operating point
 # ---------------------------------------------------------------------------
