@@ -70,8 +70,8 @@ VERT_COLUMNS = {
     "r": ("r", "Number of bootstrap negatives above each model's threshold at this level.", "%d"),
     "delta_tpr_mean": ("ΔTPR mean", "Exact bootstrap mean of TPR A − TPR B at this FPR.", "%.4f"),
     "delta_tpr_std": ("ΔTPR sd", "Exact bootstrap standard deviation of ΔTPR.", "%.4f"),
-    "delta_tpr_low": ("ΔTPR low", "Lower end of the percentile interval of the exact law.", "%.4f"),
-    "delta_tpr_high": ("ΔTPR high", "Upper end of the percentile interval of the exact law.", "%.4f"),
+    "delta_tpr_low": ("ΔTPR low", "Lower end of the score interval on the exact law's mean and variance.", "%.4f"),
+    "delta_tpr_high": ("ΔTPR high", "Upper end of the score interval on the exact law's mean and variance.", "%.4f"),
     "p_a_better": ("P(A better)", "P(ΔTPR > 0): A finds more positives at this FPR.", "%.4f"),
     "p_tie": ("P(tie)", "P(ΔTPR = 0).", "%.4f"),
     "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
@@ -550,7 +550,7 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     frame = pd.concat([vc.to_frame() for vc in parts], ignore_index=True)
     first = parts[0]
     better = [f"FPR {vc.fpr[0]:.3f}: P(A better) = {vc.p_a_better[0]:.3f}" for vc in parts]
-    report.caption(f"{percent(first.confidence_level)} percentile intervals of the exact paired law of ΔTPR (A − B); "
+    report.caption(f"{percent(first.confidence_level)} score intervals on the exact paired law of ΔTPR (A − B); "
                f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
     shown = frame if frame["truncated_mass"].max() >= TRUNCATION_SHOWN else frame.drop(columns="truncated_mass")
     st.dataframe(shown, hide_index=True, column_config=column_config(VERT_COLUMNS, shown), key="cmp_vtable")
@@ -558,11 +558,11 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     if len(flat):
         st.warning(
             f"At {len(flat)} FPR level(s) (e.g. {flat['fpr'].iloc[0]:.3f}) the interval has zero width: the two "
-            "models' TPRs are equal (or both 1) in almost every bootstrap world, so the percentile interval "
+            "models' TPRs are equal (or both 1) in almost every bootstrap world, so the interval "
             "cannot show the uncertainty and under-covers there (Coverage lab, figure 4.9).",
             icon=":material/warning:")
     download_csv(frame.assign(model_a=str(a), model_b=str(b), confidence_level=first.confidence_level,
-                              method="exact paired bootstrap; percentile interval", m_pos=first.m_pos,
+                              method="exact paired bootstrap; score interval (thesis eq. 4.8 on the exact moments)", m_pos=first.m_pos,
                               m_neg=first.m_neg),
                  label="Download ΔTPR at fixed FPR (CSV)", file_name="rocci_compare_vertical.csv", key="dl_cmp_v")
     if st.toggle("Show the exact distribution", value=False, key="cmp_vdist", bind=URL,
@@ -579,7 +579,8 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
             f"Exact bootstrap law of ΔTPR at FPR {vc.fpr[0]:.4f}: in {prob_text(vc.p_a_better[0])} of bootstrap "
             f"worlds {md_escape(a)} finds more positives than {md_escape(b)} at this false-alarm rate, in "
             f"{prob_text(vc.p_tie[0])} they tie. The shaded band is the {percent(vc.confidence_level)} "
-            "percentile interval."
+            "score interval (on the law's exact mean and variance; it keeps a width where the law is a point "
+            "mass, e.g. when both models find every positive)."
         )
 
 

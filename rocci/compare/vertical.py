@@ -925,7 +925,7 @@ def _level_ticker(progress, i: int, levels: int, message: str):
 
 
 def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidence_level=0.95,
-                     m=None, method="percentile", progress=None) -> VerticalComparison:
+                     m=None, method="score", progress=None) -> VerticalComparison:
     """Exact bootstrap law of the TPR difference at fixed FPR levels (paired design).
 
     Parameters
@@ -939,13 +939,14 @@ def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidenc
     confidence_level : float, default 0.95
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``.
-    method : {"percentile", "score"}
-        ``"percentile"`` (default): the quantiles of the exact law.  Where both
+    method : {"score", "percentile"}
+        ``"score"`` (default since 0.2.0, as for :func:`rocci.vertical_ci`): a
+        score interval on the exact paired moments (see Notes).
+        ``"percentile"``: the quantiles of the exact law.  Where both
         models find (almost) every positive at the level, the law is a point
         mass at 0 and the interval ``[0, 0]`` has zero width and under-covers
         (Coverage lab, thesis figure 4.9; ``docs/coverage.md``); the dashboard
-        flags it.  ``"score"``: a score interval on the exact paired moments
-        (see Notes), which keeps a positive width there.  In the Coverage
+        flags it.  The score interval keeps a positive width there.  In the Coverage
         lab's two-model setting (thesis fig. 4.9: n = 100 per class, 90%
         target, θ ∈ {1, 3, 5}, ρ ∈ {.3, .9}, shifts {0, 2}, 200 test sets each)
         the score interval covered 0.93–1.00 at every FPR from 0.1 to 0.9;

@@ -294,7 +294,9 @@ def _run_vertical_differences(p, progress):
         df = simulate_paired_vertical_coverage(pair, p["n"], p["n"], p["fpr"], confidence_level=p["level"],
                                                replicates=p["replicates"], seed=p["seed"],
                                                progress=steps.sub(f"{label}, shift {shift:g}"))
-        out.append(_tidy(df, "fpr", label, f"shift {shift:g}", "simulation"))
+        for method, part in df.groupby("method", sort=False):
+            name = {"score": "Score interval", "percentile": "Percentile"}[method]
+            out.append(_tidy(part, "fpr", label, f"{name}, shift {shift:g}", "simulation"))
     return pd.concat(out, ignore_index=True)
 
 

@@ -26,11 +26,11 @@ import pandas as pd
 from scipy import special
 
 from .._validation import InputError, check_choice, check_confidence_level
-from ..compare import paired_score_interval
+from ..compare import compare_vertical, paired_score_interval
 from ..cost import cost_ci
+from ..exact import QUANTILE_TOL
 from ..intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
 from ..vertical import fpr_levels, vertical_ci
-from ..compare import compare_vertical
 from .baselines import bootstrap_vertical_interval, kernel_vertical_interval
 from .exact import COST_FORMULAS, COST_INTERVALS, cost_interval, paired_cost_interval
 
@@ -356,29 +356,61 @@ def simulate_vertical_coverage(population, n_pos, n_neg, fpr, *, confidence_leve
 
 
 def simulate_paired_vertical_coverage(pair, n_pos, n_neg, fpr, *, confidence_level=0.9, replicates=50, seed=0,
-                                      progress: Progress = None) -> pd.DataFrame:
+                                      methods=("score", "percentile"), progress: Progress = None) -> pd.DataFrame:
     """Simulated coverage of :func:`rocci.compare_vertical` intervals for ΔTPR at fixed FPR (fig. 4.9).
 
     The target is ``ROC_a(f) − ROC_b(f)`` at the levels ``f = r/n−``.  One call
-    of the exact paired computation per test set (the costly part).
+    of the exact paired computation per test set (the costly part) gives both
+    intervals: the score interval (``method="score"``, the default) directly,
+    and the percentile interval from the same exact law, by the rule
+    :func:`rocci.compare_vertical` uses (smallest value whose CDF reaches
+    ``α/2``, resp. ``1 − α/2``).
 
     Returns
     -------
     pandas.DataFrame
-        ``fpr, coverage, se, replicates``.
+        ``fpr, method, coverage, se, replicates``.
     """
     level = check_confidence_level(confidence_level)
     n_pos, n_neg, R = _check_n("n_pos", n_pos), _check_n("n_neg", n_neg), _check_reps(replicates)
+    methods = tuple(methods)
+    for m in methods:
+        check_choice("methods", m, ("score", "percentile"))
+    alpha = 1.0 - level
     rng = np.random.default_rng(seed)
     r = fpr_levels(fpr, n_neg)
     f = r / n_neg
     target = pair.a.roc(f) - pair.b.roc(f)
     pa, pb, na, nb = pair.sample(n_pos, n_neg, rng, size=R)
     y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
-    covers = np.empty((R, f.size), dtype=bool)
+    covers = {m: np.empty((R, f.size), dtype=bool) for m in methods}
     for i in range(R):
-        res = compare_vertical(y, np.r_[pa[i], na[i]], np.r_[pb[i], nb[i]], fpr=f, confidence_level=level)
-        covers[i] = (res.delta_tpr_low <= target + 1e-12) & (target - 1e-12 <= res.delta_tpr_high)
+        res = compare_vertical(y, np.r_[pa[i], na[i]], np.r_[pb[i], nb[i]], fpr=f, confidence_level=level,
+                               method="score")
+        if "score" in covers:
+            covers["score"][i] = (res.delta_tpr_low <= target + 1e-12) & (target - 1e-12 <= res.delta_tpr_high)
+        if "percentile" in covers:
+            lo, hi = paired_percentile_bounds(res, alpha)
+            covers["percentile"][i] = (lo <= target + 1e-12) & (target - 1e-12 <= hi)
         _tell(progress, (i + 1) / R, f"{i + 1} of {R} simulated test sets")
-    c, se = _summary(covers)
-    return pd.DataFrame({"fpr": f, "coverage": c, "se": se, "replicates": R})
+    rows = []
+    for m in methods:
+        c, se = _summary(covers[m])
+        rows.append(pd.DataFrame({"fpr": f, "method": m, "coverage": c, "se": se, "replicates": R}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def paired_percentile_bounds(res, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bounds of a :class:`rocci.VerticalComparison`'s exact laws, whatever its ``method``.
+
+    The rule of :func:`rocci.compare_vertical` with ``method="percentile"``: the
+    smallest value whose CDF reaches ``α/2`` (resp. ``1 − α/2``), up to
+    :data:`rocci.exact.QUANTILE_TOL`.
+    """
+    lo, hi = np.empty(len(res.r)), np.empty(len(res.r))
+    for j in range(len(res.r)):
+        values, probs = res.distribution(j)
+        cdf = np.cumsum(probs)
+        lo[j] = values[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)]
+        hi[j] = values[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)]
+    return lo, hi

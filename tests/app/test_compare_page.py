@@ -196,15 +196,23 @@ def test_corner_view_zooms_the_overlay():
     assert full["xaxis"]["range"][1] >= 0.99
 
 
-def test_zero_width_vertical_interval_is_flagged():
+def test_where_the_percentile_interval_collapses_the_page_shows_the_score_interval():
+    """At FPR .95 both models find every positive in (almost) every bootstrap world: the exact law is a
+    point mass at 0 and the percentile interval is [0, 0]. The page shows compare_vertical's default, the
+    score interval, which keeps a width there, and no zero-width warning."""
+    cache_compare.VERTICAL_LEVELS.clear()
     at = new_app(PAGE, query={"cmp_tab": "TPR at fixed FPR", "cmp_vfpr": "0.2, 0.95"})
-    assert not at.exception
+    assert_clean(at)
     y, a, b = _arrays()
+    pct = rocci.compare_vertical(y, a, b, fpr=[0.2, 0.95], method="percentile")
+    assert pct.delta_tpr_low[1] == pct.delta_tpr_high[1] == 0.0  # both models find every positive at FPR .95
     ref = rocci.compare_vertical(y, a, b, fpr=[0.2, 0.95])
-    assert ref.delta_tpr_low[1] == ref.delta_tpr_high[1] == 0.0  # both models find every positive at FPR .95
-    assert ref.delta_tpr_low[0] < ref.delta_tpr_high[0]
-    warnings = [w.value for w in at.warning if "zero width" in w.value]
-    assert len(warnings) == 1 and "At 1 FPR level(s) (e.g. 0.950)" in warnings[0]
+    assert ref.method == "score" and ref.delta_tpr_low[1] < 0 < ref.delta_tpr_high[1]
+    tab = table(at, "delta_tpr_mean")
+    for col in ["delta_tpr_low", "delta_tpr_high"]:
+        np.testing.assert_allclose(tab[col], getattr(ref, col), rtol=1e-10, atol=1e-13, err_msg=col)
+    assert not [w.value for w in at.warning if "zero width" in w.value]
+    assert any("score intervals on the exact paired law" in c.value for c in at.caption)
 
 
 def test_verdict_panel_answers_first_with_the_api_numbers():

@@ -81,6 +81,47 @@ def test_enumeration_of_every_paired_bootstrap_sample(m):
         assert res.p_tie[0] == pytest.approx(law.get(0, 0.0), abs=1e-12)
 
 
+@pytest.mark.parametrize("m", [None, (4, 5), (3, 7)])
+def test_score_interval_moments_by_enumeration(m):
+    """method="score" (the default): the interval's ingredients, δ̄ = E[δ_KJ], V_b = Var(δ_KJ) and
+    E[γ_KJ] (δ = p_a − p_b, γ = p_a + p_b, the positives' discordant shares at the two thresholds
+    T_r drawn with the negatives), averaged over every stratified bootstrap sample of negatives, with
+    ties; the bounds solve (δ̄ − δ)² = z²[V_b(1 − 1/m+) + (γ̃ − δ²)/m+], γ̃ = (n+·E[γ] + 2)/(n+ + 4)."""
+    from scipy.special import ndtri
+
+    pos_a = np.array([0.9, 0.6, 0.5, 0.5])
+    pos_b = np.array([0.4, 0.8, 0.5, 0.2])
+    neg_a = np.array([0.7, 0.5, 0.5, 0.3, 0.1])
+    neg_b = np.array([0.6, 0.3, 0.55, 0.3, 0.9])
+    y = np.r_[np.ones(4, int), np.zeros(5, int)]
+    a, b = np.r_[pos_a, neg_a], np.r_[pos_b, neg_b]
+    m_pos, m_neg = (4, 5) if m is None else m
+    z = float(ndtri(1 - 0.2 / 2))
+    for r in range(1, m_neg):
+        ws, deltas, gammas = [], [], []
+        for neg_idx, w_neg in _multisets(5, m_neg):
+            t_a = np.sort(neg_a[neg_idx])[::-1][r - 1]
+            t_b = np.sort(neg_b[neg_idx])[::-1][r - 1]
+            only_a = np.mean((pos_a >= t_a) & (pos_b < t_b))
+            only_b = np.mean((pos_a < t_a) & (pos_b >= t_b))
+            ws.append(w_neg), deltas.append(only_a - only_b), gammas.append(only_a + only_b)
+        w, d, g = np.array(ws), np.array(deltas), np.array(gammas)
+        mean = np.sum(w * d)
+        between = np.sum(w * (d - mean) ** 2)
+        disc = np.sum(w * g)
+        res = compare_vertical(y, a, b, fpr=[r / m_neg], m=m, confidence_level=0.8)
+        assert res.method == "score"
+        assert res.delta_tpr_mean[0] == pytest.approx(mean, abs=1e-12)
+        assert res.delta_tpr_std[0] ** 2 == pytest.approx(
+            between * (1 - 1 / m_pos) + (disc - mean**2) / m_pos, abs=1e-12)
+        gamma = (4 * disc + 2) / (4 + 4)
+        for bound in (res.delta_tpr_low[0], res.delta_tpr_high[0]):
+            if -1 < bound < 1:  # clipped bounds need not solve the equation
+                assert (mean - bound) ** 2 == pytest.approx(
+                    z**2 * (between * (1 - 1 / m_pos) + (gamma - bound**2) / m_pos), abs=1e-12)
+        assert res.delta_tpr_low[0] < res.delta_tpr_high[0]
+
+
 def test_monte_carlo_correlated_binormal():
     """ρ = 0.6 binormal scores, 30 + 30 instances: 2·10⁵ seeded resamples agree
     with the exact mean, variance, P(Δ > 0), P(Δ = 0) and law within 4.5 SE."""
@@ -481,7 +522,7 @@ def test_score_interval_solves_its_equation_on_the_exact_moments():
     a, b = np.r_[pa, na], np.r_[pb, nb]
     res = compare_vertical(y, a, b, fpr=[0.1, 0.4, 0.8], method="score", confidence_level=0.9)
     assert res.method == "score"
-    pct = compare_vertical(y, a, b, fpr=[0.1, 0.4, 0.8], confidence_level=0.9)
+    pct = compare_vertical(y, a, b, fpr=[0.1, 0.4, 0.8], confidence_level=0.9, method="percentile")
     np.testing.assert_array_equal(res.delta_tpr_mean, pct.delta_tpr_mean)
     ctx = _PairedData(pa, pb, na, nb, 60, 90)
     z = ndtri(0.95)
@@ -516,7 +557,7 @@ def test_score_interval_keeps_its_width_where_the_percentile_interval_collapses(
     y = np.r_[np.ones(40, int), np.zeros(50, int)]
     a = np.r_[rng.uniform(2, 3, 40), rng.uniform(0, 1, 50)]
     b = np.r_[rng.uniform(5, 6, 40), rng.uniform(0, 1, 50)]
-    pct = compare_vertical(y, a, b, fpr=[0.2, 0.9])
+    pct = compare_vertical(y, a, b, fpr=[0.2, 0.9], method="percentile")
     score = compare_vertical(y, a, b, fpr=[0.2, 0.9], method="score")
     assert np.all(pct.delta_tpr_low == 0) and np.all(pct.delta_tpr_high == 0)
     low, high = paired_score_interval(0, 0, 40, 40, 0.05)
@@ -554,7 +595,7 @@ def test_same_results_as_the_recorded_quadrature_route(key):
     n_pos, n_neg, digits, rho, seed = key
     pa, pb, na, nb = _paired(n_pos, n_neg, seed, rho=rho, digits=digits)
     y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
-    res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.01, 0.1, 0.5])
+    res = compare_vertical(y, np.r_[pa, na], np.r_[pb, nb], fpr=[0.01, 0.1, 0.5], method="percentile")
     got = np.c_[res.delta_tpr_mean, res.delta_tpr_std, res.delta_tpr_low, res.delta_tpr_high, res.p_a_better,
                 res.p_tie]
     want = np.array(RECORDED[key])

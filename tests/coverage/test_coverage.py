@@ -345,3 +345,27 @@ def test_data_threshold_cost_simulation_equals_a_plain_loop():
         truth = pop.cost(ci.threshold, w)
         hits += (ci.cost_low <= truth + 1e-12) & (truth - 1e-12 <= ci.cost_high)
     np.testing.assert_allclose(sim["coverage"], hits / 25)
+
+
+def test_paired_vertical_coverage_gives_score_and_percentile_from_one_law():
+    """simulate_paired_vertical_coverage (fig. 4.9) measures both intervals from one exact computation
+    per test set: the percentile bounds taken from the score result's law equal compare_vertical's own
+    percentile bounds, and the frame has one row per (method, level)."""
+    from rocci.coverage.simulate import paired_percentile_bounds, simulate_paired_vertical_coverage
+
+    pair = P.CorrelatedPair(P.binormal(1.0), P.binormal(1.6), 0.6)
+    rng = np.random.default_rng(3)
+    pa, pb, na, nb = pair.sample(30, 40, rng, size=1)
+    y = np.r_[np.ones(30, int), np.zeros(40, int)]
+    a, b = np.r_[pa[0], na[0]], np.r_[pb[0], nb[0]]
+    fpr = [0.1, 0.5, 0.9]
+    score = rocci.compare_vertical(y, a, b, fpr=fpr, confidence_level=0.9)
+    pct = rocci.compare_vertical(y, a, b, fpr=fpr, confidence_level=0.9, method="percentile")
+    assert score.method == "score"
+    lo, hi = paired_percentile_bounds(score, 0.1)
+    np.testing.assert_array_equal(lo, pct.delta_tpr_low)
+    np.testing.assert_array_equal(hi, pct.delta_tpr_high)
+    df = simulate_paired_vertical_coverage(pair, 30, 40, fpr, confidence_level=0.9, replicates=2, seed=1)
+    assert sorted(df["method"].unique()) == ["percentile", "score"]
+    assert len(df) == 2 * len(fpr)
+    assert ((df["coverage"] >= 0) & (df["coverage"] <= 1)).all()
