@@ -70,3 +70,18 @@ def test_percentile_interval_unchanged_at_the_ends():
     assert low[0] == 0 and high[0] == 0 and low[-1] == 1 and high[-1] == 1
     np.testing.assert_array_equal(np.round(low * n), stats.binom.ppf(0.025, n, p))
     np.testing.assert_array_equal(np.round(high * n), stats.binom.ppf(0.975, n, p))
+
+
+@pytest.mark.parametrize("n", [512, 1000, 4097, 50_000])
+def test_two_levels_on_a_symmetric_column_share_one_chain(n):
+    # q and 1 − q on p = k/n: the upper quantile is m minus the lower one at 1 − p (mirror path),
+    # with the exact walk deciding wherever a CDF is near the level.  m = n, m > n and m < n.
+    p = np.arange(n + 1) / n
+    for m in (n, 3 * n + 1, n // 2 + 7):
+        for a in ((0.0125, 0.01266, 0.025) if n <= 4097 else (0.01266,)):
+            low, high = _chained_quantiles((a, 1 - a), m, p)
+            np.testing.assert_array_equal(low, stats.binom.ppf(a, m, p), err_msg=f"n={n} m={m} a={a}")
+            np.testing.assert_array_equal(high, stats.binom.ppf(1 - a, m, p), err_msg=f"n={n} m={m} a={a}")
+            if n <= 4097:
+                np.testing.assert_array_equal(low, binomial_quantile(a, m, p))
+                np.testing.assert_array_equal(high, binomial_quantile(1 - a, m, p))
