@@ -8,6 +8,7 @@ tests are skipped when Chromium or Playwright is missing, unless
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -61,12 +62,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Start the dashboard on a free loopback port; stop it (by its PID) at teardown."""
+@contextlib.contextmanager
+def running_server(log_name: str = "streamlit-server.log"):
+    """A dashboard server on a free loopback port: yields ``(process, url)``; stopped (by its PID) after."""
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "streamlit-server.log", "wb")
+    log = open(ARTIFACTS / log_name, "wb")
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", "app.py",
@@ -97,7 +98,7 @@ def app_url():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not become healthy in 60 s; see {log.name}")
             time.sleep(0.3)
-        yield url
+        yield proc, url
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)  # the server's own process group (start_new_session)
@@ -107,6 +108,13 @@ def app_url():
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Start the dashboard on a free loopback port; stop it (by its PID) at teardown."""
+    with running_server() as (_, url):
+        yield url
 
 
 @pytest.fixture(scope="session")

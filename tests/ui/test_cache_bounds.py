@@ -123,7 +123,7 @@ def test_the_dashboards_stores_have_a_byte_budget():
 
 #: Cached functions whose entries grow with the data (one value per row or threshold).
 DATA_SIZED = [
-    cache.load_table, cache.prepare, cache.summarize, cache.roc_curve, cache.roc_base_figure,
+    cache._load_table, cache.prepare, cache.summarize, cache.roc_curve, cache.roc_base_figure,
     cache_cost._cost_curve, cache_explore.threshold_table, cache_explore.gain_curve,
     cache_explore.precision_recall_curve, cache_explore.reading_curve, cache_folds.fold_roc_curves,
     cache_folds.multiclass_data, cache_folds.one_vs_rest, cache_folds.top_score_curve,
@@ -135,7 +135,7 @@ def test_data_sized_caches_are_per_session_and_small(func):
     info = func._info
     assert info.scope == "session"  # dropped when the session disconnects
     assert info.max_entries is not None and info.max_entries <= 12
-    if func in (cache.load_table, cache.prepare, cache_folds.multiclass_data):
+    if func in (cache._load_table, cache.prepare, cache_folds.multiclass_data):
         assert info.max_entries <= 2  # a copy of the whole table each
 
 

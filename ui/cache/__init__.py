@@ -51,9 +51,27 @@ def upload_limit_bytes() -> int:
     return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
 
 
-@st.cache_data(max_entries=2, scope="session", show_spinner="Reading the table…")
 def load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
-    """``rocci.load_table`` on the file's bytes (``digest`` identifies them), within the upload limit."""
+    """``rocci.load_table`` on the file's bytes (``digest`` identifies them), within the upload limit.
+
+    While it reads, a spinner names the file and its size and counts the seconds (Streamlit shows it
+    only past half a second, so a table already read does not flash it).  An Excel workbook says
+    that it reads more slowly: its XML is unpacked and parsed cell by cell.
+    """
+    from ..text import md_escape
+
+    size = len(_raw) / 1e6
+    slow = " Excel workbooks read more slowly than CSV or Parquet." if _is_workbook(filename, _raw) else ""
+    with st.spinner(f"Reading {md_escape(filename)} ({size:,.1f} MB)…{slow}", show_time=True):
+        return _load_table(digest, filename, _raw)
+
+
+def _is_workbook(filename: str, raw: bytes) -> bool:
+    return str(filename).lower().endswith((".xlsx", ".xlsm")) or raw[:4] == b"PK\x03\x04"
+
+
+@st.cache_data(max_entries=2, scope="session", show_spinner=False)
+def _load_table(digest: str, filename: str, _raw: bytes) -> pd.DataFrame:
     return rocci.load_table(_raw, filename=filename, max_bytes=upload_limit_bytes())
 
 
@@ -66,7 +84,7 @@ def prepare(key: str, digest: str, filename: str, _raw: bytes, _mapping: state.C
     from rocci import data as rdata
 
     m = _mapping
-    df = load_table(digest, filename, _raw)
+    df = _load_table(digest, filename, _raw)
     if m.layout == "long":
         if not m.model or not m.score:
             raise rocci.InputError("Long layout: choose the model column and the score column.")
@@ -116,7 +134,7 @@ def current_mapping(ds: state.Dataset) -> state.ColumnMapping:
     """The user's mapping for ``ds``, else the guesses (raises InputError if unreadable)."""
     mapping = state.get_mapping(ds)
     if mapping is None:
-        df = load_table(ds.digest, ds.name, ds.raw)
+        df = _load_table(ds.digest, ds.name, ds.raw)
         mapping = state.guess_mapping(df)
         if ds.kind == "sample" and ds.name in state.SAMPLE_SCORES:
             mapping = dataclasses.replace(mapping, scores=state.SAMPLE_SCORES[ds.name])

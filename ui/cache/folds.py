@@ -73,7 +73,7 @@ def multiclass_data(key: str, digest: str, filename: str, label, classes: tuple,
 
     Raises ``rocci.InputError`` when a score column holds text that is not a number.
     """
-    df = cache.load_table(digest, filename, _raw)
+    df = cache._load_table(digest, filename, _raw)
     used = [label, *columns]
     keep = ~df[used].isna().any(axis=1).to_numpy()
     rows = df.loc[keep]
