@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_choice, check_confidence_level, check_labels, check_scores
-from ..counts import paired_cells, score_counts
+from ..counts import joint_ge_counts, score_counts
 from ._common import (
     AGRESTI_MIN_ADD,
     BOOTSTRAPS,
@@ -17,7 +17,7 @@ from ._common import (
     _scales,
     _size_fields,
 )
-from .fourier import _paired_law, _paired_p_below
+from .fourier import _decided_below_zero, _paired_law, _paired_p_below
 from .hull import _Envelope
 from .interval import _LastLaw, _adjusted, _moments, _normal_interval
 from .results import CostComparison
@@ -28,6 +28,18 @@ def _check_paired(y_true, score_a, score_b, pos_label):
     a = check_scores(score_a, name="score_a", n=mask.size)
     b = check_scores(score_b, name="score_b", n=mask.size)
     return mask, a, b
+
+
+def _paired_cells(a, b, counts_a, counts_b, ta, tb, positives):
+    """Paired cells of one class at threshold pairs ``(ta[p], tb[p])``, as
+    :func:`rocci.counts.paired_cells`, from the class's scores already sorted
+    in ``counts_a``, ``counts_b`` (no sort of the n scores again)."""
+    ua, ia = np.unique(ta, return_inverse=True)
+    ub, ib = np.unique(tb, return_inverse=True)
+    both = joint_ge_counts(a, b, ua, ub)[ia.ravel(), ib.ravel()]
+    ge_a = counts_a.n_pos_ge(ta) if positives else counts_a.n_neg_ge(ta)
+    ge_b = counts_b.n_pos_ge(tb) if positives else counts_b.n_neg_ge(tb)
+    return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)
 
 
 def compare_cost(
@@ -146,16 +158,19 @@ def compare_cost(
     n_pos, n_neg = int(mask.sum()), int((~mask).sum())
     sizes = _bootstrap_sizes(bootstrap, m, n_pos, n_neg)
 
-    def thresholds_for(scores, given, name):
+    pos_a, neg_a, pos_b, neg_b = sa[mask], sa[~mask], sb[mask], sb[~mask]
+    counts_a, counts_b = score_counts(pos_a, neg_a), score_counts(pos_b, neg_b)
+
+    def thresholds_for(counts, given, name):
         if given is not None:
             return _check_thresholds(name, given, w.size)
-        env = _Envelope.from_counts(score_counts(scores[mask], scores[~mask]))
+        env = _Envelope.from_counts(counts)
         return env.thresholds[env.minimiser(w)]
 
-    ta = thresholds_for(sa, thresholds_a, "thresholds_a")
-    tb = thresholds_for(sb, thresholds_b, "thresholds_b")
-    na_p, nb_p, both_p = paired_cells(sa[mask], sb[mask], ta, tb)
-    na_n, nb_n, both_n = paired_cells(sa[~mask], sb[~mask], ta, tb)
+    ta = np.atleast_1d(np.asarray(thresholds_for(counts_a, thresholds_a, "thresholds_a"), dtype=float))
+    tb = np.atleast_1d(np.asarray(thresholds_for(counts_b, thresholds_b, "thresholds_b"), dtype=float))
+    na_p, nb_p, both_p = _paired_cells(pos_a, pos_b, counts_a, counts_b, ta, tb, True)
+    na_n, nb_n, both_n = _paired_cells(neg_a, neg_b, counts_a, counts_b, ta, tb, False)
 
     # ΔC = C_a − C_b: a positive that only model a calls positive (cell a+) is
     # a false negative of b, so it lowers C_a − C_b by w/m+; a negative that
@@ -179,11 +194,21 @@ def compare_cost(
     spectrum = _LastLaw(lambda i: (int(na_p[i]), int(nb_p[i]), int(na_n[i]), int(nb_n[i])),
                         lambda key: _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes))
     alpha = 1.0 - level
+    n = n_pos + n_neg
     low, high = np.empty_like(w), np.empty_like(w)
     p_cheaper = np.empty_like(w)
     for i in range(w.size):
         a, b = _scales(w[i], bootstrap, sizes, n_pos, n_neg)
+        # Where a Chernoff bound settles P(ΔC* < 0) within 1e-20 of 0 or 1, no law is built.
         if spectral:
+            groups = [(sizes, np.array([a, -a, b, -b]), np.array([nb_p[i], na_p[i], na_n[i], nb_n[i]]) / n)]
+        else:
+            groups = [(sizes[0], np.array([a, -a]), np.array([nb_p[i], na_p[i]]) / n_pos),
+                      (sizes[1], np.array([b, -b]), np.array([na_n[i], nb_n[i]]) / n_neg)]
+        decided = _decided_below_zero(groups)
+        if decided is not None:
+            p_cheaper[i] = decided
+        elif spectral:
             p_cheaper[i] = min(max(spectrum(i).below(0.0, a, b, strict=True), 0.0), 1.0)
         else:
             p_cheaper[i] = min(max(float(law(i).cdf(0.0, a, b, strict=True)[0]), 0.0), 1.0)

@@ -204,3 +204,35 @@ def test_full_bootstrap_table_too_large_is_refused():
     # Without percentiles no table is needed: P(ΔC* < 0) comes from the transform.
     res = compare_cost(y, a, b, w=[0.5], bootstrap="full")
     assert 0.0 <= res.p_a_cheaper[0] <= 1.0
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_chernoff_decided_probabilities_equal_the_exact_law(bootstrap):
+    """Where a Chernoff bound settles ``P(ΔC* < 0)`` within 1e-20 of 0 or 1, compare_cost
+    builds no law: the value equals the exact law's (evaluated here) to round-off."""
+    from rocci.cost.fourier import _decided_below_zero
+
+    rng = np.random.default_rng(11)
+    n = 20_000
+    y = rng.random(n) < 0.4
+    z = rng.multivariate_normal([0, 0], [[1, 0.6], [0.6, 1]], n)
+    w = np.linspace(0, 1, 101)
+    res = compare_cost(y, z[:, 0] + y, z[:, 1] + 1.3 * y, w=w, bootstrap=bootstrap)
+    n_pos, n_neg = res.n_pos, res.n_neg
+    m = (n_pos, n_neg) if bootstrap == "stratified" else n
+    decided = 0
+    for i in range(w.size):
+        cells = (res.na_pos[i], res.nb_pos[i]), (res.na_neg[i], res.nb_neg[i])
+        a, b = _scales(w[i], bootstrap, m, n_pos, n_neg)
+        if bootstrap == "full":
+            exact = _paired_p_below(*cells, n_pos, n_neg, m).below(0.0, a, b, strict=True)
+            groups = [(m, np.array([a, -a, b, -b]), np.array([*cells[0][::-1], *cells[1]]) / n)]
+        else:
+            exact = float(_paired_law(*cells, n_pos, n_neg, bootstrap, m).cdf(0.0, a, b, strict=True)[0])
+            groups = [(m[0], np.array([a, -a]), np.array(cells[0][::-1]) / n_pos),
+                      (m[1], np.array([b, -b]), np.array(cells[1]) / n_neg)]
+        if _decided_below_zero(groups) is not None:
+            decided += 1
+            assert res.p_a_cheaper[i] in (0.0, 1.0)
+        assert res.p_a_cheaper[i] == pytest.approx(min(max(exact, 0.0), 1.0), abs=1e-15)
+    assert 20 <= decided < w.size
