@@ -117,7 +117,7 @@ def _old_compare_auc(y, a, b):
     from rocci.counts import score_counts
     from rocci.roc import _placements
 
-    def in_order(scores, mask, n_pos, n_neg):
+    def in_order(scores, mask, n_pos, n_neg, *_):
         pos, neg = scores[mask], scores[~mask]
         op, on = np.argsort(pos, kind="stable"), np.argsort(neg, kind="stable")
         v10s, v01s, ng, nt = _placements(score_counts(pos, neg))

@@ -49,6 +49,34 @@ class ScoreCounts:
         scores = np.unique(np.concatenate([self.pos, self.neg]))[::-1]
         return np.concatenate([[np.inf], scores])
 
+    def threshold_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`distinct_thresholds` with ``n_pos_ge`` and ``n_neg_ge`` at each, from one merge.
+
+        The two sorted classes are merged by a stable sort (two runs: linear
+        time); each run of tied scores is one threshold, and the counts
+        at or above it are the class sizes minus the counts below its first
+        element.  The same integers as the binary searches, without them.
+
+        Returns
+        -------
+        thresholds : ndarray of float64
+            Distinct scores decreasing, ``+inf`` first.
+        n_pos_ge, n_neg_ge : ndarray of int64
+        """
+        n_pos, n = self.pos.size, self.pos.size + self.neg.size
+        merged = np.concatenate([self.pos, self.neg])
+        order = np.argsort(merged, kind="stable")
+        values = merged[order]
+        first = np.empty(n, dtype=bool)  # starts of runs of tied scores
+        first[:1] = True
+        np.not_equal(values[1:], values[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        pos_below = np.concatenate([[0], np.cumsum(order < n_pos)])[starts]
+        thresholds = np.concatenate([[np.inf], values[starts][::-1]])
+        tp = np.concatenate([[0], (n_pos - pos_below)[::-1]])
+        fp = np.concatenate([[0], (n - n_pos - (starts - pos_below))[::-1]])
+        return thresholds, tp, fp
+
     def neg_desc(self) -> np.ndarray:
         """Negative scores in decreasing order ``s_1 >= s_2 >= ... >= s_n-``."""
         return self.neg[::-1]

@@ -173,14 +173,11 @@ def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False) -> l
         return out
     if mirror is not None:
         k, redo = out[0]
-        out = [(k, redo), (m - k[::-1], redo[::-1].copy())]
-    result = []
+        out = [(k, redo), (m - k[::-1], redo[::-1])]  # before any k is decided again
     for q, (k, redo) in zip(qs, out):
         if redo.any():
-            k = k.copy()
             k[redo] = binomial_quantile(q, mf, p[redo])
-        result.append(k)
-    return result
+    return [k for k, _ in out]
 
 
 def _chain_columns(mf, p):

@@ -26,10 +26,7 @@ def _auc_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: int, n_neg: int) -> 
 
 
 def _curve(counts: ScoreCounts):
-    thresholds = counts.distinct_thresholds()
-    tp = counts.n_pos_ge(thresholds).astype(np.int64)
-    fp = counts.n_neg_ge(thresholds).astype(np.int64)
-    return thresholds, tp, fp
+    return counts.threshold_counts()
 
 
 def roc_curve(y_true, y_score, *, pos_label=None) -> RocCurve:

@@ -124,15 +124,15 @@ def threshold_ci(
 
     if thresholds is not None and total_positive_rate is not None:
         raise InputError("Give either thresholds or total_positive_rate, not both.")
-    if total_positive_rate is not None:
-        t = thresholds_for_total_positive_rate(counts, total_positive_rate)
-    elif thresholds is not None:
-        t = _as_float_array("thresholds", thresholds)
+    if thresholds is None and total_positive_rate is None:
+        t, tp, fp = counts.threshold_counts()  # every distinct score: one merge, no binary searches
     else:
-        t = counts.distinct_thresholds()
-
-    tp = counts.n_pos_ge(t).astype(np.int64)
-    fp = counts.n_neg_ge(t).astype(np.int64)
+        if total_positive_rate is not None:
+            t = thresholds_for_total_positive_rate(counts, total_positive_rate)
+        else:
+            t = _as_float_array("thresholds", thresholds)
+        tp = counts.n_pos_ge(t).astype(np.int64)
+        fp = counts.n_neg_ge(t).astype(np.int64)
     tpr, fpr = tp / n_pos, fp / n_neg
     tpr_std = np.sqrt(tpr * (1 - tpr) / m_pos)
     fpr_std = np.sqrt(fpr * (1 - fpr) / m_neg)

@@ -71,7 +71,7 @@ class AucComparison(_FrameResult):
         )
 
 
-def _placements_in_order(scores, mask, n_pos: int, n_neg: int):
+def _placements_in_order(scores, mask, n_pos: int, n_neg: int, pos_idx=None, neg_idx=None):
     """DeLong placement values of each positive and each negative, in the input order.
 
     One sort of all ``n`` scores: in each run of tied scores, the negatives
@@ -80,7 +80,11 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int):
     it each negative's ``V01 = (2·#{pos > y} + #{pos = y})/(2n+)`` (the same
     integers and divisions as :func:`rocci.roc._placements`).  The AUC is
     ``(#{pairs ordered} + ½·#{tied pairs})/(n+·n−)`` from integer counts.
+    ``pos_idx``, ``neg_idx`` (``np.flatnonzero(mask)``, ``np.flatnonzero(~mask)``)
+    may be passed when two models share them.
     """
+    if pos_idx is None:
+        pos_idx, neg_idx = np.flatnonzero(mask), np.flatnonzero(~mask)
     n = scores.size
     order = np.argsort(scores)
     ss = scores[order]
@@ -95,8 +99,9 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int):
         placement = np.where(is_pos, below_neg / float(n_neg), (n_pos - pos_before) / float(n_pos))
         values = np.empty(n)
         values[order] = placement
-        n_greater = int(below_neg[is_pos].sum(dtype=np.int64))
-        return values[mask], values[~mask], (n_greater + 0.5 * 0) / (n_pos * n_neg)
+        # Σ over positives of the negatives below: their sorted positions minus the positives below (0, 1, …).
+        n_greater = int(np.flatnonzero(is_pos).sum(dtype=np.int64)) - n_pos * (n_pos - 1) // 2
+        return values.take(pos_idx), values.take(neg_idx), (n_greater + 0.5 * 0) / (n_pos * n_neg)
     idx = np.arange(n)
     start = np.maximum.accumulate(np.where(first, idx, 0))
     last = np.empty(n, dtype=bool)
@@ -116,7 +121,7 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int):
     values[order] = placement
     n_greater = int(below_neg[is_pos].sum(dtype=np.int64))
     n_ties = int(tied_neg[is_pos].sum(dtype=np.int64))
-    return values[mask], values[~mask], (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
+    return values.take(pos_idx), values.take(neg_idx), (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
 def compare_auc(y_true, score_a, score_b, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
@@ -166,8 +171,9 @@ def compare_auc(y_true, score_a, score_b, *, pos_label=None, confidence_level=0.
         raise InputError(
             f"DeLong's test needs at least 2 positives and 2 negatives (got {n_pos} and {n_neg})."
         )
-    v10a, v01a, auc_a = _placements_in_order(a, mask, n_pos, n_neg)
-    v10b, v01b, auc_b = _placements_in_order(b, mask, n_pos, n_neg)
+    pos_idx, neg_idx = np.flatnonzero(mask), np.flatnonzero(~mask)
+    v10a, v01a, auc_a = _placements_in_order(a, mask, n_pos, n_neg, pos_idx, neg_idx)
+    v10b, v01b, auc_b = _placements_in_order(b, mask, n_pos, n_neg, pos_idx, neg_idx)
     s10 = np.cov(v10a, v10b, ddof=1)
     s01 = np.cov(v01a, v01b, ddof=1)
     var_a = s10[0, 0] / n_pos + s01[0, 0] / n_neg
