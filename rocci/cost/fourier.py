@@ -109,6 +109,17 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
         phase = phase + th * means[ax]
         exact = (jj * (los[ax] - origins[ax])) % sizes[ax]  # θ·(lo − origin) = 2π·exact/size
         shift = shift + th * (origins[ax] - m * means[ax]) + 2 * np.pi * exact / sizes[ax]
+    if spectrum_only:
+        # The per-axis bound keeps a rectangle about twice as wide as needed on
+        # each axis (the other axes at their largest): leave out the frequencies
+        # where every term is below the bound itself, |φ| = |1 + dz|^m, before
+        # the costly complex power.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            big = m * 0.5 * np.log1p(2 * dz.real + np.abs(dz) ** 2) > np.log(_FOURIER_EPS)
+        keep = [np.flatnonzero(big.any(axis=tuple(o for o in range(k) if o != ax))) for ax in range(k)]
+        sel = np.ix_(*keep)
+        dz, phase, shift = dz[sel], phase[sel], shift[sel]
+        thetas = [(i[kk], t[kk]) for (i, t), kk in zip(thetas, keep)]
     rot_m1 = -2.0 * np.sin(phase / 2) ** 2 + 1j * np.sin(phase)  # e^{i·phase} − 1
     wz = dz * (1 + rot_m1) + rot_m1  # (1 + dz)·e^{i·phase} − 1
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -117,14 +128,7 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
         psi = np.exp(m * log_abs) * np.exp(1j * (m * arg + shift))
     psi = np.where(np.isfinite(psi), psi, 0.0)
     if spectrum_only:
-        # The per-axis bound keeps a rectangle about twice as wide as needed on
-        # each axis (the other axes at their largest): leave out the frequencies
-        # where every term is below the bound itself.
-        big = np.abs(psi) > _FOURIER_EPS
-        keep = [np.flatnonzero(big.any(axis=tuple(o for o in range(k) if o != ax))) for ax in range(k)]
-        psi = psi[np.ix_(*keep)]
-        freqs = tuple(i[kk] for (i, _), kk in zip(thetas, keep))
-        return _Spectrum(tuple(los), tuple(widths), tuple(sizes), freqs, psi)
+        return _Spectrum(tuple(los), tuple(widths), tuple(sizes), tuple(i for i, _ in thetas), psi)
     if np.prod([float(v) for v in sizes]) > _JOINT_MAX:
         raise InputError(
             f"The exact full-bootstrap law of this threshold pair needs a table of "
@@ -184,15 +188,16 @@ class _Spectrum:
         # Geometric sums Σ_{i=0}^{top(x)} e^{2πi·j1·i/L1} = (e^{2πi·j1·count/L1} − 1)/(e^{2πi·j1/L1} − 1):
         # the numerators looked up in a table of e^{2πi·k/L1} − 1, the angle reduced in integers,
         # the denominators folded into the stored rows (column j1 = 0: the count itself).
-        count = top + 1
         f1, roots, rows, zero = self._tables
-        k = np.multiply.outer(f1, count.astype(f1.dtype))
+        count = np.zeros(rows.shape[1], dtype=f1.dtype)
+        count[:w0] = top + 1
+        k = np.multiply.outer(f1, count)
         np.remainder(k, self.sizes[1], out=k)
         # Re Σ Q'·num with Q' = conj(rows): a dot product of the float views (einsum, not
         # BLAS: a threaded BLAS dot is ten times slower on a busy machine).
         total = np.einsum("i,i->", rows.view(np.float64).ravel(), roots[k].view(np.float64).ravel())
         if zero is not None:
-            total += np.einsum("i,i->", count.astype(np.float64), zero.real)
+            total += np.einsum("i,i->", count[:w0].astype(np.float64), zero.real)
         return float(total) / (self.sizes[0] * self.sizes[1])
 
     @property
@@ -204,24 +209,30 @@ class _Spectrum:
     def _tables(self):
         """What :meth:`below` needs besides the half-plane, computed once per law.
 
-        ``Q[x, j1] = c_{j1}·Σ_{j0} ψ[j0, j1]·e^{2πi·j0·x/L0}`` on the window's rows (one
-        inverse FFT along the first axis; ``c`` = 1 on the zero and Nyquist columns of
-        the half spectrum, 2 elsewhere), divided by ``e^{2πi·j1/L1} − 1`` and conjugated,
-        laid out (frequency, row); the zero column ``Q[:, 0]`` apart; and the table of
+        ``Q[x, j1] = c_{j1}·Σ_{j0} ψ[j0, j1]·e^{2πi·j0·x/L0}`` on the rows ``x`` (one
+        FFT along the first axis; ``c`` = 1 on the zero and Nyquist columns of the half
+        spectrum, 2 elsewhere), divided by ``e^{2πi·j1/L1} − 1`` and conjugated, laid out
+        (frequency, row); the zero column ``Q[:, 0]`` apart; and the table of
         ``e^{2πi·k/L1} − 1``, ``k = 0 … L1 − 1``, written with sines (accurate near 0).
         """
         (w0, _), (l0, l1), (f0, f1) = self.widths, self.sizes, self.freqs
-        f1 = np.asarray(f1, dtype=np.int64)
+        f0, f1 = np.asarray(f0, dtype=np.int64), np.asarray(f1, dtype=np.int64)
         weight = np.where((f1 == 0) | (2 * f1 == l1), 1.0, 2.0)
-        full = np.zeros((f1.size, l0), dtype=np.complex128)
-        full[:, np.asarray(f0, dtype=np.int64)] = (self.psi * weight[None, :]).T
-        q = l0 * sfft.ifft(full, axis=1)[:, :w0]
         at_zero = f1 == 0
-        zero = q[at_zero][0] if at_zero.any() else None
-        f1, q = f1[~at_zero], q[~at_zero]
+        zero = None
+        if at_zero.any():
+            col = np.zeros(l0, dtype=np.complex128)
+            col[f0] = self.psi[:, at_zero][:, 0] * weight[at_zero][0]
+            zero = l0 * sfft.ifft(col)[:w0]
+        f1, psi, weight = f1[~at_zero], self.psi[:, ~at_zero], weight[~at_zero]
         step = 2 * np.pi * f1 / l1
         den = -2.0 * np.sin(step / 2) ** 2 + 1j * np.sin(step)  # e^{2πi·j1/L1} − 1
-        rows = np.conj(q / den[:, None])
+        # conj(L0·ifft(u)) = fft(conj(u)): the rows come out conjugated, with no pass over them.
+        full = np.zeros((f1.size, l0), dtype=np.complex128)
+        full[:, f0] = np.conj(psi * (weight / den)[None, :]).T
+        # All L0 columns are kept (contiguous, for the dot product of :meth:`below`); the
+        # columns past the window meet a zero count there.
+        rows = sfft.fft(full, axis=1, overwrite_x=True)
         ang = 2 * np.pi * np.arange(l1) / l1
         roots = -2.0 * np.sin(ang / 2) ** 2 + 1j * np.sin(ang)
         if self._small:
