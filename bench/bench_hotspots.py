@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import platform
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -111,6 +113,96 @@ class _OldQuantiles:
         intervals._binomial_quantiles = self.saved
 
 
+@functools.lru_cache(maxsize=None)
+def _git_module(rev: str, path: str, name: str):
+    """Module ``path`` as it was at ``rev`` (from git), or None outside a checkout."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run(["git", "-C", root, "show", f"{rev}:{path}"], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = os.path.dirname(path).replace("/", ".")  # its relative imports resolve in rocci
+    sys.modules[name] = module
+    exec(compile(out.stdout, f"{rev}:{path}", "exec"), module.__dict__)
+    return module
+
+
+#: The commit before this round of hot-spot work (Lobatto chain, np.unique + binary searches).
+_BEFORE = "1004090"
+
+
+class _PreviousPercentile:
+    """threshold_ci's percentile path as it was at ``_BEFORE``: Lobatto CDF chain for each level,
+    thresholds by np.unique and counts by binary search."""
+
+    def __init__(self):
+        self.old = _git_module(_BEFORE, "rocci/intervals.py", "_old_intervals")
+
+    def __enter__(self):
+        from rocci.counts import ScoreCounts
+
+        def counts(c):
+            t = c.distinct_thresholds()
+            return t, c.n_pos_ge(t).astype(np.int64), c.n_neg_ge(t).astype(np.int64)
+
+        self.saved = intervals._chained_quantiles, ScoreCounts.threshold_counts
+        intervals._chained_quantiles = self.old._chained_quantiles
+        ScoreCounts.threshold_counts = counts
+
+    def __exit__(self, *exc):
+        from rocci.counts import ScoreCounts
+        intervals._chained_quantiles, ScoreCounts.threshold_counts = self.saved
+
+
+def _previous_compare_auc(y, a, b):
+    """compare_auc as it was at ``_BEFORE`` (one argsort per model, boolean-mask splits)."""
+    import rocci.compare.auc as compare
+    old = _git_module(_BEFORE, "rocci/compare/auc.py", "_old_compare_auc")
+    if old is None:
+        return None
+    saved = compare._placements_in_order
+    compare._placements_in_order = lambda scores, mask, n_pos, n_neg, *_: old._placements_in_order(
+        scores, mask, n_pos, n_neg)
+    try:
+        return rocci.compare_auc(y, a, b)
+    finally:
+        compare._placements_in_order = saved
+
+
+def fixed_costs(repeats: int):
+    """Calls at n = 10^3 (milliseconds; the dashboard makes many of them)."""
+    rng = np.random.default_rng(17)
+    n = 1000
+    y = rng.random(n) < 0.5
+    s = rng.normal(size=n) + y
+    b = s + rng.normal(size=n)
+    q = np.linspace(0.01, 0.99, 99)
+    calls = {
+        "vertical_ci score, 99 levels": lambda: rocci.vertical_ci(y, s),
+        "vertical_ci percentile, 99 levels": lambda: rocci.vertical_ci(y, s, method="percentile"),
+        "compare_thresholds, 99 rates": lambda: rocci.compare_thresholds(y, s, b, total_positive_rate=q),
+        "threshold_ci wilson, 99 rates": lambda: rocci.threshold_ci(y, s, total_positive_rate=q),
+        "threshold_ci percentile, 99 rates": lambda: rocci.threshold_ci(y, s, total_positive_rate=q,
+                                                                        method="percentile"),
+        "threshold_ci wilson, every threshold": lambda: rocci.threshold_ci(y, s),
+        "threshold_ci percentile, every threshold": lambda: rocci.threshold_ci(y, s, method="percentile"),
+        "roc_curve": lambda: rocci.roc_curve(y, s),
+        "roc_auc (DeLong)": lambda: rocci.roc_auc(y, s),
+        "compare_auc (DeLong)": lambda: rocci.compare_auc(y, s, b),
+    }
+    print(f"# fixed costs at n = {n:,} (median ms over {repeats} calls; target <= 5 ms)  [{_load()}]")
+    for name, fn in calls.items():
+        fn()
+        ts = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t)
+        print(f"  {name:<44} {1e3 * float(np.median(ts)):8.2f} ms  [{_load()}]", flush=True)
+
+
 def _old_compare_auc(y, a, b):
     """compare_auc with its placements as they were (two argsorts and two sorts per model)."""
     import rocci.compare.auc as compare
@@ -150,14 +242,24 @@ def main():
         with _OldQuantiles():
             rocci.threshold_ci(y, s, method="percentile")
 
+    previous = _PreviousPercentile()
+
+    def previous_percentile():
+        with previous:
+            rocci.threshold_ci(y, s, method="percentile")
+
     report("threshold_ci wilson, every threshold", lambda: rocci.threshold_ci(y, s), s, args.repeats)
     report("threshold_ci percentile, every threshold", lambda: rocci.threshold_ci(y, s, method="percentile"),
-           s, args.repeats, *(() if args.skip_old else ("old rocci percentile", old_percentile, 1)))
+           s, args.repeats, *(() if previous.old is None else (f"at {_BEFORE}", previous_percentile)))
+    if not args.skip_old:
+        report("  (exact walk per threshold, the first path)", old_percentile, s, 1)
 
     # compare_auc (DeLong), model b a noisier copy of model a
     b = s + rng.normal(size=n)
     t_rocci = report("compare_auc (DeLong)", lambda: rocci.compare_auc(y, s, b), s, args.repeats,
-           *(() if args.skip_old else ("old rocci compare_auc", lambda: _old_compare_auc(y, s, b))))
+                     f"at {_BEFORE}", lambda: _previous_compare_auc(y, s, b))
+    if not args.skip_old:
+        report("  (two argsorts and two sorts per model)", lambda: _old_compare_auc(y, s, b), s, args.repeats)
     report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats)
     t_r = report_r("  pROC roc.test(delong) incl. 2x roc()",
                    "r1 <- roc(d$y, d$a, levels=c(0,1), direction='<', quiet=TRUE); "
@@ -166,6 +268,7 @@ def main():
                    {"y": y.astype(int), "a": s, "b": b}, s, 3)
     if t_r is not None:
         print(f"  -> rocci compare_auc {t_rocci:.3f} s vs pROC {t_r:.3f} s: {t_r / t_rocci:.1f}x faster (same run)")
+    fixed_costs(max(20, 4 * args.repeats))
 
 
 if __name__ == "__main__":
