@@ -92,7 +92,8 @@ def report_r(name, r_body, columns, scores, repeats):
     if t is None:
         print(f"{name:<44} pROC not installed: no comparison  [{_load()}]", flush=True)
         return None
-    print(f"{name:<44} {t:8.3f} s  {t / np.median([b0, b1]):7.1f} x argsort (numpy argsort timed around it)  [{_load()}]",
+    ratio = t / np.median([b0, b1])
+    print(f"{name:<44} {t:8.3f} s  {ratio:7.1f} x argsort (numpy argsort timed around it)  [{_load()}]",
           flush=True)
     return t
 
