@@ -334,7 +334,9 @@ def _decode(data: bytes, label: str) -> tuple[bytes, str, str]:
     if b"\x00" in data[:_SNIFF_CHARS]:
         raise _not_text(label)
 
-    if data.startswith(b"\xef\xbb\xbf") and _valid_in(data, "utf-8"):
+    if data.isascii():  # most score tables: valid UTF-8, checked in C without decoding
+        encoding = "utf-8"
+    elif data.startswith(b"\xef\xbb\xbf") and _valid_in(data, "utf-8"):
         encoding = "utf-8-sig"
     else:
         encoding = next((e for e in ("utf-8", "cp1252") if _valid_in(data, e)), "latin-1")
