@@ -39,7 +39,7 @@ from .._validation import InputError, check_choice, check_confidence_level, chec
 from ..counts import joint_ge_counts, paired_cells
 from ..exact import binomial_pmf, order_statistic_law
 from ._cells import _check_size
-from ._laws import CELL_EPS, Law, binomial_window
+from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
 from ._results import PrecisionComparison
 from .metrics import METHODS, _check_thresholds, _interval
@@ -82,21 +82,24 @@ def bivariate_counts(m: int, n: int, both: int, only_a: int, only_b: int, eps: f
     px = binomial_pmf(x, m, pa)
     share_c = both / in_a if in_a else 0.0
     share_b = only_b / (n - in_a) if n > in_a else 0.0
-    c0, c1, lc = binomial_window(x, share_c)
-    b0, b1, lb = binomial_window(m - x, share_b)
-    xs, ys, ps = [], [], []
-    for i, xi in enumerate(x):  # O(sqrt(m)) values of X_a, each vectorised
-        c = np.arange(c0[i], c1[i] + 1)
-        b = np.arange(b0[i], b1[i] + 1)
-        pc = binomial_pmf(c, xi, share_c)
-        pb = binomial_pmf(b, m - xi, share_b)
-        y0 = int(c[0] + b[0])
-        row = np.convolve(pc, pb) * px[i]
-        xs.append(np.full(row.size, xi))
-        ys.append(np.arange(y0, y0 + row.size))
-        ps.append(row)
+    c0, c1, lc = bernstein_window(x, share_c)
+    b0, b1, lb = bernstein_window(m - x, share_b)
+    # All X_a values at once: cells (x, c, b), y = c + b, summed into (x, y) by one bincount.
+    wc_, wb_ = int((c1 - c0).max()) + 1, int((b1 - b0).max()) + 1
+    c = c0[:, None] + np.arange(wc_)[None, :]
+    b = b0[:, None] + np.arange(wb_)[None, :]
+    pc = np.where(c <= c1[:, None], binomial_pmf(c, x[:, None], share_c), 0.0) * px[:, None]
+    pb = np.where(b <= b1[:, None], binomial_pmf(b, (m - x)[:, None], share_b), 0.0)
+    sums = np.zeros(x.size * (m + 1))
+    rows = max(1, 2_000_000 // (wc_ * wb_))
+    for a in range(0, x.size, rows):  # blocks of X_a values (memory stays near 50 MB)
+        blk = slice(a, a + rows)
+        y = np.minimum(c[blk, :, None] + b[blk, None, :], m)  # padding cells (probability 0) may pass m
+        key = np.arange(a, a + y.shape[0])[:, None, None] * (m + 1) + y
+        sums += np.bincount(key.ravel(), weights=(pc[blk, :, None] * pb[blk, None, :]).ravel(), minlength=sums.size)
+    cell = np.flatnonzero(sums)
+    xs, ys, ps = x[cell // (m + 1)], cell % (m + 1), sums[cell]
     trunc = float(lx + px @ (lc + lb))
-    xs, ys, ps = np.concatenate(xs), np.concatenate(ys), np.concatenate(ps)
     # Drop the smallest cells while they hold at most eps in all.
     order = np.argsort(ps)
     drop = np.cumsum(ps[order]) <= eps

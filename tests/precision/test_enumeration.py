@@ -54,7 +54,7 @@ def test_stratified_metrics(name, m, metric):
         _check(res, i, law, undefined)
 
 
-FULL = [("brief", None), ("ties", None), ("ties", 5)]
+FULL = [("brief", 6), ("ties", None), ("ties", 5)]
 
 
 @pytest.mark.parametrize("name, m", FULL)
