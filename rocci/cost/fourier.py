@@ -176,29 +176,37 @@ class _Spectrum:
         O(W² log W) table.  The result equals the
         table's up to round-off (~1e-16) and the aliased mass (< 1e-20).
         """
+        return float(self.below_lines(v, np.array([a]), np.array([b]), strict=strict)[0])
+
+    def below_lines(self, v: float, a: np.ndarray, b: np.ndarray, *, strict: bool) -> np.ndarray:
+        """:meth:`below` for several lines at once: ``P(a_q·X + b_q·Y <= v)`` for each ``q``."""
         (x0, y0), (w0, w1) = self.los, self.widths
+        f1, roots, rows, zero = self._tables
         x = x0 + np.arange(w0)
-        t = v - a * x
-        if b <= 0:
-            hit = (t > TIE_TOL) if strict else (t >= -TIE_TOL)
-            top = np.where(hit, w1 - 1, -1)
-        else:
-            j = np.ceil((t - TIE_TOL) / b) - 1 if strict else np.floor((t + TIE_TOL) / b)
-            top = np.clip(j - y0, -1, w1 - 1).astype(np.int64)
+        t = v - a[:, None] * x[None, :]
+        count = np.zeros((a.size, rows.shape[1]), dtype=f1.dtype)  # top + 1 (0 past the window)
+        for q in range(a.size):
+            if b[q] <= 0:
+                hit = (t[q] > TIE_TOL) if strict else (t[q] >= -TIE_TOL)
+                count[q, :w0] = np.where(hit, w1, 0)
+            else:
+                j = np.ceil((t[q] - TIE_TOL) / b[q]) - 1 if strict else np.floor((t[q] + TIE_TOL) / b[q])
+                count[q, :w0] = np.clip(j - y0, -1, w1 - 1) + 1
         # Geometric sums Σ_{i=0}^{top(x)} e^{2πi·j1·i/L1} = (e^{2πi·j1·count/L1} − 1)/(e^{2πi·j1/L1} − 1):
         # the numerators looked up in a table of e^{2πi·k/L1} − 1, the angle reduced in integers,
         # the denominators folded into the stored rows (column j1 = 0: the count itself).
-        f1, roots, rows, zero = self._tables
-        count = np.zeros(rows.shape[1], dtype=f1.dtype)
-        count[:w0] = top + 1
-        k = np.multiply.outer(f1, count)
-        np.remainder(k, self.sizes[1], out=k)
-        # Re Σ Q'·num with Q' = conj(rows): a dot product of the float views (einsum, not
-        # BLAS: a threaded BLAS dot is ten times slower on a busy machine).
-        total = np.einsum("i,i->", rows.view(np.float64).ravel(), roots[k].view(np.float64).ravel())
-        if zero is not None:
-            total += np.einsum("i,i->", count[:w0].astype(np.float64), zero.real)
-        return float(total) / (self.sizes[0] * self.sizes[1])
+        # Re Σ Q'·num with Q' = conj(rows): a dot product of the float views (einsum, not BLAS:
+        # a threaded BLAS dot is ten times slower on a busy machine).
+        out = np.empty(a.size)
+        flat_rows = rows.view(np.float64).ravel()
+        for q in range(a.size):
+            k = np.multiply.outer(f1, count[q])
+            np.remainder(k, self.sizes[1], out=k)
+            total = np.einsum("i,i->", flat_rows, roots[k].view(np.float64).ravel())
+            if zero is not None:
+                total += np.einsum("i,i->", count[q, :w0].astype(np.float64), zero.real)
+            out[q] = total
+        return out / (self.sizes[0] * self.sizes[1])
 
     @property
     def _small(self) -> bool:
@@ -247,36 +255,39 @@ _DECIDED_EPS = 1e-20
 _CHERNOFF_STEPS = np.array([0.25, 0.5, 0.7, 0.85, 1.0, 1.2, 1.5, 2.0, 3.0])
 
 
-def _decided_below_zero(groups) -> float | None:
-    """0.0 or 1.0 when ``P(S < 0)`` lies within :data:`_DECIDED_EPS` of it, else None.
+def _decided_below_zero(groups) -> np.ndarray:
+    """``P(S < 0)`` where a Chernoff bound puts it within :data:`_DECIDED_EPS` of 0 or 1
+    (that value), NaN elsewhere; for ``K`` sums ``S`` at once.
 
-    ``S`` is a sum of independent groups of ``m`` i.i.d. steps, each group given
-    as ``(m, values, probabilities)`` (a step is 0 with the remaining
-    probability): for two models' cost difference, ``ΔC*`` (:func:`compare_cost`).
-    Chernoff: for ``λ > 0``, ``P(S <= 0) <= E[e^{−λS}]`` and ``P(S >= −τ) <=
-    e^{λτ}·E[e^{λS}]``, with ``log E[e^{±λS}] = Σ m·log1p(Σ r·expm1(±λv))`` exact
-    up to round-off; ``τ = 2·TIE_TOL`` covers the values within the tie
-    tolerance of 0, which count as not below it.  A few exponents around the
-    Gaussian optimum ``|E[S]|/Var(S)`` are tried (any ``λ > 0`` gives a valid
-    bound).  The exact law is then needed only where ``P(ΔC* < 0)`` is not
-    decided, typically the operating points where the two costs are within
-    ten standard deviations of each other.
+    Each ``S`` is a sum of independent groups of ``m`` i.i.d. steps, a group given
+    as ``(m, values, probabilities)``, arrays of shape (K, steps) (a step is 0
+    with the remaining probability): for two models' cost difference, ``ΔC*``
+    at K operating points (:func:`compare_cost`).  Chernoff: for ``λ > 0``,
+    ``P(S <= 0) <= E[e^{−λS}]`` and ``P(S >= −τ) <= e^{λτ}·E[e^{λS}]``, with
+    ``log E[e^{±λS}] = Σ m·log1p(Σ r·expm1(±λv))`` exact up to round-off;
+    ``τ = 2·TIE_TOL`` covers the values within the tie tolerance of 0, which
+    count as not below it.  A few exponents around the Gaussian optimum
+    ``|E[S]|/Var(S)`` are tried (any ``λ > 0`` gives a valid bound).  The exact
+    law is then needed only where ``P(ΔC* < 0)`` is not decided, typically the
+    operating points where the two costs are within ten standard deviations
+    of each other.
     """
-    mean = sum(m * float((v * r).sum()) for m, v, r in groups)
-    var = sum(m * (float((v * v * r).sum()) - float((v * r).sum()) ** 2) for m, v, r in groups)
-    if not var > 0 or mean == 0:
-        return None
-    sign = -1.0 if mean > 0 else 1.0  # bound P(S <= 0) when E[S] > 0, P(S >= −τ) when E[S] < 0
-    lam = abs(mean) / var * _CHERNOFF_STEPS
+    mean = sum(m * (v * r).sum(axis=1) for m, v, r in groups)
+    var = sum(m * ((v * v * r).sum(axis=1) - (v * r).sum(axis=1) ** 2) for m, v, r in groups)
+    out = np.full(mean.shape, np.nan)
+    ok = (var > 0) & (mean != 0)
+    if not ok.any():
+        return out
+    sign = np.where(mean > 0, -1.0, 1.0)[ok]  # bound P(S <= 0) when E[S] > 0, P(S >= −τ) when E[S] < 0
+    lam = (np.abs(mean[ok]) / var[ok])[:, None] * _CHERNOFF_STEPS[None, :]  # (K, L)
     with np.errstate(over="ignore", invalid="ignore"):
-        log_bound = sum(m * np.log1p((np.expm1(sign * lam[:, None] * v[None, :]) * r).sum(axis=1))
+        log_bound = sum(m * np.log1p((np.expm1((sign[:, None] * lam)[:, :, None] * v[ok][:, None, :])
+                                      * r[ok][:, None, :]).sum(axis=2))
                         for m, v, r in groups)
-        if sign > 0:
-            log_bound = log_bound + lam * 2 * TIE_TOL
-    best = np.min(np.where(np.isfinite(log_bound), log_bound, np.inf))
-    if best < np.log(_DECIDED_EPS):
-        return 0.0 if mean > 0 else 1.0
-    return None
+        log_bound = log_bound + np.where(sign > 0, 2 * TIE_TOL, 0.0)[:, None] * lam
+    best = np.min(np.where(np.isfinite(log_bound), log_bound, np.inf), axis=1)
+    out[ok] = np.where(best < np.log(_DECIDED_EPS), np.where(mean[ok] > 0, 0.0, 1.0), np.nan)
+    return out
 
 
 def _paired_p_below(cells_pos, cells_neg, n_pos: int, n_neg: int, m: int):

@@ -33,12 +33,20 @@ def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
     merged = np.concatenate([counts.neg, counts.pos])
     order = np.argsort(merged, kind="stable")
     values = merged[order]
-    start = np.flatnonzero(np.concatenate([[True], values[1:] != values[:-1]]))
-    pos_below = np.concatenate([[0], np.cumsum(order >= n_neg)])[start]  # positives below each value
-    tp = (n_pos - pos_below)[::-1]
-    fp = (n_neg - (start - pos_below))[::-1]
-    thresholds = np.concatenate([[np.inf], values[start][::-1]])
-    return thresholds, np.concatenate([[0], tp]).astype(np.int64), np.concatenate([[0], fp]).astype(np.int64)
+    new = np.empty(values.size, dtype=bool)
+    new[0] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    start = np.flatnonzero(new)  # first of each run of equal values, increasing
+    pos_upto = np.cumsum(order >= n_neg)  # positives among the first k + 1 values
+    pos_below = pos_upto[start - 1]  # positives below each distinct value
+    pos_below[0] = 0
+    h = start.size + 1
+    thresholds, tp, fp = np.empty(h), np.empty(h, dtype=np.int64), np.empty(h, dtype=np.int64)
+    thresholds[0], tp[0], fp[0] = np.inf, 0, 0
+    thresholds[1:] = values[start[::-1]]
+    tp[1:] = n_pos - pos_below[::-1]
+    fp[1:] = n_neg - (start - pos_below)[::-1]
+    return thresholds, tp, fp
 
 
 def _prune_pass(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:

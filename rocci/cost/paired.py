@@ -19,7 +19,7 @@ from ._common import (
 )
 from .fourier import _decided_below_zero, _paired_law, _paired_p_below
 from .hull import _Envelope
-from .interval import _LastLaw, _adjusted, _moments, _normal_interval
+from .interval import _adjusted, _moments, _normal_interval
 from .results import CostComparison
 
 
@@ -184,36 +184,42 @@ def compare_cost(
                           bootstrap, sizes, pi_pos)
     std = np.sqrt(var)
 
-    law = _LastLaw(lambda i: (int(na_p[i]), int(nb_p[i]), int(na_n[i]), int(nb_n[i])),
-                   lambda key: _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes))
-
-    # Full bootstrap: P(ΔC* < 0) straight from the transform (whatever the
-    # method, so it is the same number for every method); the table of the
-    # joint law is built only for percentile bounds.
-    spectral = bootstrap == "full"
-    spectrum = _LastLaw(lambda i: (int(na_p[i]), int(nb_p[i]), int(na_n[i]), int(nb_n[i])),
-                        lambda key: _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes))
-    alpha = 1.0 - level
+    # P(ΔC* < 0) at every w: where a Chernoff bound settles it within 1e-20 of 0 or 1,
+    # no law is built; elsewhere one law per distinct threshold pair (the paired
+    # cells), evaluated at all its w at once.  Full bootstrap: straight from the
+    # transform (whatever the method, so it is the same number for every method);
+    # the table of the joint law is built only for percentile bounds.
+    a_all, b_all = _scales(w, bootstrap, sizes, n_pos, n_neg)
+    a_all, b_all = np.broadcast_to(a_all, w.shape), np.broadcast_to(b_all, w.shape)
     n = n_pos + n_neg
+    if bootstrap == "full":
+        groups = [(sizes, np.column_stack([a_all, -a_all, b_all, -b_all]),
+                   np.column_stack([nb_p, na_p, na_n, nb_n]) / n)]
+    else:
+        groups = [(sizes[0], np.column_stack([a_all, -a_all]), np.column_stack([nb_p, na_p]) / n_pos),
+                  (sizes[1], np.column_stack([b_all, -b_all]), np.column_stack([na_n, nb_n]) / n_neg)]
+    p_cheaper = _decided_below_zero(groups)
+    alpha = 1.0 - level
     low, high = np.empty_like(w), np.empty_like(w)
-    p_cheaper = np.empty_like(w)
-    for i in range(w.size):
-        a, b = _scales(w[i], bootstrap, sizes, n_pos, n_neg)
-        # Where a Chernoff bound settles P(ΔC* < 0) within 1e-20 of 0 or 1, no law is built.
-        if spectral:
-            groups = [(sizes, np.array([a, -a, b, -b]), np.array([nb_p[i], na_p[i], na_n[i], nb_n[i]]) / n)]
-        else:
-            groups = [(sizes[0], np.array([a, -a]), np.array([nb_p[i], na_p[i]]) / n_pos),
-                      (sizes[1], np.array([b, -b]), np.array([na_n[i], nb_n[i]]) / n_neg)]
-        decided = _decided_below_zero(groups)
-        if decided is not None:
-            p_cheaper[i] = decided
-        elif spectral:
-            p_cheaper[i] = min(max(spectrum(i).below(0.0, a, b, strict=True), 0.0), 1.0)
-        else:
-            p_cheaper[i] = min(max(float(law(i).cdf(0.0, a, b, strict=True)[0]), 0.0), 1.0)
+    cells = np.column_stack([na_p, nb_p, na_n, nb_n])
+    keys, pair = np.unique(cells, axis=0, return_inverse=True)
+    pair = pair.ravel()
+    for g, key in enumerate(keys):
+        at = np.flatnonzero(pair == g)
+        open_ = at[np.isnan(p_cheaper[at])]
+        law = None
+        if method == "percentile" or (open_.size and bootstrap == "stratified"):
+            law = _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes)
+        if open_.size:
+            if bootstrap == "full":
+                spectrum = _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes)
+                p = spectrum.below_lines(0.0, a_all[open_], b_all[open_], strict=True)
+            else:
+                p = law.cdf_lines(0.0, a_all[open_], b_all[open_], strict=True)
+            p_cheaper[open_] = np.clip(p, 0.0, 1.0)
         if method == "percentile":
-            low[i], high[i] = law(i).quantiles([alpha / 2, 1 - alpha / 2], a, b)
+            for i in at:
+                low[i], high[i] = law.quantiles([alpha / 2, 1 - alpha / 2], a_all[i], b_all[i])
     if method == "wald":
         low, high = _normal_interval(delta, std, level, -1.0, 1.0)
     elif method == "agresti-coull":

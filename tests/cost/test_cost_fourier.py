@@ -226,12 +226,12 @@ def test_chernoff_decided_probabilities_equal_the_exact_law(bootstrap):
         a, b = _scales(w[i], bootstrap, m, n_pos, n_neg)
         if bootstrap == "full":
             exact = _paired_p_below(*cells, n_pos, n_neg, m).below(0.0, a, b, strict=True)
-            groups = [(m, np.array([a, -a, b, -b]), np.array([*cells[0][::-1], *cells[1]]) / n)]
+            groups = [(m, np.array([[a, -a, b, -b]]), np.array([[*cells[0][::-1], *cells[1]]]) / n)]
         else:
             exact = float(_paired_law(*cells, n_pos, n_neg, bootstrap, m).cdf(0.0, a, b, strict=True)[0])
-            groups = [(m[0], np.array([a, -a]), np.array(cells[0][::-1]) / n_pos),
-                      (m[1], np.array([b, -b]), np.array(cells[1]) / n_neg)]
-        if _decided_below_zero(groups) is not None:
+            groups = [(m[0], np.array([[a, -a]]), np.array([cells[0][::-1]]) / n_pos),
+                      (m[1], np.array([[b, -b]]), np.array([cells[1]]) / n_neg)]
+        if not np.isnan(_decided_below_zero(groups)[0]):
             decided += 1
             assert res.p_a_cheaper[i] in (0.0, 1.0)
         assert res.p_a_cheaper[i] == pytest.approx(min(max(exact, 0.0), 1.0), abs=1e-15)
