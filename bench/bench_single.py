@@ -13,7 +13,12 @@ For n = 10^3 … 10^6 instances (10^7 with ``--big``) of binormal data
 3. the peak memory of each call (tracemalloc, measured in a separate pass from
    the timings so that tracing does not slow the timed calls);
 4. the speed-up over a vectorised Monte Carlo stratified bootstrap with
-   B = 2,000 resamples computing the same intervals (n <= 10^5).
+   B = 2,000 resamples computing the same intervals (n <= 10^5);
+5. R's pROC on the same n = 10^4 data (when Rscript and r-cran-proc are
+   installed) and scikit-learn at every n (when installed:
+   ``pip install -r bench/requirements.txt``), measured in this run.
+   scikit-learn computes curves and the AUC with no intervals: its row says
+   what rocci's exact intervals cost beyond the bare curve.
 
 Times are medians over repeats (``time.perf_counter``); calls shorter than
 20 ms are looped so that each repeat lasts at least 20 ms.  The tables are
@@ -311,6 +316,17 @@ def run_size(n: int, args) -> dict:
         "vert_pct": lambda: rocci.vertical_ci(y, s, method="percentile"),
         "vert_wald": lambda: rocci.vertical_ci(y, s, method="wald"),
     }
+    try:
+        from sklearn import metrics as skm
+    except ImportError:
+        skm = None
+    if skm is not None:
+        fns.update({
+            "skl_roc_curve": lambda: skm.roc_curve(y, s),
+            "skl_auc": lambda: skm.roc_auc_score(y, s),
+            "roc_curve": lambda: rocci.roc_curve(y, s),
+            "roc_auc": lambda: rocci.roc_auc(y, s),
+        })
     limits = {key: lim for key, _, lim in CALLS}
     active = [k for k in fns if limits.get(k) is None or n <= limits[k]]
     res = {"n": n, "repeats": repeats, "time": {}, "mem": {}, "mc": {}}
@@ -479,6 +495,23 @@ def build_tables(results: list[dict], args) -> list[tuple[str, list[str], list[l
                 "pROC measured once in this run by Rscript on the same n = 10^4 data "
                 f"(load {proc['load'][0]:.1f}/{proc['load'][1]:.1f}/{proc['load'][2]:.1f}); rocci's are this run's medians.")
         tables.append(("Context: R's pROC at n = 10^4", header, rows, [note]))
+
+    if all("skl_auc" in r["time"] for r in results):
+        import sklearn
+
+        header = ["n", "sklearn roc_curve", "rocci roc_curve", "sklearn roc_auc_score",
+                  "rocci roc_auc (+ DeLong CI)", "rocci threshold_ci all t, wilson"]
+        rows = []
+        for res in results:
+            tm = res["time"]
+            rows.append([fmt_n(res["n"]), fmt_secs(tm["skl_roc_curve"]), fmt_secs(tm["roc_curve"]),
+                         fmt_secs(tm["skl_auc"]), fmt_secs(tm["roc_auc"]), fmt_secs(tm["thr_all_wilson"])])
+        tables.append((
+            f"Context: scikit-learn {sklearn.__version__} in this run (curves and AUC, no intervals)",
+            header, rows,
+            ["scikit-learn gives the curve and the AUC only; rocci's roc_auc adds DeLong's interval and "
+             "threshold_ci an interval at every threshold. Same data, same run, medians."],
+        ))
 
     header = ["call"] + [f"{fmt_n(a['n'])}→{fmt_n(b['n'])}" for a, b in zip(results, results[1:])]
     rows = []
