@@ -37,7 +37,7 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
     an inverse FFT, exact up to the mass outside the window (aliased back in,
     below 1e-20: each window is the mean ± (10 sd + 20), as :func:`_window`)
     and round-off (absolute errors ~1e-17).  Only the frequencies where the
-    bound ``|φ| <= (rest + |plus_k e^{iθ_k} + minus_k e^{−iθ_k}| + Σ_{l≠k}(plus_l +
+    bound ``|φ| <= (|rest + plus_k e^{iθ_k} + minus_k e^{−iθ_k}| + Σ_{l≠k}(plus_l +
     minus_l))^m`` exceeds :data:`_FOURIER_EPS` are evaluated (a block of a few
     dozen per axis); the power is taken after centring each step at its mean
     so its phase stays small.  Points outside the exact support (a sign that
@@ -78,11 +78,12 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
         size = sfft.next_fast_len(hi - lo + 1, real=last)
         freq = sfft.rfftfreq(size) if last else sfft.fftfreq(size)
         theta = 2 * np.pi * freq
-        # Bound on |φ| along this axis, the other axes at their largest.
-        g = np.sqrt(np.maximum(pp * pp + pm * pm + 2 * pp * pm * np.cos(2 * theta), 0.0))
+        # Bound on |φ| along this axis, the other axes at their largest:
+        # |rest + A_k(θ_k) + Σ_l A_l(θ_l)| <= |rest + A_k(θ_k)| + Σ_l (plus_l + minus_l).
+        g = np.hypot(rest + (pp + pm) * np.cos(theta), (pp - pm) * np.sin(theta))
         other = moving - pp - pm
         with np.errstate(divide="ignore"):
-            logb = m * np.log(np.minimum(rest + other + g, 1.0))
+            logb = m * np.log(np.minimum(g + other, 1.0))
         idx = np.flatnonzero(logb > np.log(_FOURIER_EPS))
         los.append(lo)
         widths.append(hi - lo + 1)
