@@ -155,6 +155,89 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
     return tuple(los), pmf
 
 
+def _steps_laws_1d(m: int, plus, minus, rest, rest_is_zero):
+    """:func:`_steps_law` on one axis for K step laws at once (arrays of shape (K,)).
+
+    The same transform, windows and exact-support rules, on one FFT size for
+    all (the largest window's; a longer period only aliases less); terms of
+    modulus below :data:`_FOURIER_EPS` are left out.  Returns ``lo`` (K,),
+    ``widths`` (K,) and ``pmf`` (K, max width): ``P(S_k = lo_k + i) = pmf[k, i]``,
+    0 past each row's width.
+    """
+    plus, minus = np.asarray(plus, dtype=np.float64), np.asarray(minus, dtype=np.float64)
+    rest = np.asarray(rest, dtype=np.float64)
+    d = plus - minus
+    var = np.maximum(plus + minus - d * d, 0.0)
+    half = _WINDOW_SD * np.sqrt(m * var) + _WINDOW_PAD
+    lo = np.maximum(np.where(minus > 0, -m, 0), np.floor(m * d - half)).astype(np.int64)
+    hi = np.minimum(np.where(plus > 0, m, 0), np.ceil(m * d + half)).astype(np.int64)
+    widths = hi - lo + 1
+    width = int(widths.max())
+    size = sfft.next_fast_len(width, real=True)
+    j = np.arange(size // 2 + 1)
+    th = (2 * np.pi * j / size)[None, :]
+    origins = np.rint(m * d).astype(np.int64)
+    cm1 = -2.0 * np.sin(th / 2) ** 2  # cos θ − 1
+    sin = np.sin(th)
+    dz = plus[:, None] * (cm1 - 1j * sin) + minus[:, None] * (cm1 + 1j * sin)
+    phase = th * d[:, None]
+    exact = (j[None, :] * (lo - origins)[:, None]) % size  # θ·(lo − origin) = 2π·exact/size
+    shift = th * (origins - m * d)[:, None] + 2 * np.pi * exact / size
+    rot_m1 = -2.0 * np.sin(phase / 2) ** 2 + 1j * np.sin(phase)  # e^{i·phase} − 1
+    wz = dz * (1 + rot_m1) + rot_m1  # (1 + dz)·e^{i·phase} − 1
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        log_abs = 0.5 * np.log1p(2 * wz.real + np.abs(wz) ** 2)
+        arg = np.arctan2(wz.imag, 1 + wz.real)
+        psi = np.exp(m * log_abs) * np.exp(1j * (m * arg + shift))
+    psi = np.where(np.isfinite(psi) & (m * log_abs > np.log(_FOURIER_EPS)), psi, 0.0)
+    pmf = np.maximum(sfft.irfft(psi, n=size, axis=1)[:, :width], 0.0)
+    col = np.arange(width)[None, :]
+    ok = col < widths[:, None]
+    # Exact support: |S| <= m, and the parity when every draw moves.
+    spare = m - np.abs(lo[:, None] + col)
+    ok &= spare >= 0
+    rest_is_zero = np.asarray(rest_is_zero, dtype=bool)
+    pairs = (plus > 0) & (minus > 0)
+    ok &= ~rest_is_zero[:, None] | ((spare % 2 == 0) & ((spare == 0) | pairs[:, None]))
+    return lo, widths, np.where(ok, pmf, 0.0)
+
+
+def _stratified_p_below_zero(cells, n_pos: int, n_neg: int, m, pair, a, b) -> np.ndarray:
+    """Stratified bootstrap: ``P(a_q·X + b_q·Y < 0)`` (ties within :data:`TIE_TOL` not below)
+    at operating points ``q`` whose threshold pair is ``pair[q]``, a row of ``cells``
+    ``(na+, nb+, na−, nb−)``: ``X = B+* − A+*`` and ``Y = A−* − B−*`` independent.
+
+    The same numbers as ``_paired_law(...).cdf(0, a, b, strict=True)`` for each
+    point (up to round-off), with the laws of every pair computed in one batch
+    (:func:`_steps_laws_1d`) and ``Σ_x P(X = x)·P(Y <= J(x))`` evaluated for all
+    points at once.
+    """
+    m_pos, m_neg = m
+    na_p, nb_p, na_n, nb_n = (cells[:, i].astype(np.int64) for i in range(4))
+    rest_p, rest_n = n_pos - na_p - nb_p, n_neg - na_n - nb_n
+    x0, _, px = _steps_laws_1d(m_pos, nb_p / n_pos, na_p / n_pos, rest_p / n_pos, rest_p == 0)
+    y0, _, py = _steps_laws_1d(m_neg, na_n / n_neg, nb_n / n_neg, rest_n / n_neg, rest_n == 0)
+    cy = np.minimum(np.cumsum(py, axis=1), 1.0)
+    c = np.where(px > _ROW_EPS, px, 0.0)
+    wy = cy.shape[1]
+    out = np.empty(pair.size)
+    step = max(1, 4_000_000 // px.shape[1])
+    for s0 in range(0, pair.size, step):
+        q = slice(s0, s0 + step)
+        g = pair[q]
+        x = x0[g][:, None] + np.arange(px.shape[1])[None, :]
+        t = -a[q][:, None] * x
+        lo_y = y0[g][:, None]
+        bq = b[q][:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            j = np.where(bq > 0, np.ceil((t - TIE_TOL) / np.where(bq > 0, bq, 1.0)) - 1,
+                         np.where(t > TIE_TOL, lo_y + wy, lo_y - 1))
+        jj = (np.clip(j, lo_y - 1, lo_y + wy - 1) - lo_y).astype(np.int64)
+        val = np.where(jj < 0, 0.0, np.take_along_axis(cy[g], np.maximum(jj, 0), axis=1))
+        out[q] = np.einsum("qx,qx->q", c[g], val)
+    return out
+
+
 @dataclass(frozen=True)
 class _Spectrum:
     """The significant block of a two-dimensional step law's transform (see :func:`_steps_law`)."""

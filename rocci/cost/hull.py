@@ -20,32 +20,47 @@ def _cross(x0, y0, x1, y1, x2, y2):
 _PRUNE_MIN_GAIN = 0.125
 
 
+def _distinct(sorted_scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of a sorted array and how many times each occurs (one pass)."""
+    if sorted_scores.size == 0:
+        return sorted_scores, np.zeros(0, dtype=np.int64)
+    new = np.empty(sorted_scores.size, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=new[1:])
+    start = np.flatnonzero(new)
+    return sorted_scores[start], np.diff(np.append(start, sorted_scores.size))
+
+
 def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct thresholds (``+inf``, then the distinct scores decreasing) and the
     counts ``tp``, ``fp`` (int64) of positives and negatives scoring ``>=`` each.
 
     The same numbers as ``counts.distinct_thresholds()`` with ``n_pos_ge`` and
-    ``n_neg_ge``, from one merge of the two sorted classes (a stable sort of two
-    sorted runs) and running sums, instead of a sort and two binary searches of
-    every threshold: O(n) after the classes' sorts.
+    ``n_neg_ge``, from the table of distinct scores: each class's sorted scores
+    are reduced to (distinct value, count) in one pass, then the two tables are
+    merged (a stable sort of two sorted runs) and summed, O(n) after the
+    classes' sorts and O(distinct) after that, instead of a sort of all scores
+    and two binary searches of every threshold.
     """
     n_pos, n_neg = counts.n_pos, counts.n_neg
-    merged = np.concatenate([counts.neg, counts.pos])
+    (vn, cn), (vp, cp) = _distinct(counts.neg), _distinct(counts.pos)
+    merged = np.concatenate([vn, vp])
     order = np.argsort(merged, kind="stable")
     values = merged[order]
+    pos_weight = np.concatenate([np.zeros_like(cn), cp])[order]
+    neg_weight = np.concatenate([cn, np.zeros_like(cp)])[order]
     new = np.empty(values.size, dtype=bool)
     new[0] = True
     np.not_equal(values[1:], values[:-1], out=new[1:])
-    start = np.flatnonzero(new)  # first of each run of equal values, increasing
-    pos_upto = np.cumsum(order >= n_neg)  # positives among the first k + 1 values
-    pos_below = pos_upto[start - 1]  # positives below each distinct value
-    pos_below[0] = 0
+    start = np.flatnonzero(new)  # first of each run of equal values (at most two), increasing
+    pos_below = np.cumsum(pos_weight) - pos_weight  # positives below each entry
+    neg_below = np.cumsum(neg_weight) - neg_weight
     h = start.size + 1
     thresholds, tp, fp = np.empty(h), np.empty(h, dtype=np.int64), np.empty(h, dtype=np.int64)
     thresholds[0], tp[0], fp[0] = np.inf, 0, 0
     thresholds[1:] = values[start[::-1]]
-    tp[1:] = n_pos - pos_below[::-1]
-    fp[1:] = n_neg - (start - pos_below)[::-1]
+    tp[1:] = n_pos - pos_below[start[::-1]]
+    fp[1:] = n_neg - neg_below[start[::-1]]
     return thresholds, tp, fp
 
 

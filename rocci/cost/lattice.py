@@ -241,13 +241,6 @@ class _Lattice:
         v = np.atleast_1d(np.asarray(v, dtype=np.float64))
         return self.ycdf(self._j(v, a, b, strict)) @ self.c
 
-    def cdf_lines(self, v: float, a: np.ndarray, b: np.ndarray, *, strict: bool = False) -> np.ndarray:
-        """``P(a_q·X + b_q·Y <= v)`` (``< v`` if strict) for several lines ``q`` at once: :meth:`cdf`
-        at one value for each pair of coefficients."""
-        vv = np.array([float(v)])
-        j = np.concatenate([self._j(vv, float(aq), float(bq), strict) for aq, bq in zip(a, b)])
-        return np.einsum("qr,r->q", self.ycdf(j), self.c)
-
     def _bounds(self, a, b):
         y0, y1 = self.y_range
         return (a * self.x.min() + b * y0, a * self.x.max() + b * y1)

@@ -17,7 +17,7 @@ from ._common import (
     _scales,
     _size_fields,
 )
-from .fourier import _decided_below_zero, _paired_law, _paired_p_below
+from .fourier import _decided_below_zero, _paired_law, _paired_p_below, _stratified_p_below_zero
 from .hull import _Envelope
 from .interval import _adjusted, _moments, _normal_interval
 from .results import CostComparison
@@ -204,19 +204,18 @@ def compare_cost(
     cells = np.column_stack([na_p, nb_p, na_n, nb_n])
     keys, pair = np.unique(cells, axis=0, return_inverse=True)
     pair = pair.ravel()
+    if bootstrap == "stratified":  # every pair's two one-dimensional laws in one batch
+        open_ = np.flatnonzero(np.isnan(p_cheaper))
+        if open_.size:
+            p = _stratified_p_below_zero(keys, n_pos, n_neg, sizes, pair[open_], a_all[open_], b_all[open_])
+            p_cheaper[open_] = np.clip(p, 0.0, 1.0)
     for g, key in enumerate(keys):
         at = np.flatnonzero(pair == g)
+        law = _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes) if method == "percentile" else None
         open_ = at[np.isnan(p_cheaper[at])]
-        law = None
-        if method == "percentile" or (open_.size and bootstrap == "stratified"):
-            law = _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes)
-        if open_.size:
-            if bootstrap == "full":
-                spectrum = _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes)
-                p = spectrum.below_lines(0.0, a_all[open_], b_all[open_], strict=True)
-            else:
-                p = law.cdf_lines(0.0, a_all[open_], b_all[open_], strict=True)
-            p_cheaper[open_] = np.clip(p, 0.0, 1.0)
+        if open_.size:  # full bootstrap: straight from the transform
+            spectrum = _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes)
+            p_cheaper[open_] = np.clip(spectrum.below_lines(0.0, a_all[open_], b_all[open_], strict=True), 0.0, 1.0)
         if method == "percentile":
             for i in at:
                 low[i], high[i] = law.quantiles([alpha / 2, 1 - alpha / 2], a_all[i], b_all[i])

@@ -236,3 +236,29 @@ def test_chernoff_decided_probabilities_equal_the_exact_law(bootstrap):
             assert res.p_a_cheaper[i] in (0.0, 1.0)
         assert res.p_a_cheaper[i] == pytest.approx(min(max(exact, 0.0), 1.0), abs=1e-15)
     assert 20 <= decided < w.size
+
+
+def test_batched_stratified_tail_equals_each_pairs_law():
+    """The stratified P(ΔC* < 0) of every threshold pair in one batch equals each pair's law."""
+    from rocci.cost.fourier import _stratified_p_below_zero
+
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n_pos, n_neg = (int(v) for v in rng.integers(1, 40, 2))
+        m = (int(rng.integers(1, 50)), int(rng.integers(1, 50))) if rng.random() < 0.3 else (n_pos, n_neg)
+        cells = []
+        for _ in range(int(rng.integers(1, 6))):
+            na_p = int(rng.integers(0, n_pos + 1))
+            nb_p = n_pos - na_p if rng.random() < 0.2 else int(rng.integers(0, n_pos - na_p + 1))
+            na_n = int(rng.integers(0, n_neg + 1))
+            nb_n = n_neg - na_n if rng.random() < 0.2 else int(rng.integers(0, n_neg - na_n + 1))
+            cells.append((na_p, nb_p, na_n, nb_n))
+        cells = np.array(cells)
+        w = rng.choice(W, size=8)
+        pair = rng.integers(0, len(cells), size=w.size)
+        a, b = _scales(w, "stratified", m, n_pos, n_neg)
+        got = _stratified_p_below_zero(cells, n_pos, n_neg, m, pair, a, b)
+        for q in range(w.size):
+            key = cells[pair[q]]
+            law = _paired_law(key[:2], key[2:], n_pos, n_neg, "stratified", m)
+            assert got[q] == pytest.approx(float(law.cdf(0.0, a[q], b[q], strict=True)[0]), abs=TOL)
