@@ -35,6 +35,9 @@ REGIONS = ["rectangle", "ellipse", "marginal"]
 VERT_METHODS = ["score", "percentile", "wald"]
 THR_BY = {"grid": "Even grid", "rate": "By rate", "thr": "Thresholds"}
 VIEWS = controls_ui.VIEWS
+BAND_KINDS = {"threshold": "Exact (thresholds)", "vertical": "Šidák (FPR levels)"}
+#: FPR levels of the vertical (Šidák) band: 0.01, 0.02, …, 0.99.
+BAND_FPR = tuple(float(v) for v in np.round(np.linspace(0.01, 0.99, 99), 2))
 # Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
 AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
 THR_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
@@ -96,6 +99,9 @@ class Options:
     vert_style: str
     fpr: tuple | None
     vert_method: str
+    band_show: bool = False
+    band_kind: str = "threshold"
+    band_k: int = 200
 
 
 def suggested_thresholds(curve) -> list[float]:
@@ -226,6 +232,27 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                 "Wald: mean ± z·sd.",
             )
 
+    with st.container(border=True):
+        band_show = st.toggle(
+            "Simultaneous band", value=False, key="band_show", bind=URL,
+            help="Where could the whole curve be? A band that holds the entire ROC curve at the confidence "
+            "level, all thresholds at once (the regions above hold one point each).",
+        )
+        band_kind, band_k = "threshold", cache.BAND_THRESHOLDS
+        if band_show:
+            band_kind = st.segmented_control(
+                "Band", list(BAND_KINDS), format_func=BAND_KINDS.get, default="threshold", required=True,
+                key="band_kind", bind=URL,
+                help="Exact: boxes at thresholds, calibrated so that the bootstrap curve passes through all of "
+                "them with exact probability ≥ the level (no random draws). Šidák: the vertical intervals at 99 FPR "
+                "levels, each at the Šidák-adjusted level (exact per level, conservative for the whole).",
+            )
+            if band_kind == "threshold":
+                band_k = int(st.number_input(
+                    "Thresholds in the band", 10, 1000, value=cache.BAND_THRESHOLDS, step=10, key="band_k",
+                    bind=URL, help="Every distinct score if there are fewer; else this many, evenly spaced by rank. "
+                    "More thresholds give a tighter band between them and take longer to calibrate."))
+
     m = controls_ui.bootstrap_size(p.n_pos, p.n_neg)
 
     if vert_show and vert_style == "band":
@@ -244,6 +271,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         model=model, level=float(level), auc_method=auc_method, m=m, view=view,
         thr_show=thr_show, thresholds=thresholds, rates=rates, thr_method=thr_method, region=region,
         vert_show=vert_show, vert_style=vert_style, fpr=fpr, vert_method=vert_method,
+        band_show=band_show, band_kind=band_kind, band_k=band_k,
     )
 
 
@@ -321,6 +349,11 @@ def main() -> None:
             cache.vertical_ci(an.key, opts.model, opts.fpr, opts.level, opts.vert_method, opts.m, y, s)
             if opts.vert_show else None
         )
+        band = (
+            cache.roc_band(an.key, opts.model, opts.band_kind, opts.band_k,
+                           BAND_FPR if opts.band_kind == "vertical" else None, opts.level, opts.m, y, s)
+            if opts.band_show else None
+        )
     except rocci.InputError as exc:
         with right:
             error(str(exc))
@@ -337,6 +370,8 @@ def main() -> None:
         if vci is not None:
             plots.add_vertical_ci(fig, vci, style=opts.vert_style,
                                   name=opts.model if len(an.models) > 1 else "", color_index=color_index)
+        if band is not None:
+            plots.add_band(fig, band, name=opts.model if len(an.models) > 1 else "", color_index=color_index)
         report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_roc"),
                         key="roc_chart")
         notes = []
@@ -354,7 +389,9 @@ def main() -> None:
                 f"intervals for the TPR at fixed FPR levels r / m−"
                 + (" (pointwise band)." if opts.vert_style == "band" else ".")
             )
-        m_used = tci or vci
+        if band is not None:
+            notes.append(band_sentence(band, opts.model if len(an.models) > 1 else ""))
+        m_used = tci or vci or band
         if m_used is not None:
             notes.append(f"Exact bootstrap with m+ = {m_used.m_pos:,}, m− = {m_used.m_neg:,}.")
         if notes:
@@ -363,6 +400,8 @@ def main() -> None:
             if tci is not None:
                 method.append("Threshold averaging (Gadoury 2009, ch. 4.3): at a fixed threshold the bootstrap "
                               "counts are binomial, so each axis's interval is a binomial interval on the exact law.")
+            if band is not None:
+                method.append(BAND_METHOD[band.kind])
             if vci is not None:
                 method.append("Vertical averaging (§4.4.1): the exact law of the TPR at level r / m− mixes binomials "
                               "over the law of the r-th highest resampled negative score"
@@ -370,16 +409,44 @@ def main() -> None:
                                  "[0, 1]." if vci.method == "score" else "."))
             controls_ui.method_note(" ".join(method))
 
-    results(an, opts, curves, aucs, tci, vci)
+    results(an, opts, curves, aucs, tci, vci, band)
 
 
-def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
+BAND_METHOD = {
+    "threshold": "Simultaneous band: under the bootstrap, the counts above the band's thresholds are partial sums "
+    "of one multinomial per class, so the probability that the bootstrap curve passes through every box is exact "
+    "(a Steck–Noé recursion); the boxes' common width c is the smallest giving at least the confidence level.",
+    "vertical": "Simultaneous band (Šidák): each FPR level's score interval on its exact law at level "
+    "(confidence)^(1/L) over the L levels; the exact per-level laws bound the joint probability from below "
+    "(Bonferroni).",
+}
+
+
+def band_sentence(band, model: str) -> str:
+    """One plain sentence on what the simultaneous band promises, and how it was calibrated."""
+    who = f" for {md_escape(model)}" if model else ""
+    whole = (f"Simultaneous band{who} (hatched): the **whole** ROC curve lies inside it with "
+             f"{percent(band.confidence_level)} confidence (a pointwise region or interval holds one point "
+             "only).")
+    if band.kind == "threshold":
+        return whole + (f" Calibrated exactly on the bootstrap over {len(band.thresholds):,} thresholds: each box "
+                        f"is a Wilson interval at {100 * band.pointwise_level:.3f}% (c = {band.critical_value:.3f}); "
+                        f"the bootstrap curve passes through all of them with probability "
+                        f"{band.joint_probability:.6f}.")
+    return whole + (f" Šidák over {len(band.fpr):,} FPR levels: each interval at "
+                    f"{100 * band.pointwise_level:.3f}%; all hold with bootstrap probability at least "
+                    f"{band.joint_probability:.4f} (exact Bonferroni bound).")
+
+
+def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) -> None:
     st.subheader("Results", anchor=False)
     names = []
     if tci is not None:
         names.append("Threshold averaging")
     if vci is not None:
         names.append("Vertical averaging")
+    if band is not None:
+        names.append("Simultaneous band")
     names += ["AUC", "Exact ROC curve"]
     tabs = dict(zip(names, st.tabs(names)))
     level = percent(opts.level)
@@ -435,6 +502,24 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci) -> None:
                 with_provenance(frame, opts.model, confidence_level=vci.confidence_level, method=vci.method,
                                 m_pos=vci.m_pos, m_neg=vci.m_neg),
                 label="Download vertical averaging (CSV)", file_name="rocci_vertical_ci.csv", key="dl_vert",
+            )
+
+    if band is not None:
+        with tabs["Simultaneous band"]:
+            frame = band.to_frame()
+            report.caption(band_sentence(band, opts.model if len(an.models) > 1 else "")
+                           + f" Band area {band.area:.4f} (of the unit square).")
+            order = [c for c in ["threshold", "fpr", "fpr_low", "fpr_high", "tpr", "tpr_low", "tpr_high"]
+                     if c in frame.columns]
+            st.dataframe(frame, hide_index=True, column_order=order,
+                         column_config=column_config(THR_COLUMNS, frame), key="band_table")
+            download_csv(
+                with_provenance(frame, opts.model, confidence_level=band.confidence_level, kind=band.kind,
+                                method=band.method, critical_value=band.critical_value,
+                                pointwise_level=band.pointwise_level, joint_probability=band.joint_probability,
+                                joint_probability_kind=band.joint_probability_kind, m_pos=band.m_pos,
+                                m_neg=band.m_neg),
+                label="Download the simultaneous band (CSV)", file_name="rocci_roc_band.csv", key="dl_band",
             )
 
     with tabs["AUC"]:

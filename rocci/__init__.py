@@ -51,6 +51,16 @@ from .folds import (
     fold_vertical_average,
 )
 from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
+from .bands import RocBand, roc_band
+from .precision import (
+    MetricCI,
+    PrecisionComparison,
+    RecallPrecisionCI,
+    compare_precision,
+    metric_ci,
+    precision_at_recall,
+    precision_ci,
+)
 
 __version__ = "0.2.0"
 
@@ -108,4 +118,13 @@ __all__ = [
     "top_score_curve",
     "OneVsRest",
     "TopScoreCurve",
+    "roc_band",
+    "RocBand",
+    "precision_ci",
+    "metric_ci",
+    "precision_at_recall",
+    "compare_precision",
+    "MetricCI",
+    "RecallPrecisionCI",
+    "PrecisionComparison",
 ]

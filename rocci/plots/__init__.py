@@ -13,7 +13,7 @@ the outline of a rectangle or an ellipse, and binning scores for a histogram.
 module                 figures
 =====================  ==========================================================
 ``plots._style``       colour, dash and marker per model; layout; hover text
-``plots.roc``          ROC curves, threshold regions, vertical bars and bands
+``plots.roc``          ROC curves, threshold regions, vertical bars, simultaneous bands
 ``plots.data``         score histograms per class
 ``plots.compare``      two models: dominance map, paired laws
 ``plots.cost``         cost curves, envelopes and their bands, the ROC hull view
@@ -44,7 +44,7 @@ from ._style import (
     style_index,
 )
 from .data import score_histograms
-from .roc import add_threshold_ci, add_vertical_ci, roc_figure
+from .roc import add_band, add_threshold_ci, add_vertical_ci, roc_figure
 
 __all__ = [
     "COLORS",
@@ -61,5 +61,6 @@ __all__ = [
     "roc_figure",
     "add_threshold_ci",
     "add_vertical_ci",
+    "add_band",
     "score_histograms",
 ]

@@ -373,3 +373,51 @@ def add_vertical_ci(
         _hover_halo(fig, fpr, tpr, custom, group=group, meta=["vertical-hover", "points"], hovertemplate=hover)
     return fig
 
+
+
+def _steps(x: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points of a step function constant on each piece ``(x_i, x_{i+1})``, for ``line_shape="hv"``."""
+    return np.asarray(x, float), np.append(values, values[-1])
+
+
+def add_band(
+    fig: go.Figure,
+    band: Any,
+    *,
+    name: str = "",
+    color_index: int = 0,
+) -> go.Figure:
+    """Add a simultaneous confidence band (:func:`rocci.bands.roc_band`) to a ROC figure.
+
+    The band region is drawn as given by ``band.envelope()``: between the
+    staircases ``L(x)`` and ``U(x)`` (:mod:`rocci.bands.region`), hatched so
+    that it reads differently from the pointwise regions (filled boxes and
+    bands).  Nothing is computed here.
+
+    Returns
+    -------
+    The same figure; the added traces have ``meta[0] == "band"`` and
+    ``meta[1]`` ``"lower"`` or ``"upper"``.
+    """
+    color = color_for(color_index)
+    x, lower, upper = band.envelope()
+    xs, lo = _steps(x, np.asarray(lower, float))
+    _, hi = _steps(x, np.asarray(upper, float))
+    level = _percent(band.confidence_level)
+    what = {"exact": "exact", "montecarlo": "Monte Carlo", "sidak": "Šidák",
+            "bonferroni": "Bonferroni"}.get(band.method, band.method)
+    prefix = f"{_text(name)}: " if name else ""
+    group = f"band{color_index}"
+    line = dict(color=_rgba(color, 0.9), width=1.4, shape="hv")
+    fig.add_trace(go.Scatter(
+        x=xs, y=lo, mode="lines", line=line, name=f"{prefix}{level} simultaneous band (lower)",
+        legendgroup=group, showlegend=False, hoverinfo="skip", meta=["band", "lower"],
+    ))
+    fig.add_trace(go.Scatter(
+        x=xs, y=hi, mode="lines", line=line, fill="tonexty", fillcolor=_rgba(color, 0.05),
+        fillpattern=dict(shape="/", fgcolor=_rgba(color, 0.45), size=9, solidity=0.15),
+        name=f"{prefix}{level} simultaneous band ({what})", legendgroup=group,
+        hoverinfo="skip", meta=["band", "upper"], legendrank=250 + color_index,
+    ))
+    _send_below_curves(fig, 2)
+    return fig

@@ -198,3 +198,56 @@ def test_vertical_default_is_the_score_interval_and_zero_width_intervals_are_fla
     at = new_app("app_pages/roc.py", {"vert_show": "true", "fpr": "0.3, 0.9", "vert_method": "Percentile"})
     assert not at.exception
     assert any("zero width" in w.value for w in at.warning)
+
+
+def test_simultaneous_band_is_drawn_from_roc_band_and_explained():
+    """The "Simultaneous band" toggle draws rocci.roc_band's region (exact, at every distinct score when
+    there are at most 200), hatched, says what it promises with the calibrated numbers, and tabulates it."""
+    at = new_app("app_pages/roc.py", query={"band_show": "true"})
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    distinct = np.unique(s)[::-1]
+    ref = rocci.roc_band(y, s, thresholds=distinct if distinct.size <= 200 else
+                         distinct[np.unique(np.linspace(0, distinct.size - 1, 200).round().astype(int))])
+    spec = figure(at, "roc_chart")
+    lower, upper = traces(spec, "band")
+    x, lo, hi = ref.envelope()
+    np.testing.assert_allclose(decode(lower["x"]), x)
+    np.testing.assert_allclose(decode(lower["y"])[:-1], lo)
+    np.testing.assert_allclose(decode(upper["y"])[:-1], hi)
+    assert upper["fill"] == "tonexty" and upper["fillpattern"]["shape"] == "/"
+    assert lower["line"]["shape"] == "hv"
+    # drawn under the curves (hover goes to the curves and points)
+    kinds = [(t.get("meta") or [None])[0] for t in spec["data"]]
+    assert kinds.index("band") < kinds.index("roc")
+    captions = " ".join(c.value for c in at.caption)
+    assert "the **whole** ROC curve lies inside it with 95% confidence" in captions
+    assert f"c = {ref.critical_value:.3f}" in captions
+    assert f"probability {ref.joint_probability:.6f}" in captions
+    assert ref.joint_probability >= 0.95
+    tab = table(at, "tpr_low")
+    band_rows = next(df.value for df in at.dataframe if len(df.value) == len(ref.thresholds)
+                     and "fpr_low" in df.value.columns)
+    np.testing.assert_allclose(band_rows["tpr_high"], ref.tpr_high)
+    assert tab is not None
+
+
+def test_vertical_sidak_band_and_thresholds_control():
+    at = new_app("app_pages/roc.py", query={"band_show": "true", "band_kind": "Šidák (FPR levels)"})
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    ref = rocci.roc_band(y, s, kind="vertical", method="sidak", interval="score",
+                         fpr=list(np.round(np.linspace(0.01, 0.99, 99), 2)))
+    lower, upper = traces(figure(at, "roc_chart"), "band")
+    x, lo, hi = ref.envelope()
+    np.testing.assert_allclose(decode(upper["y"])[:-1], hi)
+    captions = " ".join(c.value for c in at.caption)
+    assert f"at least {ref.joint_probability:.4f} (exact Bonferroni bound)" in captions
+    # the exact band's number of thresholds is a control
+    at = new_app("app_pages/roc.py", query={"band_show": "true", "band_k": "20"})
+    assert_clean(at)
+    lower, upper = traces(figure(at, "roc_chart"), "band")
+    distinct = np.unique(s)[::-1]
+    ref = rocci.roc_band(y, s, thresholds=distinct[np.unique(np.linspace(0, distinct.size - 1, 20).round().astype(int))])
+    np.testing.assert_allclose(decode(upper["y"])[:-1], ref.envelope()[2])
+    assert "over 20 thresholds" in " ".join(c.value for c in at.caption)

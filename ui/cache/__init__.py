@@ -222,6 +222,30 @@ def vertical_ci(key: str, model: str, fpr: tuple, confidence_level: float, metho
     return _picklable(result)
 
 
+#: Thresholds in the dashboard's simultaneous band: every distinct score up to this many, else this many
+#: distinct scores evenly spaced by rank.  The exact calibration grows with thresholds × bootstrap size
+#: (at 10⁶ rows, 200 thresholds take about 2 s; every one of 10⁵ distinct scores, minutes).
+BAND_THRESHOLDS = 200
+
+
+def band_thresholds(scores: np.ndarray, k: int) -> np.ndarray:
+    """At most ``k`` of the distinct scores, decreasing, evenly spaced by rank (all of them if fewer)."""
+    distinct = np.unique(scores)[::-1]
+    if distinct.size <= k:
+        return distinct
+    return distinct[np.unique(np.linspace(0, distinct.size - 1, k).round().astype(int))]
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner="Calibrating the simultaneous band (exact bootstrap)…")
+def roc_band(key: str, model: str, kind: str, k: int, fpr: tuple | None, confidence_level: float, m: tuple | None,
+             _y, _s):
+    """``rocci.roc_band``: the exact threshold band at :func:`band_thresholds`, or the vertical Šidák band."""
+    if kind == "threshold":
+        return rocci.roc_band(_y, _s, thresholds=band_thresholds(_s, k), confidence_level=confidence_level, m=m)
+    return rocci.roc_band(_y, _s, kind="vertical", method="sidak", interval="score", fpr=list(fpr),
+                          confidence_level=confidence_level, m=m)
+
+
 def _picklable(result):
     """Drop callables (closures over the data) so the result can be cached."""
     if dataclasses.is_dataclass(result):
