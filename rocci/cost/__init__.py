@@ -26,7 +26,10 @@ exactly, row by row, from binomial CDFs or exact CDF tables.  The paired laws
 (count differences) are sums of ±1 lattice steps, computed by an inverse FFT
 of their characteristic function (:func:`_steps_law`); for the full
 bootstrap, ``P(ΔC* < 0)`` comes from the transform directly
-(:meth:`_Spectrum.below`).
+(:meth:`_Spectrum.below`), and wherever a Chernoff bound settles it within
+1e-20 of 0 or 1 no law is built (:func:`_decided_below_zero`).  The ROC hull
+behind every envelope is Andrew's monotone chain over the distinct-score ROC
+points (:func:`_upper_hull`).
 
 The package, in the order of the computation:
 

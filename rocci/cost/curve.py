@@ -70,8 +70,8 @@ def cost_curve(y_true, y_score, *, w=None, pos_label=None) -> CostCurve:
     upper convex hull (§3.2.2); consecutive vertices cross at
     ``w* = ΔFPR/(ΔFPR + ΔTPR)`` (eq. 3.7 with ``S = ΔTPR/ΔFPR``).
 
-    O(n log n): one sort, the hull of the h ≤ n + 1 ROC points, then a binary
-    search per operating point.
+    O(n log n): one sort, the hull of the h ≤ n + 1 distinct-score ROC points (a monotone chain, O(h)), then
+    a binary search per operating point.
 
     Parameters
     ----------

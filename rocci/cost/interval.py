@@ -170,7 +170,7 @@ def cost_ci(
     ``FP* | FN* = x`` binomial (``Bin(m−, p−)`` stratified,
     ``Bin(m − x, n_FP/(n − n_FN))`` full): one exact binomial CDF per value of
     ``FN*`` in a window of width O(sqrt(m)) (the mass left out is below
-    1e-20).  The percentile bounds are found by bisection with exact CDF
+    1e-20).  The percentile bounds are found by a search with exact CDF
     evaluations, then snapped to the lattice point where the CDF crosses the
     level; values closer than 1e-12 count as equal.  At ``w = 0`` and
     ``w = 1`` the cost and its variance can be 0 (Wald gives a point); the

@@ -133,12 +133,17 @@ def compare_cost(
     0): O(W log W) per class, O(W² log W) for the full bootstrap's joint law
     (W ~ 20·sqrt(m·(p_a + p_b))).  The laws are combined on the lattice
     ``a·U + b·V`` through ``Σ_u P(U = u, V <= ⌊(c − a·u)/b⌋)``; the
-    percentile bounds by bisection.  ``P(ΔC* < 0)`` takes one evaluation;
-    for the full bootstrap it comes straight from the few dozen × few dozen
-    significant Fourier terms by Parseval (O(W) per term, no W × W table:
-    about 20 ms per operating point at n = 10⁵), so the table is built only
-    for percentile bounds, and refused (InputError) beyond 4·10⁷ cells.  Only
-    the law of the current threshold pair is kept in memory.
+    percentile bounds by a search with exact CDF evaluations.
+    ``P(ΔC* < 0)`` takes one evaluation; stratified, the laws of every
+    threshold pair come from one batched FFT; for the full bootstrap it comes
+    straight from the few dozen × few dozen significant Fourier terms by
+    Parseval (O(W) per term, no W × W table), so the table is built only for
+    percentile bounds, and refused (InputError) beyond 4·10⁷ cells.  Where a
+    Chernoff bound (the exact moment generating function of ``ΔC*``) puts
+    ``P(ΔC* < 0)`` within 1e-20 of 0 or 1, that value is reported and no law
+    is built: at n = 10⁶ most operating points, unless the two costs are within
+    about ten standard deviations of each other.  Only the law of one
+    threshold pair is kept in memory at a time.
 
     Examples
     --------
