@@ -212,7 +212,8 @@ def compare_cost(
     if bootstrap == "stratified":  # every pair's two one-dimensional laws in one batch
         open_ = np.flatnonzero(np.isnan(p_cheaper))
         if open_.size:
-            p = _stratified_p_below_zero(keys, n_pos, n_neg, sizes, pair[open_], a_all[open_], b_all[open_])
+            used, sub = np.unique(pair[open_], return_inverse=True)  # only the pairs still open
+            p = _stratified_p_below_zero(keys[used], n_pos, n_neg, sizes, sub.ravel(), a_all[open_], b_all[open_])
             p_cheaper[open_] = np.clip(p, 0.0, 1.0)
     for g, key in enumerate(keys):
         at = np.flatnonzero(pair == g)
