@@ -27,6 +27,7 @@ import pandas as pd
 import streamlit as st
 
 import rocci
+from rocci import plots
 from rocci.plots import learn as plots_learn
 from rocci.plots import plotly_config
 from ui import cache, operating, report, state
@@ -458,11 +459,19 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     band = cache.vertical_ci(src.key, src.model, tuple(float(v) for v in np.linspace(0.01, 0.99, 99)), level,
                              "percentile", None, src.y, src.s)
     at = cache.threshold_ci(src.key, src.model, (t,), None, level, "wilson", "rectangle", None, src.y, src.s)
+    show_sim = st.toggle("Show the simultaneous band", value=True, key="ln_sim", bind=URL,
+                         help="Where 95% of worlds' whole curves lie, beside the pointwise band, which holds 95% "
+                         "of worlds at each FPR on its own.")
+    sim = inside = None
+    if show_sim:
+        sim = cache.roc_band(src.key, src.model, "threshold", cache.BAND_THRESHOLDS, None, level, None, src.y, src.s)
+        inside = cache_learn.worlds_in_bands(src.key, src.model, k, seed, level, sim, band, src.y, src.s)
     f1, f2 = st.columns([1.3, 1])
     with f1:
-        report.plotly_chart(plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at,
-                                                  world_points=(worlds.fpr, worlds.tpr)),
-                        config=cfg("worlds"), key="ln_worlds")
+        fig = plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at, world_points=(worlds.fpr, worlds.tpr))
+        if sim is not None:
+            plots.add_band(fig, cache_learn.event_band(sim))
+        report.plotly_chart(fig, config=cfg("worlds"), key="ln_worlds")
         report.caption(
             f"Red-orange: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue "
             f"shading: the exact bootstrap band, {percent(level)} pointwise percentile intervals of the TPR at fixed "
@@ -470,7 +479,19 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             f"at threshold {md_escape(number(t, 6))} (each axis at {percent(float(at.axis_confidence_level))}); "
             "red-orange dots: the worlds' points at that threshold. The exact bootstrap is the limit of infinitely "
             "many such worlds."
+            + (" Hatched: the simultaneous band, where the **whole** curve of "
+               f"{percent(sim.joint_probability)} of all bootstrap worlds lies (its exact probability "
+               f"{sim.joint_probability:.4f}), at {len(sim.thresholds):,} thresholds." if sim is not None else "")
         )
+        if inside is not None:
+            n_sim, n_pw = int(inside["boxes"].sum()), int(inside["levels"].sum())
+            report.markdown(
+                f"**Pointwise or simultaneous?** Of these {k} worlds, **{n_pw}** ({n_pw / k:.0%}) stay inside the "
+                f"pointwise band at all {len(band.fpr)} FPR levels, although at each single level it holds "
+                f"{percent(level)} of worlds; **{n_sim}** ({n_sim / k:.0%}) stay inside the simultaneous band "
+                f"everywhere (exactly {sim.joint_probability:.1%} of infinitely many worlds would). To say where the "
+                "whole curve could be, use the simultaneous band; to read one point, the pointwise intervals. "
+                "Draw more worlds to see the shares settle.")
     with f2:
         report.plotly_chart(plots_learn.worlds_law_figure(worlds.tpr, at.distribution(0, "tpr")),
                         config=cfg("worlds_law"), key="ln_worlds_law")

@@ -17,7 +17,7 @@ from .plots import compact_indices
 from .roc import roc_curve
 from .threshold import threshold_ci
 
-__all__ = ["Worlds", "draw_worlds", "WORLD_POINTS"]
+__all__ = ["Worlds", "draw_worlds", "worlds_in_bands", "WORLD_POINTS"]
 
 #: Vertices kept per resampled ROC curve (the drawing stays light for large data).
 WORLD_POINTS = 600
@@ -62,15 +62,8 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
     :func:`rocci.vertical_ci` work out exactly, with ``m± = n±``).
     ``progress(fraction, message)``, if given, is called after each world.
     """
-    y = np.asarray(y, dtype=bool)
-    s = np.asarray(s, dtype=float)
-    pos, neg = s[y], s[~y]
-    rng = np.random.default_rng(int(seed))
-    labels = np.concatenate([np.ones(pos.size, bool), np.zeros(neg.size, bool)])
     curves, fprs, tprs = [], [], []
-    for i in range(int(k)):
-        draw = np.concatenate([rng.choice(pos, size=pos.size, replace=True),
-                               rng.choice(neg, size=neg.size, replace=True)])
+    for i, (labels, draw) in enumerate(_resamples(y, s, k, seed)):
         curve = roc_curve(labels, draw)
         idx = compact_indices(curve.fpr, curve.tpr, max_points=max_points)
         curves.append((np.asarray(curve.fpr)[idx], np.asarray(curve.tpr)[idx]))
@@ -87,3 +80,60 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
                   fpr_mean=float(fpr.mean()), fpr_sd=float(fpr.std(ddof=ddof)))
 
 
+
+
+def _resamples(y, s, k: int, seed: int):
+    """The ``k`` seeded stratified resamples of :func:`draw_worlds`: ``(labels, scores)`` each."""
+    y = np.asarray(y, dtype=bool)
+    s = np.asarray(s, dtype=float)
+    pos, neg = s[y], s[~y]
+    rng = np.random.default_rng(int(seed))
+    labels = np.concatenate([np.ones(pos.size, bool), np.zeros(neg.size, bool)])
+    for _ in range(int(k)):
+        yield labels, np.concatenate([rng.choice(pos, size=pos.size, replace=True),
+                                      rng.choice(neg, size=neg.size, replace=True)])
+
+
+def worlds_in_bands(y: np.ndarray, s: np.ndarray, k: int, seed: int, *, thresholds=None, tp_range=None,
+                    fp_range=None, levels=None, tpr_range=None) -> dict:
+    """Which of :func:`draw_worlds`'s ``k`` worlds stay inside a simultaneous and a pointwise band.
+
+    * Threshold boxes (``thresholds`` with ``tp_range = (tp_min, tp_max)`` and
+      ``fp_range``, counts out of ``n+``, ``n−``: a simultaneous band's
+      bootstrap event, :attr:`rocci.RocBand.tp_min` …): a world is inside
+      when, at every threshold, its counts ``TP*``, ``FP*`` (scores ``>=``
+      the threshold) lie in the ranges.
+    * FPR levels (``levels`` = r/n−, with ``tpr_range = (low, high)``, e.g.
+      :func:`rocci.vertical_ci`'s percentile intervals): a world is inside
+      when, at every level, its TPR at the r-th largest negative score it
+      drew lies in the interval.
+
+    The same seed draws the same worlds as :func:`draw_worlds`.
+
+    Returns
+    -------
+    dict
+        ``"boxes"`` and/or ``"levels"`` -> ndarray of bool, shape (k,).
+    """
+    out = {}
+    if thresholds is not None:
+        out["boxes"] = np.empty(int(k), dtype=bool)
+        t_asc = -np.sort(-np.asarray(thresholds, float))[::-1]  # increasing, for searchsorted
+        order = np.argsort(-np.asarray(thresholds, float), kind="stable")[::-1]
+        tp_lo, tp_hi = (np.asarray(v)[order] for v in tp_range)
+        fp_lo, fp_hi = (np.asarray(v)[order] for v in fp_range)
+    if levels is not None:
+        out["levels"] = np.empty(int(k), dtype=bool)
+        low, high = (np.asarray(v, float) for v in tpr_range)
+    for i, (labels, draw) in enumerate(_resamples(y, s, k, seed)):
+        pos, neg = np.sort(draw[labels]), np.sort(draw[~labels])
+        if thresholds is not None:
+            tp = pos.size - np.searchsorted(pos, t_asc, side="left")
+            fp = neg.size - np.searchsorted(neg, t_asc, side="left")
+            out["boxes"][i] = bool(np.all((tp >= tp_lo) & (tp <= tp_hi) & (fp >= fp_lo) & (fp <= fp_hi)))
+        if levels is not None:
+            r = np.clip(np.ceil(np.round(np.asarray(levels) * neg.size, 9)).astype(np.int64), 1, neg.size)
+            t_r = neg[neg.size - r]
+            tpr = (pos.size - np.searchsorted(pos, t_r, side="left")) / pos.size
+            out["levels"][i] = bool(np.all((tpr >= low - 1e-12) & (tpr <= high + 1e-12)))
+    return out

@@ -402,3 +402,31 @@ def test_w_comes_from_the_shared_operating_condition():
     assert calls == {"operating_point_w"}
     at = new_app(PAGE, {"op_by": "w directly", "op_w": "0.6"})
     assert at.slider(key="op_w").value == pytest.approx(0.6)
+
+
+def test_worlds_against_the_pointwise_and_the_simultaneous_band(learn_app):
+    """Section 4 draws the simultaneous band's bootstrap event (hatched) over the worlds and counts the worlds
+    inside each band, from rocci (roc_band, vertical_ci, worlds_in_bands with the page's seed)."""
+    from rocci.worlds import worlds_in_bands
+
+    at = learn_app
+    distinct = np.unique(S)[::-1]
+    thr = distinct if distinct.size <= 200 else distinct[
+        np.unique(np.linspace(0, distinct.size - 1, 200).round().astype(int))]
+    band = rocci.roc_band(Y, S, thresholds=thr)
+    vci = rocci.vertical_ci(Y, S, fpr=np.linspace(0.01, 0.99, 99), method="percentile")
+    lower, upper = traces(figure(at, "ln_worlds"), "band")
+    from rocci.bands.region import band_envelope
+    x, lo, hi = band_envelope(band.fp_min / band.m_neg, band.fp_max / band.m_neg,
+                              band.tp_min / band.m_pos, band.tp_max / band.m_pos)
+    np.testing.assert_allclose(decode(upper["y"])[:-1], hi)
+    np.testing.assert_allclose(decode(lower["y"])[:-1], lo)
+    got = worlds_in_bands(Y, S, 20, 1, thresholds=band.thresholds, tp_range=(band.tp_min, band.tp_max),
+                          fp_range=(band.fp_min, band.fp_max), levels=vci.fpr, tpr_range=(vci.tpr_low, vci.tpr_high))
+    text = " ".join(m.value for m in at.markdown)
+    assert (f"**{int(got['levels'].sum())}** ({got['levels'].mean():.0%}) stay inside the pointwise band at all "
+            f"{len(vci.fpr)} FPR levels") in text
+    assert f"**{int(got['boxes'].sum())}** ({got['boxes'].mean():.0%}) stay inside the simultaneous band" in text
+    at.toggle(key="ln_sim").set_value(False).run()
+    assert_clean(at)
+    assert not traces(figure(at, "ln_worlds"), "band")

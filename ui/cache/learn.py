@@ -16,12 +16,15 @@ standard deviation are in :mod:`rocci.worlds`.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import streamlit as st
 
 import rocci
 from rocci import data as rdata
 from rocci.worlds import Worlds, draw_worlds  # noqa: F401  (re-exported for the page)
+from rocci.worlds import worlds_in_bands as _worlds_in_bands
 
 from .. import cache, state
 
@@ -74,3 +77,23 @@ def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, 
         worlds = draw_worlds(_y, _s, k, seed, threshold, progress=progress)
         WORLDS.put(store_key, worlds)
     return worlds
+
+
+def event_band(band):
+    """The band drawn over bootstrap worlds: its bootstrap event, counts ``tp_min…tp_max`` as rates.
+
+    :func:`rocci.roc_band` calibrates the event "every bootstrap count within its range" to the level;
+    the band it reports for the true curve inverts that (Wilson boxes).  Worlds are bootstrap samples, so
+    the Learn page shows them against the event itself.
+    """
+    return dataclasses.replace(
+        band, fpr_low=band.fp_min / band.m_neg, fpr_high=band.fp_max / band.m_neg,
+        tpr_low=band.tp_min / band.m_pos, tpr_high=band.tp_max / band.m_pos)
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner="Checking each world against the two bands…")
+def worlds_in_bands(key: str, model: str, k: int, seed: int, level: float, _band, _vci, _y, _s) -> dict:
+    """:func:`rocci.worlds.worlds_in_bands` for the page's simultaneous band and pointwise vertical band."""
+    return _worlds_in_bands(_y, _s, k, seed, thresholds=_band.thresholds, tp_range=(_band.tp_min, _band.tp_max),
+                            fp_range=(_band.fp_min, _band.fp_max), levels=_vci.fpr,
+                            tpr_range=(_vci.tpr_low, _vci.tpr_high))
