@@ -29,6 +29,7 @@ from ui import controls, report, sidebar  # noqa: E402  (after set_page_config)
 PAGES = [
     st.Page("app_pages/data.py", title="Data", icon=":material/table:", url_path="data", default=True),
     st.Page("app_pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
+    st.Page("app_pages/precision.py", title="Precision–recall", icon=":material/troubleshoot:", url_path="precision"),
     st.Page("app_pages/cost.py", title="Cost curves", icon=":material/payments:", url_path="cost"),
     st.Page("app_pages/compare.py", title="Compare models", icon=":material/compare_arrows:", url_path="compare"),
     st.Page("app_pages/explorer.py", title="Threshold explorer", icon=":material/tune:", url_path="explorer"),

@@ -1,0 +1,538 @@
+"""Precision–recall page: the PR curve drawn correctly, exact bootstrap intervals for the precision at recall
+levels and at thresholds, the usual metrics at one threshold, and two models' verdict at a recall.
+
+Thin UI: every number comes from rocci (``rocci.precision.curve.pr_curve``, ``precision_ci``,
+``metric_ci``, ``compare_precision``) through the cached wrappers in ui.cache.precision; figures come
+from rocci.plots.precision.  The page's choices are bound to the URL query string, like the other pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rocci
+from rocci.plots import plotly_config
+from rocci.plots import precision as plots_pr
+from rocci.precision import UNDEFINED
+from ui import cache, report
+from ui import controls as controls_ui
+from ui.cache import precision as cache_pr
+from ui.controls import error
+from ui.download import download_csv
+from ui.sidebar import image_format
+from ui.text import ParseError, md_escape, number, parse_numbers, percent
+
+URL = "query-params"
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+METHODS = {"percentile": "Percentile", "wald": "Wald"}
+DEFAULT_RECALL = "0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9"
+#: Recall used to pick the default threshold and the two models' verdict: "catch 80% of the positives" is
+#: the question a fraud or screening team asks first; the precision there says how many alerts are wasted.
+TARGET_RECALL = 0.8
+BY = {"recall": "Recall reached", "value": "Type it"}
+#: The verdict's exact paired law takes seconds to minutes; it runs by itself when n+·n− is at most this.
+VERDICT_AUTO = 20_000
+#: An undefined-metric probability at or above this is stated next to the number.
+UNDEFINED_SHOWN = 1e-4
+
+#: Metrics of the "At a threshold" panel: name -> (label, plain-words help).
+METRIC_TEXT = {
+    "precision": ("Precision", "TP / (TP + FP): share of the flagged instances that are positive."),
+    "recall": ("Recall", "TP / (TP + FN): share of the positives that are flagged (sensitivity)."),
+    "f1": ("F1", "2·TP / (2·TP + FP + FN): the harmonic mean of precision and recall."),
+    "mcc": ("MCC", "Matthews correlation coefficient, from −1 to 1: 0 is no better than chance, 1 perfect. "
+            "(TP·TN − FP·FN) / √((TP + FP)(TP + FN)(TN + FP)(TN + FN))."),
+    "specificity": ("Specificity", "TN / (TN + FP): share of the negatives left unflagged."),
+    "npv": ("NPV", "TN / (TN + FN): share of the unflagged instances that are negative."),
+    "accuracy": ("Accuracy", "(TP + TN) / n: share of all instances classified correctly (misleading when "
+                 "positives are rare: flagging nothing is already accurate)."),
+    "balanced_accuracy": ("Balanced accuracy", "(recall + specificity) / 2."),
+    "youden": ("Youden's J", "recall + specificity − 1."),
+    "lift": ("Lift", "precision / positive share: how many times more positives among the flagged than when "
+             "flagging at random."),
+}
+MAIN_METRICS = ("precision", "recall", "f1", "mcc")
+OTHER_METRICS = ("specificity", "npv", "accuracy", "balanced_accuracy", "youden", "lift")
+
+RECALL_COLUMNS = {
+    "recall": ("Recall level", "The recall r / m+ (each typed level moves to the nearest one).", "%.4f"),
+    "r": ("r", "Positives flagged: the threshold is the r-th highest positive score.", "%d"),
+    "threshold": ("Threshold", "The threshold reaching this recall on the data (score ≥ threshold).", "%.6g"),
+    "precision": ("Precision", "Precision on the data at this recall.", "%.4f"),
+    "precision_low": ("Low", "Lower end of the interval.", "%.4f"),
+    "precision_high": ("High", "Upper end of the interval.", "%.4f"),
+    "precision_mean": ("Mean", "Exact bootstrap mean of the precision.", "%.4f"),
+    "precision_std": ("sd", "Exact bootstrap standard deviation of the precision.", "%.4f"),
+}
+METRIC_COLUMNS = {
+    "value": ("Value", "The metric on the data at this threshold.", "%.4f"),
+    "low": ("Low", "Lower end of the interval.", "%.4f"),
+    "high": ("High", "Upper end of the interval.", "%.4f"),
+    "mean": ("Mean", "Exact bootstrap mean (given that the metric is defined).", "%.4f"),
+    "std": ("sd", "Exact bootstrap standard deviation.", "%.4f"),
+    "p_undefined": ("P(undefined)", "Exact probability that a bootstrap resample leaves the metric undefined "
+                    "(e.g. precision when nothing is flagged); the interval is given that it is defined.", "%.2e"),
+}
+REGION_COLUMNS = {
+    "threshold": ("Threshold", "score ≥ threshold is flagged.", "%.6g"),
+    "tp": ("TP", "Positives flagged.", "%d"),
+    "fp": ("FP", "Negatives flagged.", "%d"),
+    "recall": ("Recall", "TP / n+.", "%.4f"),
+    "recall_low": ("Recall low", "Lower end of the recall interval.", "%.4f"),
+    "recall_high": ("Recall high", "Upper end of the recall interval.", "%.4f"),
+    "precision": ("Precision", "TP / (TP + FP).", "%.4f"),
+    "precision_low": ("Precision low", "Lower end of the precision interval.", "%.4f"),
+    "precision_high": ("Precision high", "Upper end of the precision interval.", "%.4f"),
+    "p_undefined": ("P(undefined)", "Probability that a resample flags nothing (precision undefined).", "%.2e"),
+}
+
+#: Said under an interval of zero width (e.g. precision 1 with no false positive: every resample has none).
+ZERO_WIDTH = (" Zero width: every bootstrap resample gives the same value here, so a bootstrap interval cannot "
+              "show the uncertainty (it under-covers).")
+
+CAPTION = (
+    "When positives are rare (fraud, screening, retrieval), read **precision** (how many of the flagged are "
+    "positive) against **recall** (how many positives are flagged). Every interval is the **exact "
+    "bootstrap**: what infinitely many resamples of the data would give, worked out by formula."
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    model: str
+    level: float
+    method: str
+    recall: tuple
+    thresholds: tuple | None
+    by: str
+    target: float
+    typed: float | None
+    other: str
+    pair: tuple | None
+    verdict_recall: float
+
+
+def suggested_thresholds(curve: pd.DataFrame) -> list[float]:
+    """Three thresholds of the curve, evenly spaced in recall (the regions input's placeholder)."""
+    rows = curve[~curve["interpolated"]]
+    out = []
+    for q in (0.25, 0.5, 0.75):
+        hit = rows[rows["recall"] >= q]
+        if len(hit):
+            out.append(float(hit["threshold"].iloc[0]))
+    return sorted(set(out), reverse=True)
+
+
+def controls(an: cache.Analysis, curves: dict) -> Options | None:
+    models = an.models
+    ok = True
+    with st.container(border=True):
+        st.markdown("**Curves and intervals**")
+        model = models[0]
+        if len(models) > 1:
+            model = st.selectbox("Model for the intervals", models, format_func=str, key="pr_model", bind=URL,
+                                 help="Every model's curve is drawn; the intervals and the threshold panel are "
+                                 "for this one.")
+        level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="pr_level",
+                                 bind=URL, help="Level of every interval on this page (each on its own).")
+        method = st.selectbox(
+            "Interval method", list(METHODS), format_func=METHODS.get, key="pr_method", bind=URL,
+            help="Percentile: the 2.5% and 97.5% points (at 95%) of the exact bootstrap law. Wald: its mean "
+            "± z·sd, clipped to the metric's range.")
+        text = st.text_input("Recall levels (between 0 and 1)", value=DEFAULT_RECALL, key="pr_recall", bind=URL,
+                             help="An interval for the precision at each recall; each level moves to the "
+                             "nearest r / m+ (r positives flagged).")
+        recall: tuple = ()
+        try:
+            recall = tuple(parse_numbers(text, what="recall level", low=0.0, high=1.0, inclusive=False))
+        except ParseError as exc:
+            error(str(exc))
+            ok = False
+        regions = st.toggle("Regions at thresholds", value=False, key="pr_regions", bind=URL,
+                            help="At fixed thresholds, the recall interval × the precision interval, as boxes.")
+        thresholds = None
+        if regions:
+            hint = ", ".join(number(t) for t in suggested_thresholds(curves[model]))
+            t_text = st.text_input("Thresholds (comma-separated)", value="", key="pr_thr", bind=URL,
+                                   placeholder=f"e.g. {hint}",
+                                   help="score ≥ threshold is flagged. Empty: the thresholds in grey, where "
+                                   "the recall first reaches 25%, 50% and 75%.")
+            try:
+                thresholds = tuple(parse_numbers(t_text, what="threshold")) if t_text.strip() else tuple(
+                    suggested_thresholds(curves[model]))
+            except ParseError as exc:
+                error(str(exc))
+                ok = False
+
+    with st.container(border=True):
+        st.markdown("**At a threshold**")
+        by = st.segmented_control(
+            "Choose the threshold by", list(BY), format_func=BY.get, default="recall", required=True,
+            key="pr_by", bind=URL,
+            help="Recall reached: the highest threshold that flags at least this share of the positives (the "
+            "fewest alerts for it). Type it: any score.")
+        target, typed = TARGET_RECALL, None
+        if by == "recall":
+            target = float(st.number_input(
+                "Recall to reach", min_value=0.01, max_value=1.0, value=TARGET_RECALL, step=0.05, format="%.2f",
+                key="pr_target", bind=URL, help="e.g. 0.8: catch 80% of the positives."))
+        else:
+            typed = st.number_input("Threshold", value=None, format="%g", key="pr_t", bind=URL,
+                                    placeholder="a score, e.g. 0.5",
+                                    help="score ≥ threshold is flagged. Empty: the threshold reaching "
+                                    f"{percent(TARGET_RECALL)} recall.")
+        other = st.selectbox("Another metric", OTHER_METRICS, format_func=lambda k: METRIC_TEXT[k][0],
+                             key="pr_other", bind=URL, help="Shown beside precision, recall, F1 and MCC.")
+
+    pair = None
+    verdict_recall = TARGET_RECALL
+    if len(models) > 1:
+        with st.container(border=True):
+            st.markdown("**Two models**")
+            a = st.selectbox("Model A", models, index=0, format_func=str, key="pr_a", bind=URL,
+                             help="Differences are A − B.")
+            b = st.selectbox("Model B", models, index=1, format_func=str, key="pr_b", bind=URL)
+            verdict_recall = float(st.number_input(
+                "Recall for the verdict", min_value=0.01, max_value=1.0, value=TARGET_RECALL, step=0.05,
+                format="%.2f", key="pr_vrecall", bind=URL,
+                help="Compare the two precisions where both models flag this share of the positives."))
+            if a == b:
+                st.warning("Pick two different models to compare.", icon=":material/warning:")
+            else:
+                pair = (a, b)
+    if not ok:
+        return None
+    return Options(model=model, level=float(level), method=method, recall=recall, thresholds=thresholds, by=by,
+                   target=target, typed=None if typed is None else float(typed), other=other, pair=pair,
+                   verdict_recall=verdict_recall)
+
+
+def metric_value_text(v: float) -> str:
+    return "—" if not np.isfinite(v) else f"{v:.3f}"
+
+
+def undefined_text(metric: str, p: float) -> str:
+    """Plain words for the probability that the metric is undefined in a resample ('' if negligible)."""
+    if p < UNDEFINED_SHOWN:
+        return ""
+    return (f" Undefined ({UNDEFINED[metric]}) in {percent_prob(p)} of bootstrap resamples; the interval is "
+            "given that it is defined.")
+
+
+def percent_prob(p: float) -> str:
+    p = float(p)
+    if p < 0.001:
+        return f"{100 * p:.2g}%"
+    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+
+
+def threshold_panel(an, opts: Options, t: float, how: str, results: dict) -> None:
+    """Precision, recall, F1, MCC and the chosen other metric at one threshold, with exact intervals."""
+    res = results
+    first = res["precision"]
+    report.markdown(f"**At a threshold** · {md_escape(opts.model)} · score ≥ **{md_escape(number(t, 6))}** "
+                    f"({md_escape(how)}): TP {int(first.tp[0]):,}, FP {int(first.fp[0]):,} flagged of "
+                    f"{first.n_pos + first.n_neg:,} (n+ = {first.n_pos:,}).")
+    names = list(MAIN_METRICS) + [opts.other]
+    cols = st.columns(len(names))
+    for col, name in zip(cols, names):
+        r = res[name]
+        label, help_ = METRIC_TEXT[name]
+        v, lo, hi = float(r.value[0]), float(r.low[0]), float(r.high[0])
+        with col:
+            report.metric(label, metric_value_text(v), help=help_)
+            if not np.isfinite(v):
+                report.caption(f"Undefined on the data: {UNDEFINED[name]}.")
+            elif np.isfinite(lo) and np.isfinite(hi):
+                report.caption(f"{percent(opts.level)} interval [{lo:.3f}, {hi:.3f}]."
+                               + (ZERO_WIDTH if hi <= lo else "") + undefined_text(name, float(r.p_undefined[0])))
+            else:
+                report.caption("No interval: the metric is undefined in every bootstrap resample.")
+
+
+def verdict_panel(an, opts: Options) -> dict | None:
+    """Two models at one recall: Δprecision A − B with its exact paired interval and P(A better)."""
+    a, b = opts.pair
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    report.subheader(f"Which has the higher precision at {percent(opts.verdict_recall)} recall?", anchor=False)
+    y, sa = an.arrays(a)
+    _, sb = an.arrays(b)
+    p = an.prepared
+    args = (an.key, a, b, opts.verdict_recall, opts.level, opts.method)
+    done_key = "pr_verdict_done::" + "|".join(map(str, args))
+    run = st.session_state.get(done_key, False) or p.n_pos * p.n_neg <= VERDICT_AUTO
+    if not run:
+        st.info(f"With {p.n_pos:,} positives and {p.n_neg:,} negatives this exact paired law takes a while "
+                "(about a minute for 500 instances); it runs when you ask.", icon=":material/schedule:")
+        run = st.button("Compute the verdict", key="pr_run", icon=":material/play_arrow:")
+    if not run:
+        return None
+    try:
+        with st.spinner("Computing the exact paired law of Δprecision…", show_time=True):
+            cmp = cache_pr.compare_at_recall(*args, y, sa, sb)
+        each = {m: cache_pr.precision_at_recall(an.key, m, (opts.verdict_recall,), opts.level, opts.method,
+                                                *an.arrays(m)) for m in (a, b)}
+    except rocci.InputError as exc:
+        error(str(exc))
+        return None
+    st.session_state[done_key] = True
+    d, lo, hi = float(cmp.delta[0]), float(cmp.delta_low[0]), float(cmp.delta_high[0])
+    pa, tie = float(cmp.p_a_better[0]), float(cmp.p_tie[0])
+    level_r = float(cmp.recall[0])
+    headline = verdict_sentence(a, b, level_r, d, lo, hi, pa, tie, opts.level)
+    st.markdown(headline)
+    report.current().add_caption(headline)
+    c1, c2, c3 = st.columns(3)
+    report.metric_in(c1, f"Δprecision, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
+                     help="Precision of A minus precision of B, in percentage points, both at the same recall.")
+    report.metric_in(c2, f"P({md_escape(a)} better)", percent_prob(pa),
+                     help="Share of bootstrap resamples in which A's precision is higher than B's at this recall "
+                     "(exact, paired: both models on the same resample).")
+    report.metric_in(c3, "Precision A · B",
+                     f"{float(each[a].precision[0]):.3f} · {float(each[b].precision[0]):.3f}",
+                     help="Each model's precision on the data at this recall.")
+    report.caption(
+        f"At recall {level_r:.3f} (r = {int(cmp.r[0])} of m+ = {cmp.m_pos:,} positives flagged by each model): "
+        f"{A} {float(each[a].precision[0]):.4f} [{float(each[a].precision_low[0]):.4f}, "
+        f"{float(each[a].precision_high[0]):.4f}], {B} {float(each[b].precision[0]):.4f} "
+        f"[{float(each[b].precision_low[0]):.4f}, {float(each[b].precision_high[0]):.4f}]; "
+        f"{percent(opts.level)} {METHODS[opts.method].lower()} interval of Δ [{100 * lo:+.1f}, {100 * hi:+.1f}] "
+        f"points; the two tie in {percent_prob(tie)} of resamples. Exact paired bootstrap: both thresholds come "
+        "from the same resample of positives.")
+    frame = cmp.to_frame()
+    frame.insert(0, "model_b", str(b))
+    frame.insert(0, "model_a", str(a))
+    frame["confidence_level"], frame["method"] = cmp.confidence_level, cmp.method
+    frame["m_pos"], frame["m_neg"] = cmp.m_pos, cmp.m_neg
+    return {"frame": frame}
+
+
+def verdict_sentence(a: str, b: str, recall: float, d: float, lo: float, hi: float, pa: float, tie: float,
+                     level: float) -> str:
+    """The plain headline: 'At 80% recall, A's precision is higher by … (95% interval …); A is better in …'."""
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    where = f"At {percent(round(recall, 3))} recall"
+    interval = f"{percent(level)} interval {100 * lo:+.1f} to {100 * hi:+.1f} points"
+    if d > 0:
+        words = f"{A}'s precision is higher by {100 * d:.1f} percentage points ({interval})"
+    elif d < 0:
+        words = f"{A}'s precision is lower by {100 * -d:.1f} percentage points ({interval})"
+    else:
+        words = f"the two precisions are equal on the data ({interval})"
+    better = f"{A} is better in **{percent_prob(pa)}** of bootstrap worlds"
+    pb = max(0.0, 1.0 - pa - tie)
+    if pb > pa:
+        better = f"{B} is better in **{percent_prob(pb)}** of bootstrap worlds"
+    clear = ("the interval excludes 0" if lo > 0 or hi < 0 else "the interval contains 0: no clear winner")
+    return f"{where}, {words}; {better} ({clear})."
+
+
+def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
+    out = frame.copy()
+    out.insert(0, "model", str(model))
+    for k, v in fields.items():
+        out[k] = v
+    return out
+
+
+def column_config(spec: dict, frame: pd.DataFrame) -> dict:
+    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
+            for c in frame.columns if c in spec}
+
+
+def metrics_frame(results: dict, names: list) -> pd.DataFrame:
+    """One row per metric at the threshold (the metric_ci frames, renamed to common columns)."""
+    rows = []
+    for name in names:
+        f = results[name].to_frame().rename(columns={name: "value", f"{name}_mean": "mean", f"{name}_std": "std",
+                                                     f"{name}_low": "low", f"{name}_high": "high"})
+        f.insert(0, "metric", METRIC_TEXT[name][0])
+        rows.append(f)
+    return pd.concat(rows, ignore_index=True)
+
+
+def main() -> None:
+    st.title("Precision–recall", anchor=False)
+    report.caption(CAPTION)
+    an = cache.analysis_or_notice()
+    if an is None:
+        return
+    try:
+        curves = {m: cache_pr.pr_curve(an.key, m, *an.arrays(m)) for m in an.models}
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+
+    left, right = controls_ui.page_columns()
+    with left:
+        opts = controls(an, curves)
+    if opts is None:
+        with right:
+            st.info("Fix the highlighted input on the left to update the page.")
+        return
+
+    y, s = an.arrays(opts.model)
+    names = list(MAIN_METRICS) + [opts.other]
+    try:
+        if opts.by == "value" and opts.typed is not None:
+            t, how = opts.typed, "typed"
+        else:
+            target = opts.target if opts.by == "recall" else TARGET_RECALL
+            t = cache_pr.threshold_for_recall(an.key, opts.model, target, y, s)
+            how = f"the highest threshold reaching {percent(target)} recall"
+        at_t = {k: cache_pr.metric_at(an.key, opts.model, k, (t,), opts.level, opts.method, y, s) for k in names}
+        rci = cache_pr.precision_at_recall(an.key, opts.model, opts.recall, opts.level, opts.method, y, s)
+        regions = None
+        if opts.thresholds:
+            regions = {k: cache_pr.metric_at(an.key, opts.model, k, opts.thresholds, opts.level, opts.method, y, s)
+                       for k in ("precision", "recall")}
+    except rocci.InputError as exc:
+        with right:
+            error(str(exc))
+        return
+
+    cfg = plotly_config(image_format=image_format(), filename="rocci_precision_recall")
+    many = len(an.models) > 1
+    color = an.colors[opts.model]
+    verdict = None
+    with right:
+        baseline = float(next(iter(curves.values())).attrs["baseline"])
+        fig = plots_pr.pr_figure(curves, baseline=baseline, colors=an.colors)
+        plots_pr.add_recall_intervals(fig, rci, name=opts.model if many else "", color_index=color)
+        if regions is not None:
+            plots_pr.add_threshold_regions(fig, regions["precision"], regions["recall"],
+                                           name=opts.model if many else "", color_index=color)
+        plots_pr.add_current_point(fig, at_t["precision"], at_t["recall"], name=opts.model)
+        report.plotly_chart(fig, config=cfg, key="pr_chart")
+        report.caption(
+            f"Curves: every threshold, joined as Davis and Goadrich (2006) interpolate between two thresholds "
+            f"(precision is not a straight line in recall). Dashed grey: the baseline, the positive share "
+            f"{baseline:.4f} (random scores). Bars: {percent(opts.level)} {METHODS[opts.method].lower()} intervals "
+            f"for {md_escape(opts.model)}'s precision at the recall levels; diamond: the threshold below, with "
+            "its recall and precision intervals."
+            + (" Boxes: recall interval × precision interval at each chosen threshold (each axis at the level, "
+               "not a joint region)." if regions is not None else "")
+            + " Hover a point for its threshold, counts and interval.")
+        threshold_panel(an, opts, t, how, at_t)
+        if opts.pair is not None:
+            verdict = verdict_panel(an, opts)
+        method_note(opts, rci)
+
+    results(an, opts, curves, rci, at_t, names, regions, verdict)
+
+
+def method_note(opts: Options, rci) -> None:
+    controls_ui.method_note(
+        "**The exact bootstrap law.** Each resample draws m+ positives and m− negatives with replacement "
+        f"(stratified; here m+ = {rci.m_pos:,}, m− = {rci.m_neg:,}); the intervals are what infinitely many "
+        "resamples would give, computed by formula. **At a fixed threshold** the positives flagged in a "
+        "resample follow a binomial law Bin(m+, TP/n+) and the negatives flagged Bin(m−, FP/n−), "
+        "independently; precision, F1, MCC and the rest are functions of these two counts, so each has a "
+        "finite law, the sum of the two binomial probabilities over the pairs of counts that give each value. "
+        "**At a fixed recall** r/m+ the threshold moves with the resample: it is the r-th highest positive "
+        "score drawn (an order statistic); given it, the negatives flagged are binomial and the precision is "
+        "r/(r + FP*), a mixture of binomials, the law of the ROC page's vertical averaging with the classes' "
+        "roles swapped. **Two models**: both thresholds come from the same resample of positives, so the "
+        "law of the difference is paired and exact. The percentile interval takes the law's "
+        f"{percent((1 - opts.level) / 2)} and {percent(1 - (1 - opts.level) / 2)} points; Wald, its mean ± z·sd. "
+        "**Undefined cases**: a resample that flags nothing has no precision (and MCC, NPV or lift can be "
+        "undefined the same way); such resamples are left out, as a Monte Carlo bootstrap drops them, and "
+        "their exact probability is shown when it is at least 0.01%. **The curve** between two thresholds is "
+        "Davis and Goadrich's (2006) interpolation: TP grows by one at a time and FP in proportion, along the "
+        "ROC segment.")
+
+
+def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regions, verdict) -> None:
+    report.subheader("Results", anchor=False)
+    tabs = ["Precision at recall levels", "At the threshold"]
+    if regions is not None:
+        tabs.append("Regions at thresholds")
+    if verdict is not None:
+        tabs.append("Two models")
+    tabs.append("PR curve points")
+    tab = dict(zip(tabs, st.tabs(tabs)))
+    level = percent(opts.level)
+    method = METHODS[opts.method].lower()
+
+    with tab["Precision at recall levels"]:
+        frame = rci.to_frame()
+        n_requested = len(frame)
+        frame = frame.drop_duplicates(subset=["r"], ignore_index=True)
+        report.caption(
+            f"Model **{md_escape(opts.model)}**: {level} {method} intervals for the precision at recall levels "
+            f"r / m+; exact stratified bootstrap, m+ = {rci.m_pos:,}, m− = {rci.m_neg:,}."
+            + (f" {n_requested - len(frame)} of the {n_requested} levels round to the same r / m+ as another "
+               "one and are listed once." if len(frame) < n_requested else ""))
+        order = [c for c in RECALL_COLUMNS if c in frame.columns]
+        st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(RECALL_COLUMNS, frame),
+                     key="pr_recall_table")
+        download_csv(with_provenance(frame, opts.model, confidence_level=rci.confidence_level, method=rci.method,
+                                     bootstrap="stratified", m_pos=rci.m_pos, m_neg=rci.m_neg),
+                     label="Download precision at recall levels (CSV)", file_name="rocci_precision_at_recall.csv",
+                     key="dl_pr_recall")
+
+    with tab["At the threshold"]:
+        frame = metrics_frame(at_t, names)
+        report.caption(f"Model **{md_escape(opts.model)}** at score ≥ {md_escape(number(frame['threshold'][0], 6))}: "
+                       f"{level} {method} intervals of each metric's exact stratified bootstrap law.")
+        cfg = column_config(METRIC_COLUMNS, frame)
+        cfg["metric"] = st.column_config.TextColumn("Metric", help="; ".join(
+            f"{METRIC_TEXT[k][0]}: {METRIC_TEXT[k][1]}" for k in names))
+        st.dataframe(frame, hide_index=True, column_order=["metric", "value", "low", "high", "mean", "std",
+                                                           "p_undefined"],
+                     column_config=cfg, key="pr_metric_table")
+        first = at_t["precision"]
+        download_csv(with_provenance(frame, opts.model, confidence_level=first.confidence_level,
+                                     method=first.method, bootstrap=first.bootstrap, m_pos=first.m_pos,
+                                     m_neg=first.m_neg),
+                     label="Download the metrics at the threshold (CSV)", file_name="rocci_metrics_at_threshold.csv",
+                     key="dl_pr_metrics")
+
+    if regions is not None:
+        with tab["Regions at thresholds"]:
+            p, r = regions["precision"].to_frame(), regions["recall"].to_frame()
+            frame = p[["threshold", "tp", "fp"]].copy()
+            for c in ("recall", "recall_low", "recall_high"):
+                frame[c] = r[c]
+            for c in ("precision", "precision_low", "precision_high", "p_undefined"):
+                frame[c] = p[c]
+            report.caption(f"Model **{md_escape(opts.model)}**: {level} {method} intervals for recall and "
+                           "precision at each threshold (each on its own; the box on the chart is their product).")
+            st.dataframe(frame, hide_index=True, column_config=column_config(REGION_COLUMNS, frame),
+                         key="pr_region_table")
+            download_csv(with_provenance(frame, opts.model, confidence_level=opts.level, method=opts.method,
+                                         bootstrap="stratified"),
+                         label="Download the regions (CSV)", file_name="rocci_precision_regions.csv",
+                         key="dl_pr_regions")
+
+    if verdict is not None:
+        with tab["Two models"]:
+            frame = verdict["frame"]
+            report.caption("Δprecision = precision of A − precision of B at the recall level, with P(A better) "
+                           "and P(tie): exact paired stratified bootstrap.")
+            st.dataframe(frame, hide_index=True, key="pr_verdict_table")
+            download_csv(frame, label="Download the two-model comparison (CSV)",
+                         file_name="rocci_precision_compare.csv", key="dl_pr_verdict")
+
+    with tab["PR curve points"]:
+        sizes = ", ".join(f"{md_escape(m)}: {len(c):,} points ({int(c['interpolated'].sum()):,} interpolated)"
+                          for m, c in curves.items())
+        report.caption("Every point of each curve: one per threshold, and Davis and Goadrich's interpolated "
+                       f"points between them (threshold empty). {sizes}.")
+
+        def curve_frame() -> pd.DataFrame:
+            return pd.concat([c.assign(model=str(m)) for m, c in curves.items()], ignore_index=True)[
+                ["model", "threshold", "recall", "precision", "tp", "fp", "interpolated", "threshold_above",
+                 "threshold_below"]]
+
+        if len(next(iter(curves.values()))) <= 2000:
+            st.dataframe(curve_frame(), hide_index=True, height=260, key="pr_curve_table")
+        download_csv(curve_frame, label="Download the PR curve(s) (CSV)", file_name="rocci_pr_curve.csv",
+                     key="dl_pr_curve")
+
+
+main()

@@ -1,0 +1,223 @@
+"""The Precision–recall page's figures: PR curves, the baseline, intervals at recall levels and regions at
+thresholds.
+
+Nothing here computes a statistic: the curves are :func:`rocci.precision.curve.pr_curve`'s frames as they
+are (Davis and Goadrich's interpolation included), the intervals come from
+:func:`rocci.precision.precision_ci` (``recall=...``: a :class:`~rocci.precision.RecallPrecisionCI`) and
+the regions from two :class:`~rocci.precision.MetricCI` (precision and recall at the same thresholds).  The
+only arithmetic is drawing arithmetic: which vertices of a long curve to draw, rectangle outlines and
+error-bar lengths.  Text from the user's data (model names) is HTML-escaped before it reaches plotly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+try:  # pragma: no cover - exercised only when plotly is missing
+    import plotly.graph_objects as go
+except ImportError as exc:  # pragma: no cover
+    raise ImportError("rocci.plots needs plotly: pip install plotly") from exc
+
+from ._style import MAX_CURVE_POINTS, _base_layout, _percent, _rgba, _text, color_for, dash_for, style_index
+from .explore import curve_indices
+
+__all__ = ["pr_figure", "add_recall_intervals", "add_threshold_regions", "add_current_point"]
+
+_AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
+             mirror=True, ticks="outside")
+_CURRENT = "#111111"
+_METHODS = {"percentile": "percentile", "wald": "Wald"}
+
+
+def _thr(t: float) -> str:
+    return "+∞" if np.isposinf(t) else f"{t:.6g}"
+
+
+def pr_figure(curves: Mapping[str, Any], *, baseline: float, colors: Mapping[str, int] | None = None,
+              max_points: int = MAX_CURVE_POINTS, height: int = 520) -> go.Figure:
+    """Precision–recall curves, one per model, with the baseline.
+
+    Parameters
+    ----------
+    curves : mapping of model name -> DataFrame
+        Frames of :func:`rocci.precision.curve.pr_curve` (columns ``threshold, recall, precision, tp, fp,
+        interpolated, threshold_above, threshold_below``), drawn in curve order as lines: between two ROC
+        points they follow the interpolated points, so the drawn curve is the achievable one.
+    baseline : float
+        The positive share ``n+/n`` (``frame.attrs["baseline"]``): the precision of scores that carry no
+        information, drawn as a dashed horizontal line.
+    colors : mapping of model name -> int, optional
+        The session's style index of each model (:func:`rocci.plots.style_index`).
+    max_points : int
+        Longer curves are drawn from :func:`rocci.plots.explore.curve_indices`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces with ``meta[0]`` "baseline" and "pr" (``meta[1]`` the model name).
+    """
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[0, 1], y=[baseline, baseline], mode="lines", line=dict(color="#777777", dash="dash", width=1.2),
+        name=f"baseline: positive share {baseline:.3g} (random scores)", meta=["baseline"], legendrank=1000,
+        hovertemplate=f"baseline: precision of random scores = positive share n+/n = {baseline:.4g}<extra></extra>",
+    ))
+    for pos, (name, frame) in enumerate(curves.items()):
+        idx_style = style_index(name, pos, colors)
+        x = np.asarray(frame["recall"], dtype=float)
+        y = np.asarray(frame["precision"], dtype=float)
+        idx = curve_indices(x, y, max_points=max_points)
+        interp = np.asarray(frame["interpolated"], dtype=bool)[idx]
+        above = np.asarray(frame["threshold_above"], dtype=float)[idx]
+        below = np.asarray(frame["threshold_below"], dtype=float)[idx]
+        where = np.array([f"between thresholds {_thr(a)} and {_thr(b)} (interpolated)" if i
+                          else f"threshold: score ≥ {_thr(b)}" for i, a, b in zip(interp, above, below)],
+                         dtype=object)
+        custom = np.column_stack([where, np.asarray(frame["tp"], float)[idx],
+                                  np.asarray(frame["fp"], float)[idx]]).astype(object)
+        drawn = "" if idx.size == x.size else f" ({idx.size:,} of {x.size:,} points drawn)"
+        fig.add_trace(go.Scatter(
+            x=x[idx], y=y[idx], mode="lines",
+            line=dict(color=color_for(idx_style), dash=dash_for(idx_style), width=2.2),
+            name=_text(name) + drawn, meta=["pr", str(name)], legendrank=100 + pos, customdata=custom,
+            hovertemplate=(f"<b>{_text(name)}</b><br>%{{customdata[0]}}<br>recall %{{x:.4f}}, "
+                           "precision %{y:.4f}<br>TP %{customdata[1]:.6g}, FP %{customdata[2]:.6g}<extra></extra>"),
+        ))
+    fig.update_xaxes(title_text="Recall (share of positives found)", range=[-0.01, 1.01], **_AXIS)
+    fig.update_yaxes(title_text="Precision (positives among flagged)", range=[-0.01, 1.02], **_AXIS)
+    _base_layout(fig, title=None, height=height)
+    fig.update_layout(margin=dict(l=60, r=16, t=16, b=130),
+                      legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0))
+    return fig
+
+
+def add_recall_intervals(fig: go.Figure, rci: Any, *, name: str = "", color_index: int = 0) -> go.Figure:
+    """Intervals for the precision at fixed recall levels, as vertical bars.
+
+    Parameters
+    ----------
+    fig : Figure from :func:`pr_figure`
+    rci : RecallPrecisionCI
+        :func:`rocci.precision.precision_ci` with ``recall=...``: at each level ``r/m+`` the observed
+        precision (marker) and the interval of its exact bootstrap law (bar).
+    name : str
+        Model name for the legend.
+    color_index : int
+
+    Returns
+    -------
+    The same figure, with a trace whose ``meta[0]`` is "recall-intervals".
+    """
+    x = np.asarray(rci.recall, dtype=float)
+    y = np.asarray(rci.precision, dtype=float)
+    lo = np.asarray(rci.precision_low, dtype=float)
+    hi = np.asarray(rci.precision_high, dtype=float)
+    custom = np.column_stack([np.asarray(rci.r), np.asarray(rci.threshold, dtype=float), lo, hi,
+                              np.asarray(rci.precision_mean, dtype=float),
+                              np.asarray(rci.precision_std, dtype=float)]).astype(object)
+    level = _percent(rci.confidence_level)
+    method = _METHODS.get(rci.method, rci.method)
+    color = color_for(color_index)
+    fig.add_trace(go.Scatter(
+        x=x, y=y, mode="markers", marker=dict(color=color, size=8, symbol="circle",
+                                               line=dict(color="white", width=1)),
+        error_y=dict(type="data", symmetric=False, array=hi - y, arrayminus=y - lo, color=color,
+                     thickness=1.6, width=5),
+        name=(f"{_text(name)}: " if name else "") + f"{level} intervals at recall levels",
+        meta=["recall-intervals", str(name)], legendrank=200, customdata=custom,
+        hovertemplate=("<b>recall level %{x:.4f}</b> (r = %{customdata[0]} of m+ = " + f"{rci.m_pos})<br>"
+                       "threshold on the data: score ≥ %{customdata[1]:.6g}<br>precision %{y:.4f}<br>"
+                       f"{level} {method} interval " + "[%{customdata[2]:.4f}, %{customdata[3]:.4f}]<br>"
+                       "exact-bootstrap mean %{customdata[4]:.4f}, sd %{customdata[5]:.4f}<extra></extra>"),
+    ))
+    return fig
+
+
+def add_threshold_regions(fig: go.Figure, precision: Any, recall: Any, *, name: str = "",
+                          color_index: int = 0) -> go.Figure:
+    """Regions at thresholds: the recall interval × the precision interval, as rectangles.
+
+    Parameters
+    ----------
+    fig : Figure from :func:`pr_figure`
+    precision, recall : MetricCI
+        :func:`rocci.precision.metric_ci` with ``metric="precision"`` and ``metric="recall"`` at the same
+        thresholds.  Each box is the product of the two intervals, each at the stated level (not a joint
+        region).  Thresholds where the precision is undefined on the data are left out.
+
+    Returns
+    -------
+    The same figure, with traces whose ``meta[0]`` are "threshold-region" (outlines) and
+    "threshold-points".
+    """
+    color = color_for(color_index)
+    level = _percent(precision.confidence_level)
+    px_, py_ = [], []
+    x = np.asarray(recall.value, dtype=float)
+    y = np.asarray(precision.value, dtype=float)
+    xl, xh = np.asarray(recall.low, float), np.asarray(recall.high, float)
+    yl, yh = np.asarray(precision.low, float), np.asarray(precision.high, float)
+    ok = np.isfinite(y) & np.isfinite(yl) & np.isfinite(yh)
+    for i in np.flatnonzero(ok):
+        px_ += [xl[i], xh[i], xh[i], xl[i], xl[i], None]
+        py_ += [yl[i], yl[i], yh[i], yh[i], yl[i], None]
+    prefix = f"{_text(name)}: " if name else ""
+    fig.add_trace(go.Scatter(
+        x=px_, y=py_, mode="lines", fill="toself", fillcolor=_rgba(color, 0.12), line=dict(color=color, width=1),
+        name=f"{prefix}{level} regions at thresholds (recall × precision intervals)",
+        meta=["threshold-region", str(name)], hoverinfo="skip", legendrank=300,
+    ))
+    custom = np.column_stack([np.asarray(precision.thresholds, float), xl, xh, yl, yh,
+                              np.asarray(precision.tp), np.asarray(precision.fp),
+                              np.asarray(precision.p_undefined, float)])[ok].astype(object)
+    fig.add_trace(go.Scatter(
+        x=x[ok], y=y[ok], mode="markers", marker=dict(color=color, size=7, symbol="square"),
+        meta=["threshold-points", str(name)], showlegend=False, customdata=custom,
+        hovertemplate=("<b>threshold: score ≥ %{customdata[0]:.6g}</b><br>"
+                       "recall %{x:.4f} [%{customdata[1]:.4f}, %{customdata[2]:.4f}]<br>"
+                       "precision %{y:.4f} [%{customdata[3]:.4f}, %{customdata[4]:.4f}]<br>"
+                       "TP %{customdata[5]}, FP %{customdata[6]}<br>"
+                       f"{level} intervals, each axis on its own<extra></extra>"),
+    ))
+    return fig
+
+
+def add_current_point(fig: go.Figure, precision: Any, recall: Any, *, i: int = 0, name: str = "") -> go.Figure:
+    """The "At a threshold" panel's threshold: a diamond with its recall and precision intervals.
+
+    Parameters
+    ----------
+    precision, recall : MetricCI
+        At the chosen threshold (row ``i``).  Nothing is drawn where the precision is undefined on the
+        data (no instance predicted positive).
+
+    Returns
+    -------
+    The same figure, with a trace whose ``meta[0]`` is "current".
+    """
+    x, y = float(recall.value[i]), float(precision.value[i])
+    if not np.isfinite(y):
+        return fig
+    xl, xh = float(recall.low[i]), float(recall.high[i])
+    yl, yh = float(precision.low[i]), float(precision.high[i])
+    t = float(precision.thresholds[i])
+    level = _percent(precision.confidence_level)
+    kw = {}
+    if np.isfinite([xl, xh]).all():
+        kw["error_x"] = dict(type="data", symmetric=False, array=[xh - x], arrayminus=[x - xl], color=_CURRENT,
+                             thickness=1.4, width=4)
+    if np.isfinite([yl, yh]).all():
+        kw["error_y"] = dict(type="data", symmetric=False, array=[yh - y], arrayminus=[y - yl], color=_CURRENT,
+                             thickness=1.4, width=4)
+    fig.add_trace(go.Scatter(
+        x=[x], y=[y], mode="markers",
+        marker=dict(color=_CURRENT, size=13, symbol="diamond", line=dict(color="white", width=1.5)),
+        name=f"chosen threshold (score ≥ {_thr(t)})", meta=["current", str(name)], legendrank=50,
+        hovertemplate=(f"<b>{_text(name)}: score ≥ {_thr(t)}</b><br>recall {x:.4f} [{xl:.4f}, {xh:.4f}]<br>"
+                       f"precision {y:.4f} [{yl:.4f}, {yh:.4f}]<br>TP {int(precision.tp[i])}, "
+                       f"FP {int(precision.fp[i])}<br>{level} intervals<extra></extra>"),
+        **kw,
+    ))
+    return fig

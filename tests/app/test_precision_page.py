@@ -1,0 +1,274 @@
+"""Precision–recall page, driven by AppTest: curves, intervals at recall levels and at a threshold, regions,
+the two-model verdict, URL round trip and bad typed lists.  Every number is checked against rocci."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+
+import rocci
+import rocci.precision as rp
+from rocci import data as rdata
+from rocci.precision.curve import pr_curve
+from ui.text import md_escape
+
+PAGE = "app_pages/precision.py"
+DEFAULT_RECALL = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+MODELS = ["gbm", "logit", "rules_v2"]
+
+
+def _sample_arrays(model):
+    df = rocci.load_table(ROOT / "data" / "breast_cancer_cv.csv")
+    g = rdata.guess_columns(df)
+    prep = rdata.prepare_binary(df, label=g["label"], scores=g["scores"],
+                                pos_label=rdata.guess_pos_label(rdata.label_values(df, g["label"])))
+    return np.asarray(prep.is_positive, bool), np.asarray(prep.scores[model], float)
+
+
+def fraud_frame(n: int = 800, n_pos: int = 20, seed: int = 4) -> pd.DataFrame:
+    """An imbalanced file (2.5% fraud), three models, string labels."""
+    rng = np.random.default_rng(seed)
+    y = np.zeros(n, bool)
+    y[rng.choice(n, n_pos, replace=False)] = True
+    base = rng.normal(size=n)
+    gbm = np.round(1 / (1 + np.exp(-(base + 2.6 * y - 3))), 4)
+    logit = np.round(1 / (1 + np.exp(-(0.6 * base + 0.8 * rng.normal(size=n) + 1.8 * y - 3))), 4)
+    rules = np.round(np.clip(0.2 * rng.integers(0, 5, n) + 0.3 * y, 0, 1), 1)  # coarse: many ties
+    return pd.DataFrame({"label": np.where(y, "fraud", "legit"), "gbm": gbm, "logit": logit, "rules_v2": rules})
+
+
+def upload_app(frame: pd.DataFrame, query: dict | None = None, name: str = "fraud.csv"):
+    at = new_app()
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((name, frame.to_csv(index=False).encode(), "text/csv")).run()
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.switch_page(PAGE).run()
+    return at
+
+
+def fraud_arrays(frame: pd.DataFrame, model: str):
+    return (frame["label"] == "fraud").to_numpy(), frame[model].to_numpy(float)
+
+
+def metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def table(at, column: str) -> pd.DataFrame:
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def threshold_at(y, s, recall=0.8) -> float:
+    curve = rocci.precision_recall_curve(y, s)
+    return float(curve["threshold"][curve["recall"] >= recall - 1e-12].iloc[0])
+
+
+def check_panel(at, y, s, t, *, level=0.95, method="percentile", other="specificity"):
+    """The metric cards and their captions are metric_ci's at threshold t."""
+    labels = {"precision": "Precision", "recall": "Recall", "f1": "F1", "mcc": "MCC", "specificity": "Specificity",
+              "npv": "NPV", "accuracy": "Accuracy", "balanced_accuracy": "Balanced accuracy", "youden": "Youden's J",
+              "lift": "Lift"}
+    shown = metrics(at)
+    text = captions(at)
+    table_ = table(at, "metric")
+    for metric in ("precision", "recall", "f1", "mcc", other):
+        ref = rp.metric_ci(y, s, metric=metric, thresholds=[t], confidence_level=level, method=method)
+        v = float(ref.value[0])
+        assert shown[labels[metric]] == ("—" if np.isnan(v) else f"{v:.3f}"), metric
+        if np.isfinite(v):
+            assert f"interval [{ref.low[0]:.3f}, {ref.high[0]:.3f}]" in text, metric
+        row = table_[table_["metric"] == labels[metric]].iloc[0]
+        np.testing.assert_allclose([row["low"], row["high"], row["mean"]], [ref.low[0], ref.high[0], ref.mean[0]])
+        assert row["threshold"] == t
+
+
+def check_chart(at, y, scores: dict, model: str, *, recall=DEFAULT_RECALL, level=0.95, method="percentile"):
+    spec = figure(at, "pr_chart")
+    pr = traces(spec, "pr")
+    assert [t["meta"][1] for t in pr] == list(scores)
+    for trace, (name, s) in zip(pr, scores.items()):
+        ref = pr_curve(y, s)
+        np.testing.assert_allclose(decode(trace["x"]), ref["recall"])
+        np.testing.assert_allclose(decode(trace["y"]), ref["precision"])
+    base = traces(spec, "baseline")[0]
+    np.testing.assert_allclose(decode(base["y"]), [y.mean(), y.mean()])
+    bars = traces(spec, "recall-intervals")[0]
+    ref = rp.precision_ci(y, scores[model], recall=recall, confidence_level=level, method=method)
+    np.testing.assert_allclose(decode(bars["x"]), ref.recall)
+    np.testing.assert_allclose(decode(bars["y"]), ref.precision)
+    np.testing.assert_allclose(decode(bars["y"]) + decode(bars["error_y"]["array"]), ref.precision_high)
+    np.testing.assert_allclose(decode(bars["y"]) - decode(bars["error_y"]["arrayminus"]), ref.precision_low)
+    return spec
+
+
+def test_defaults_on_the_bundled_sample():
+    at = new_app(PAGE)
+    assert_clean(at)
+    y, a = _sample_arrays("logistic")
+    _, b = _sample_arrays("naive_bayes")
+    check_chart(at, y, {"logistic": a, "naive_bayes": b}, "logistic")
+    t = threshold_at(y, a)
+    check_panel(at, y, a, t)
+    cur = traces(figure(at, "pr_chart"), "current")[0]
+    assert decode(cur["x"])[0] == pytest.approx(rocci.confusion_at(y, a, t).recall)
+    # the recall-level table is precision_ci's
+    tab = table(at, "precision_high")
+    ref = rp.precision_ci(y, a, recall=DEFAULT_RECALL).to_frame().drop_duplicates(subset=["r"])
+    np.testing.assert_allclose(tab["precision_low"], ref["precision_low"])
+    # precision 1 with no false positive: the zero-width interval is explained
+    assert "Zero width" in captions(at)
+    # the verdict on 212 × 357 instances waits for a click
+    assert any("takes a while" in i.value for i in at.info)
+    assert at.button(key="pr_run")
+
+
+@pytest.fixture(scope="module")
+def fraud():
+    return fraud_frame()
+
+
+def test_imbalanced_three_model_upload_defaults_and_verdict(fraud):
+    at = upload_app(fraud)
+    assert_clean(at)
+    y, _ = fraud_arrays(fraud, "gbm")
+    scores = {m: fraud_arrays(fraud, m)[1] for m in MODELS}
+    spec = check_chart(at, y, scores, "gbm")
+    # Okabe–Ito colour and dash per model, from the session's style index
+    from rocci.plots import color_for, dash_for
+
+    for i, trace in enumerate(traces(spec, "pr")):
+        assert trace["line"]["color"] == color_for(i) and trace["line"]["dash"] == dash_for(i)
+    assert "0.025" in traces(spec, "baseline")[0]["name"]
+    t = threshold_at(y, scores["gbm"])
+    check_panel(at, y, scores["gbm"], t)
+    # the default threshold makes sense on 2.5% positives: it flags about 80% of them, not half the file
+    conf = rocci.confusion_at(y, scores["gbm"], t)
+    assert conf.recall >= 0.8 and conf.target_size < 0.2 * len(y)
+    # two models at 80% recall: compare_precision's numbers, the headline sentence
+    cmp = rp.compare_precision(y, scores["gbm"], scores["logit"], recall=[0.8])
+    shown = metrics(at)
+    assert shown["Δprecision, gbm − logit"] == f"{100 * cmp.delta[0]:+.1f} pts"
+    pa = float(cmp.p_a_better[0])
+    text = " ".join(m.value for m in at.markdown)
+    assert "At 80% recall" in text or f"At {100 * cmp.recall[0]:.1f}% recall" in text
+    assert f"{100 * abs(cmp.delta[0]):.1f} percentage points" in text
+    assert f"interval {100 * cmp.delta_low[0]:+.1f} to {100 * cmp.delta_high[0]:+.1f} points" in text
+    pb = 1 - pa - float(cmp.p_tie[0])
+    who, p = ("gbm", pa) if pa >= pb else ("logit", pb)
+    assert f"**{who}** is better in **{prob(p)}** of bootstrap worlds" in text
+    assert shown["P(gbm better)"] == prob(pa)
+
+
+def prob(p: float) -> str:
+    """The page's percentages of resamples (app_pages/precision.py percent_prob)."""
+    if p < 0.001:
+        return f"{100 * p:.2g}%"
+    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+
+
+def test_every_control_is_reachable(fraud):
+    at = upload_app(fraud)
+    y, _ = fraud_arrays(fraud, "gbm")
+    s = fraud_arrays(fraud, "logit")[1]
+    at.selectbox(key="pr_model").set_value("logit").run()
+    at.select_slider(key="pr_level").set_value(0.9).run()
+    at.selectbox(key="pr_method").set_value("wald").run()
+    at.text_input(key="pr_recall").input("0.25, 0.5, 0.75").run()
+    at.selectbox(key="pr_other").set_value("lift").run()
+    assert_clean(at)
+    check_chart(at, y, {m: fraud_arrays(fraud, m)[1] for m in MODELS}, "logit", recall=[0.25, 0.5, 0.75],
+                level=0.9, method="wald")
+    check_panel(at, y, s, threshold_at(y, s), level=0.9, method="wald", other="lift")
+    # recall target, then a typed threshold
+    at.number_input(key="pr_target").set_value(0.5).run()
+    check_panel(at, y, s, threshold_at(y, s, 0.5), level=0.9, method="wald", other="lift")
+    at.segmented_control(key="pr_by").set_value("value").run()
+    at.number_input(key="pr_t").set_value(0.2).run()
+    assert_clean(at)
+    check_panel(at, y, s, 0.2, level=0.9, method="wald", other="lift")
+    # regions at typed thresholds
+    at.toggle(key="pr_regions").set_value(True).run()
+    at.text_input(key="pr_thr").input("0.1, 0.3").run()
+    assert_clean(at)
+    spec = figure(at, "pr_chart")
+    assert traces(spec, "threshold-region")
+    pts = traces(spec, "threshold-points")[0]
+    prec = rp.metric_ci(y, s, metric="precision", thresholds=[0.1, 0.3], confidence_level=0.9, method="wald")
+    rec = rp.metric_ci(y, s, metric="recall", thresholds=[0.1, 0.3], confidence_level=0.9, method="wald")
+    np.testing.assert_allclose(decode(pts["y"]), prec.value)
+    np.testing.assert_allclose(decode(pts["x"]), rec.value)
+    reg = table(at, "recall_high")
+    np.testing.assert_allclose(reg["precision_low"], prec.low)
+    np.testing.assert_allclose(reg["recall_high"], rec.high)
+    # the pair and the verdict's recall
+    at.selectbox(key="pr_a").set_value("rules_v2").run()
+    at.selectbox(key="pr_b").set_value("gbm").run()
+    at.number_input(key="pr_vrecall").set_value(0.5).run()
+    assert_clean(at)
+    cmp = rp.compare_precision(y, fraud_arrays(fraud, "rules_v2")[1], fraud_arrays(fraud, "gbm")[1], recall=[0.5],
+                               confidence_level=0.9, method="wald")
+    assert metrics(at)[f"Δprecision, {md_escape('rules_v2')} − gbm"] == f"{100 * cmp.delta[0]:+.1f} pts"
+    at.selectbox(key="pr_b").set_value("rules_v2").run()
+    assert not at.exception and any("two different models" in w.value for w in at.warning)
+
+
+def test_url_round_trip(fraud):
+    query = {"pr_model": "logit", "pr_level": "90%", "pr_method": "Wald", "pr_recall": "0.3, 0.6",
+             "pr_by": "Type it", "pr_t": "0.25", "pr_other": "NPV", "pr_a": "logit", "pr_b": "rules_v2",
+             "pr_vrecall": "0.6", "pr_regions": "true", "pr_thr": "0.2"}
+    at = upload_app(fraud, query)
+    assert_clean(at)
+    assert at.selectbox(key="pr_model").value == "logit"
+    assert at.select_slider(key="pr_level").value == 0.9
+    assert at.selectbox(key="pr_method").value == "wald"
+    assert at.text_input(key="pr_recall").value == "0.3, 0.6"
+    assert at.segmented_control(key="pr_by").value == "value"
+    assert at.number_input(key="pr_t").value == pytest.approx(0.25)
+    assert at.selectbox(key="pr_other").value == "npv"
+    assert at.number_input(key="pr_vrecall").value == pytest.approx(0.6)
+    assert at.toggle(key="pr_regions").value is True
+    y, s = fraud_arrays(fraud, "logit")
+    check_panel(at, y, s, 0.25, level=0.9, method="wald", other="npv")
+    check_chart(at, y, {m: fraud_arrays(fraud, m)[1] for m in MODELS}, "logit", recall=[0.3, 0.6], level=0.9,
+                method="wald")
+    cmp = rp.compare_precision(y, s, fraud_arrays(fraud, "rules_v2")[1], recall=[0.6], confidence_level=0.9,
+                               method="wald")
+    assert metrics(at)[f"Δprecision, logit − {md_escape('rules_v2')}"] == f"{100 * cmp.delta[0]:+.1f} pts"
+
+
+@pytest.mark.parametrize("key, text", [("pr_recall", "abc"), ("pr_recall", "0.5, 1.5"), ("pr_recall", ""),
+                                       ("pr_recall", "0"), ("pr_thr", "0.2, x")])
+def test_bad_typed_lists_give_an_error_box(key, text):
+    at = new_app(PAGE, {"pr_regions": "true"})
+    at.text_input(key=key).input(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.error
+    assert any("Fix the highlighted input" in i.value for i in at.info)
+
+
+def test_typed_text_from_a_link_is_not_markup():
+    at = new_app(PAGE, {"pr_recall": "**big** [x](http://e.org)"})
+    assert not at.exception
+    assert at.error and "\\*\\*big\\*\\*" in at.error[0].value
+
+
+def test_verdict_button_on_a_larger_file():
+    frame = fraud_frame(n=1000, n_pos=25, seed=9)  # 25 × 975 > the automatic limit
+    at = upload_app(frame, name="bigger.csv")
+    assert_clean(at)
+    assert not any(m.label.startswith("Δprecision") for m in at.metric)
+    at.button(key="pr_run").click().run()
+    assert_clean(at)
+    y, a = fraud_arrays(frame, "gbm")
+    cmp = rp.compare_precision(y, a, fraud_arrays(frame, "logit")[1], recall=[0.8])
+    assert metrics(at)["Δprecision, gbm − logit"] == f"{100 * cmp.delta[0]:+.1f} pts"
+    # computed once: the next rerun shows it without a click
+    at.select_slider(key="pr_level").set_value(0.95).run()
+    assert "Δprecision, gbm − logit" in metrics(at)

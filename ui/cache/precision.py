@@ -1,0 +1,68 @@
+"""Cached calls into :mod:`rocci.precision`, for the Precision–recall page.
+
+Same conventions as :mod:`ui.cache`: a text ``key`` (:func:`ui.state.data_key`, the digest of the bytes
+plus the column mapping), the model names and the options as plain hashable values; the arrays are
+passed in underscore arguments, which Streamlit does not hash.  Errors (``rocci.InputError``) are not
+cached.  Every entry is kept per session (``scope="session"``) and bounded by ``max_entries``.
+
+The results are cached without their lazily built exact laws (``_laws``: closures over the data, which
+cannot be pickled and which the page does not draw); ``to_frame()`` and every interval are kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import streamlit as st
+
+import rocci
+import rocci.precision as rprec
+from rocci.precision.curve import pr_curve as _pr_curve
+
+
+def _lean(result):
+    """``result`` without its stored laws (``distribution()`` is not offered on the page)."""
+    if dataclasses.is_dataclass(result) and hasattr(result, "_laws"):
+        return dataclasses.replace(result, _laws=[])
+    return result
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner="Computing the precision–recall curve…")
+def pr_curve(key: str, model: str, _y, _s):
+    """:func:`rocci.precision.curve.pr_curve` (Davis and Goadrich's interpolation); ``attrs["baseline"]``
+    is the positive share."""
+    return _pr_curve(_y, _s)
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner=False)
+def threshold_for_recall(key: str, model: str, recall: float, _y, _s) -> float:
+    """The highest threshold whose recall on the data reaches ``recall`` (the first row of
+    :func:`rocci.precision_recall_curve` with ``recall >= recall``): fewest instances flagged for it."""
+    curve = rocci.precision_recall_curve(_y, _s)
+    reached = np.flatnonzero(np.asarray(curve["recall"], float) >= recall - 1e-12)
+    return float(curve["threshold"].iloc[int(reached[0])]) if reached.size else float(curve["threshold"].iloc[-1])
+
+
+@st.cache_data(max_entries=16, scope="session", show_spinner="Computing exact intervals at the recall levels…")
+def precision_at_recall(key: str, model: str, recall: tuple, confidence_level: float, method: str, _y, _s):
+    """:func:`rocci.precision.precision_ci` at recall levels (stratified exact bootstrap)."""
+    return _lean(rprec.precision_ci(_y, _s, recall=list(recall), confidence_level=confidence_level,
+                                    method=method))
+
+
+@st.cache_data(max_entries=64, scope="session", show_spinner=False)
+def metric_at(key: str, model: str, metric: str, thresholds: tuple, confidence_level: float, method: str,
+              _y, _s):
+    """:func:`rocci.precision.metric_ci` of one metric at the given thresholds (stratified exact bootstrap)."""
+    return _lean(rprec.metric_ci(_y, _s, metric=metric, thresholds=list(thresholds),
+                                 confidence_level=confidence_level, method=method))
+
+
+@st.cache_data(max_entries=16, scope="session", show_spinner=False)
+def compare_at_recall(key: str, model_a: str, model_b: str, recall: float, confidence_level: float, method: str,
+                      _y, _sa, _sb):
+    """:func:`rocci.precision.compare_precision` at one recall level: precision of A − precision of B, both
+    thresholds taken from the same bootstrap sample of positives."""
+    return _lean(rprec.compare_precision(_y, _sa, _sb, recall=[recall], metric="precision",
+                                         confidence_level=confidence_level, method=method))
