@@ -10,29 +10,281 @@ Full bootstrap (``m`` draws from the pooled data): the four cells are
 ``FP* ~ Bin(m − P*, fp/n−)`` independently: a cell is ``(P*, TP*, FP*)``.
 Precision depends on fewer counts: ``PP* = TP* + FP* ~ Bin(m, (tp + fp)/n)``
 and ``TP* | PP* ~ Bin(PP*, tp/(tp + fp))``, a two-dimensional lattice.
+
+No table of cells is built to reach the frame's columns (:class:`StratifiedLaw`,
+:class:`FullPrecisionLaw`):
+
+* **Percentile bounds** by one-dimensional sums where the metric is monotone along one count.
+  Every stratified metric but MCC is non-increasing in ``FP*`` at fixed ``TP*``, so
+  ``P(g* <= v) = Σ_a b(a; m+, p) · P(FP* >= f_v(a))`` with ``f_v(a)`` the first ``FP*`` where
+  ``g(a, ·) <= v`` (a binary search per row on the values as the table would hold them); full-bootstrap
+  precision ``a/s`` is non-decreasing in ``TP*`` at fixed ``PP* = s``, with binomial CDFs per row
+  (:class:`rocci.precision._laws.MonotoneLattice`).  MCC (not monotone along either count) is read
+  in two chunked passes over the cells (:func:`rocci.precision._laws.chunked_quantiles`).
+* **Mean and sd** exactly, from six one-dimensional convolutions: every stratified metric is
+  ``(u·TP* + v·FP* + w)/D(TP* + FP*)`` (e.g. precision ``TP*/(TP* + FP*)``, F1 ``2TP*/(TP* + FP* + m+)``,
+  MCC ``(m−·TP* − m+·FP*)/sqrt(PP*·m+·m−·(m − PP*))``), so its centred moments are sums over
+  ``s = TP* + FP*`` of convolutions of ``(TP* − c₁)^i·b(TP*)`` with ``(FP* − c₂)^j·b(FP*)``, ``i + j <= 2``.
+* **The law itself** (``distribution(i)``) only when asked, built in chunks of rows: it has up to
+  ``(window of TP*) × (window of FP*)`` distinct values, about 2.4·10^7 (≈ 400 MB) mid-ranking at 10^6 rows
+  (:data:`DISTRIBUTION_CELLS` is the largest built).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..exact import binomial_pmf
-from ._laws import binomial_window
+from ..exact import binomial_cdf, binomial_pmf
+from ._laws import ENUM_CELLS, Law, MonotoneLattice, binomial_window, chunked_quantiles
 from ._metrics import metric_value, stratified_value
 
-#: Largest number of cells built at once (memory stays near 200 MB).
+#: Largest number of cells built at once where a table of cells is the route (memory stays near 200 MB):
+#: the paired laws and the full bootstrap of metrics other than precision.
 MAX_CELLS = 12_000_000
 
+#: Largest window (cells) whose mean and sd are summed cell by cell; larger ones use the convolutions.
+DIRECT_CELLS = 1 << 21
 
-def _check_size(cells: int, what: str) -> None:
+#: Largest law returned whole by ``distribution(i)`` (cells of bootstrap counts; about 1.6 GB at the peak).
+DISTRIBUTION_CELLS = 60_000_000
+
+
+def _check_size(cells: int, what: str, advice: str | None = None) -> None:
     if cells > MAX_CELLS:
         from .._validation import InputError
 
         raise InputError(
             f"The exact law of {what} here has {cells:,} cells of bootstrap counts, more than the "
-            f"{MAX_CELLS:,} rocci builds at once: ask for a smaller bootstrap sample size m "
-            "(the law's width scales like 1/sqrt(m)), or for thresholds nearer the ends of the ranking."
+            f"{MAX_CELLS:,} rocci builds at once: "
+            + (advice or "ask for a smaller bootstrap sample size m (the law's width scales like 1/sqrt(m)), "
+               "or for thresholds nearer the ends of the ranking.")
         )
+
+
+def _check_distribution(cells: int) -> None:
+    if cells > DISTRIBUTION_CELLS:
+        from .._validation import InputError
+
+        raise InputError(
+            f"This exact law has {cells:,} cells of bootstrap counts, more than the {DISTRIBUTION_CELLS:,} "
+            "distribution() returns whole; its mean, sd and percentile bounds are in to_frame(). Ask for a "
+            "smaller bootstrap sample size m to get the law itself."
+        )
+
+
+def _linear_form(metric: str, m_pos: int, m_neg: int, beta2: float):
+    """``(u, v, w, D)``: the stratified metric is ``(u·TP + v·FP + w)/D(TP + FP)`` (``D`` vectorised)."""
+    P, N = float(m_pos), float(m_neg)
+    M = P + N
+    const = {"recall": (1, 0, 0, P), "specificity": (0, -1, N, N), "accuracy": (1, -1, N, M),
+             "balanced_accuracy": (N, -P, N * P, 2 * P * N), "youden": (N, -P, 0, P * N)}
+    if metric in const:
+        u, v, w, d = const[metric]
+        return u, v, w, lambda s: np.full(np.shape(s), d)
+    if metric == "precision":
+        return 1, 0, 0, lambda s: np.asarray(s, float)
+    if metric == "npv":
+        return 0, -1, N, lambda s: M - np.asarray(s, float)
+    if metric == "f1" or (metric == "fbeta" and beta2 == 1.0):
+        return 2, 0, 0, lambda s: np.asarray(s, float) + P
+    if metric == "fbeta":
+        return 1 + beta2, 0, 0, lambda s: np.asarray(s, float) + beta2 * P
+    if metric == "lift":
+        return M, 0, 0, lambda s: np.asarray(s, float) * P
+    if metric == "mcc":
+        return N, -P, 0, lambda s: np.sqrt(np.clip(np.asarray(s, float) * P * N * (M - np.asarray(s, float)),
+                                                   0, None))
+    raise ValueError(metric)  # pragma: no cover - checked by callers
+
+
+class StratifiedLaw:
+    """The exact stratified law of a metric at one threshold, without its table of cells.
+
+    ``mean``, ``std``, ``quantile(q)``/``quantiles(qs)``, ``p_undefined``, ``truncated`` as :class:`Law`
+    (module docstring for the routes); calling the object builds the :class:`Law` itself (``distribution``).
+    """
+
+    def __init__(self, metric: str, tp: int, fp: int, n_pos: int, n_neg: int, m_pos: int, m_neg: int,
+                 beta2: float = 1.0, rtol: float = 0.0):
+        self.metric, self.m_pos, self.m_neg, self.beta2, self.rtol = metric, m_pos, m_neg, beta2, rtol
+        p, q = tp / n_pos, fp / n_neg
+        t0, t1, lt = binomial_window(m_pos, p)
+        f0, f1, lf = binomial_window(m_neg, q)
+        self.t = np.arange(int(t0), int(t1) + 1)
+        self.f = np.arange(int(f0), int(f1) + 1)
+        self.pt = binomial_pmf(self.t, m_pos, p)
+        self.pf = binomial_pmf(self.f, m_neg, q)
+        self.truncated = float(lt + lf)
+        # Undefined cells (a denominator of 0) lie at corners of the lattice: (0, 0) or (m+, m−).
+        corners = {(i, j) for i in (0, self.t.size - 1) for j in (0, self.f.size - 1)}
+        self._undefined = [(i, j) for i, j in sorted(corners) if np.isnan(self._value(i, j))]
+        self.p_undefined = float(sum(self.pt[i] * self.pf[j] for i, j in self._undefined))
+        self.defined = float(self.pt.sum() * self.pf.sum()) - self.p_undefined
+        self.mean, self.std = self._moments(p, q)
+        self._lattice = None if metric == "mcc" else self._monotone()
+        self._cache: dict[float, float] = {}
+
+    def _value(self, i, j):
+        return stratified_value(self.metric, self.t[i], self.f[j], self.m_pos, self.m_neg, self.beta2)
+
+    def _moments(self, p: float, q: float):
+        if self.defined <= 0:
+            return np.nan, np.nan
+        if self.t.size * self.f.size <= DIRECT_CELLS:
+            return self._direct_moments()
+        u, v, w, den = _linear_form(self.metric, self.m_pos, self.m_neg, self.beta2)
+        ac, fc = self.m_pos * p, self.m_neg * q
+        dc = float(den(ac + fc))
+        lc = u * ac + v * fc + w
+        c = lc / dc if dc > 0 else 0.0
+        da, df = self.t - ac, self.f - fc
+        s = self.t[0] + self.f[0] + np.arange(self.t.size + self.f.size - 1)
+        d = den(s)
+        ok = d > 0
+        conv = {(i, j): np.convolve(da**i * self.pt, df**j * self.pf)[ok] for i, j in
+                ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2))}
+        d = d[ok]
+        e = lc - c * d  # (u·TP + v·FP + w) − c·D = u·(TP − ac) + v·(FP − fc) + e
+        lin = u * conv[1, 0] + v * conv[0, 1]
+        n1 = lin + e * conv[0, 0]
+        n2 = (u * u * conv[2, 0] + 2 * u * v * conv[1, 1] + v * v * conv[0, 2] + 2 * e * lin
+              + e * e * conv[0, 0])
+        total = float(conv[0, 0].sum())
+        m1 = float((n1 / d).sum()) / total
+        # Centre again on the mean found (e shifts; the convolutions do not change) before the second moment.
+        c, e = c + m1, e - m1 * d
+        n1 = lin + e * conv[0, 0]
+        n2 = (u * u * conv[2, 0] + 2 * u * v * conv[1, 1] + v * v * conv[0, 2] + 2 * e * lin
+              + e * e * conv[0, 0])
+        m1 = float((n1 / d).sum()) / total
+        m2 = float((n2 / (d * d)).sum()) / total
+        return c + m1, float(np.sqrt(max(m2 - m1 * m1, 0.0)))
+
+    def _direct_moments(self):
+        """Mean and sd summed over the cells (small windows: a law with one value gets sd 0 exactly)."""
+        s0 = s1 = 0.0
+        v_lo, v_hi = np.inf, -np.inf
+        for values, probs in self._chunks():
+            ok = ~np.isnan(values)
+            s0 += float(probs[ok].sum())
+            s1 += float(probs[ok] @ values[ok])
+            if ok.any():
+                v_lo, v_hi = min(v_lo, float(values[ok].min())), max(v_hi, float(values[ok].max()))
+        if v_lo == v_hi:
+            return v_lo, 0.0
+        mean = min(max(s1 / s0, v_lo), v_hi)
+        s2 = 0.0
+        for values, probs in self._chunks():
+            ok = ~np.isnan(values)
+            s2 += float(probs[ok] @ (values[ok] - mean) ** 2)
+        return mean, float(np.sqrt(max(s2 / s0, 0.0)))
+
+    def _monotone(self) -> MonotoneLattice:
+        """Rows TP* = t[i], columns j = 0.. with FP* = f1 − j (values non-decreasing in j)."""
+        f1, wf = int(self.f[-1]), self.f.size
+        tail = np.r_[0.0, np.cumsum(self.pf[::-1])]  # tail[j + 1] = P(f1 − j <= FP* <= f1) on the window
+        lo = np.zeros(self.t.size, np.int64)
+        hi = np.full(self.t.size, wf - 1, np.int64)
+        for i, j in self._undefined:  # an undefined corner is the end of its row: leave it out
+            col = wf - 1 - j
+            if col == hi[i]:
+                hi[i] -= 1
+            elif col == lo[i]:
+                lo[i] += 1
+        t, pt = self.t, self.pt
+        metric, mp, mn, b2 = self.metric, self.m_pos, self.m_neg, self.beta2
+
+        def value(rows, j):
+            return stratified_value(metric, t[rows], f1 - j, mp, mn, b2)
+
+        def below(rows, j):
+            return pt[rows] * (tail[np.clip(j + 1, 0, wf)] - tail[lo[rows]])
+
+        pf_col = self.pf[::-1]
+
+        def cell(rows, j):
+            return pt[rows] * pf_col[j]
+
+        return MonotoneLattice(value, below, lo, hi, self.defined, self.rtol, cell)
+
+    def _chunks(self):
+        rows = max(1, ENUM_CELLS * 4 // self.f.size)
+        for a in range(0, self.t.size, rows):
+            t = self.t[a:a + rows]
+            values = stratified_value(self.metric, t[:, None], self.f[None, :], self.m_pos, self.m_neg, self.beta2)
+            yield np.broadcast_to(values, (t.size, self.f.size)).ravel(), np.outer(self.pt[a:a + rows], self.pf).ravel()
+
+    def quantiles(self, qs) -> list[float]:
+        todo = [q for q in qs if q not in self._cache]
+        if todo:
+            if self._lattice is not None:
+                found = [self._lattice.quantile(q) for q in todo]
+            else:
+                found = chunked_quantiles(self._chunks, todo, self.defined, self.rtol)
+            self._cache.update(zip(todo, found))
+        return [self._cache[q] for q in qs]
+
+    def quantile(self, q: float) -> float:
+        return self.quantiles([q])[0]
+
+    def __call__(self) -> Law:
+        _check_distribution(self.t.size * self.f.size)
+        values, probs = zip(*self._chunks())
+        return Law(np.concatenate(values), np.concatenate(probs), truncated=self.truncated, merge_rtol=self.rtol)
+
+
+class FullPrecisionLaw:
+    """The exact full-bootstrap law of precision at one threshold: rows ``PP* = s ~ Bin(m, (tp + fp)/n)``,
+    columns ``TP* | s ~ Bin(s, tp/(tp + fp))`` (each over its window), value ``TP*/s`` non-decreasing
+    along a row.  Mean and sd in closed form per row (``E = share``, ``Var(TP*/s | s) = share(1 − share)/s``),
+    percentile bounds by :class:`MonotoneLattice` with binomial CDFs per row; as :class:`StratifiedLaw`."""
+
+    def __init__(self, tp: int, fp: int, n: int, m: int):
+        self.tp, self.fp, self.n, self.m = tp, fp, n, m
+        self.ps_share = (tp + fp) / n
+        s0, s1, ls = binomial_window(m, self.ps_share)
+        self.s = np.arange(int(s0), int(s1) + 1)
+        self.ps = binomial_pmf(self.s, m, self.ps_share)
+        self.share = share = tp / (tp + fp) if tp + fp > 0 else 0.0
+        self.a0, self.a1, la = binomial_window(self.s, share)
+        self.truncated = float(ls + self.ps @ la)
+        base = binomial_cdf(self.a0 - 1, self.s, share)
+        row = self.ps * (binomial_cdf(self.a1, self.s, share) - base)
+        empty = self.s == 0  # TP* + FP* = 0: precision undefined
+        self.p_undefined = float(row[empty].sum())
+        self.defined = float(row[~empty].sum())
+        if self.defined > 0:
+            self.mean = share
+            var = float(row[~empty] @ (share * (1 - share) / self.s[~empty])) / self.defined
+            self.std = float(np.sqrt(max(var, 0.0)))
+        else:
+            self.mean = self.std = np.nan
+        s, ps = self.s, self.ps
+        hi = np.where(empty, self.a0 - 1, self.a1)
+
+        def value(rows, j):
+            return j / s[rows]
+
+        def below(rows, j):
+            return ps[rows] * (binomial_cdf(j, s[rows], share) - base[rows])
+
+        self._lattice = MonotoneLattice(value, below, self.a0.copy(), hi, self.defined)
+        self._cache: dict[float, float] = {}
+
+    def quantiles(self, qs) -> list[float]:
+        for q in qs:
+            if q not in self._cache:
+                self._cache[q] = self._lattice.quantile(q)
+        return [self._cache[q] for q in qs]
+
+    def quantile(self, q: float) -> float:
+        return self.quantiles([q])[0]
+
+    def __call__(self) -> Law:
+        width = int((self.a1 - self.a0).max()) + 1
+        _check_distribution(self.s.size * width)
+        values, probs, _ = _full_precision_cells(self.tp, self.fp, self.n, self.m)
+        return Law(values, probs, truncated=self.truncated)
 
 
 def stratified_cells(metric: str, tp: int, fp: int, n_pos: int, n_neg: int, m_pos: int, m_neg: int,
@@ -49,30 +301,40 @@ def stratified_cells(metric: str, tp: int, fp: int, n_pos: int, n_neg: int, m_po
     return values, np.outer(pt, pf), float(lt + lf)
 
 
+def _full_precision_cells(tp: int, fp: int, n: int, m: int):
+    s0, s1, ls = binomial_window(m, (tp + fp) / n)
+    s = np.arange(int(s0), int(s1) + 1)
+    ps = binomial_pmf(s, m, (tp + fp) / n)
+    share = tp / (tp + fp) if tp + fp > 0 else 0.0
+    a0, a1, la = binomial_window(s, share)
+    width = int((a1 - a0).max()) + 1
+    a = a0[:, None] + np.arange(width)[None, :]
+    inside = a <= a1[:, None]
+    probs = np.where(inside, ps[:, None] * binomial_pmf(a, s[:, None], share), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.where(s[:, None] > 0, a / np.where(s > 0, s, 1)[:, None], np.nan)
+    return values[inside], probs[inside], float(ls + ps @ la)
+
+
 def full_cells(metric: str, tp: int, fp: int, n_pos: int, n_neg: int, m: int, beta2: float = 1.0):
     """``(values, probabilities, truncated)`` of the full-bootstrap lattice at one threshold."""
     n = n_pos + n_neg
     if metric == "precision":
         s0, s1, ls = binomial_window(m, (tp + fp) / n)
-        s = np.arange(int(s0), int(s1) + 1)
-        ps = binomial_pmf(s, m, (tp + fp) / n)
         share = tp / (tp + fp) if tp + fp > 0 else 0.0
-        a0, a1, la = binomial_window(s, share)
-        width = int((a1 - a0).max()) + 1
-        _check_size(s.size * width, metric)
-        a = a0[:, None] + np.arange(width)[None, :]
-        inside = a <= a1[:, None]
-        probs = np.where(inside, ps[:, None] * binomial_pmf(a, s[:, None], share), 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            values = np.where(s[:, None] > 0, a / np.where(s > 0, s, 1)[:, None], np.nan)
-        return values[inside], probs[inside], float(ls + ps @ la)
+        s = np.arange(int(s0), int(s1) + 1)
+        a0, a1, _ = binomial_window(s, share)
+        _check_size(s.size * (int((a1 - a0).max()) + 1), metric)
+        return _full_precision_cells(tp, fp, n, m)
     # Generic: P* = TP* + FN* first, then TP* and FP* given P*.
     s0, s1, ls = binomial_window(m, n_pos / n)
     s = np.arange(int(s0), int(s1) + 1)
     ps = binomial_pmf(s, m, n_pos / n)
     t0, t1, lt = binomial_window(s, tp / n_pos)
     f0, f1, lf = binomial_window(m - s, fp / n_neg)
-    _check_size(int(((t1 - t0 + 1) * (f1 - f0 + 1)).sum()), metric)
+    _check_size(int(((t1 - t0 + 1) * (f1 - f0 + 1)).sum()), metric,
+                "use bootstrap='stratified' (whose laws have no size limit), or a smaller bootstrap sample "
+                "size m (the law's cells grow like m^1.5).")
     values, probs = [], []
     for i, si in enumerate(s):  # one P* value per pass: O(sqrt(m)) passes, never one per instance
         t = np.arange(t0[i], t1[i] + 1)

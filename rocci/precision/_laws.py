@@ -103,5 +103,149 @@ class Law:
             i = self.values.size - 1
         return float(self.values[i])
 
+    def quantiles(self, qs) -> list[float]:
+        return [self.quantile(q) for q in qs]
+
     def prob(self, mask: np.ndarray) -> float:
         return float(min(1.0, self.probs[mask].sum()))
+
+
+#: Cells enumerated at once when a quantile search has narrowed to a few values (and rows per chunk of
+#: the two-dimensional routes).
+ENUM_CELLS = 1 << 14
+
+
+def _merged_first(values: np.ndarray, masses: np.ndarray, start: float, target: float, rtol: float):
+    """Sort ``values`` (masses ``masses``), merge as :class:`Law` does, and return the first merged value
+    whose cumulative mass ``start + …`` reaches ``target`` (the last one if none does)."""
+    order = np.argsort(values, kind="stable")
+    values, masses = values[order], masses[order]
+    new = np.diff(values) > rtol * np.abs(values[1:])
+    starts = np.flatnonzero(np.r_[True, new])
+    cum = start + np.cumsum(np.add.reduceat(masses, starts))
+    hit = np.flatnonzero(cum >= target)
+    return float(values[starts[hit[0]] if hit.size else starts[-1]])
+
+
+class MonotoneLattice:
+    """A finite law on cells ``(i, j)``, ``lo[i] <= j <= hi[i]``, whose values are non-decreasing in ``j``
+    along each row: its CDF is a sum over the rows of one partial sum each (no two-dimensional table).
+
+    Parameters
+    ----------
+    value : callable ``(rows, j) -> values``
+        The cells' values (floats, computed exactly as the two-dimensional route computes them).
+    below : callable ``(rows, j) -> masses``
+        Mass of the cells ``lo[row]..j`` of each row (0 for ``j < lo``).
+    cell : callable ``(rows, j) -> masses``, optional
+        Mass of the cell ``(row, j)`` (default: a difference of ``below``).
+    lo, hi : ndarray of int64
+        The rows' column ranges (undefined cells already left out).
+    defined : float
+        Total mass of the cells.
+    rtol : float
+        As :class:`Law`'s ``merge_rtol``: values within ``rtol·|v|`` are one value.
+
+    The percentile bound (:meth:`quantile`) is the smallest value ``v`` whose CDF ``P(g <= v)/defined``
+    reaches ``q − QUANTILE_TOL``, as :meth:`Law.quantile`: a bisection on ``v`` (one vectorised binary
+    search per row for the last cell ``<= v``) until at most :data:`ENUM_CELLS` cells lie in the bracket,
+    which are then sorted and accumulated.
+    """
+
+    def __init__(self, value, below, lo, hi, defined: float, rtol: float = 0.0, cell=None):
+        self.cell = cell or (lambda rows, j: below(rows, j) - below(rows, j - 1))
+        keep = hi >= lo
+        self.rows = np.flatnonzero(keep)
+        self.lo, self.hi = lo[keep].astype(np.int64), hi[keep].astype(np.int64)
+        self.value, self.below, self.defined, self.rtol = value, below, float(defined), float(rtol)
+
+    def last_le(self, v: float, left=None, right=None) -> np.ndarray:
+        """For each row, the last column whose value is ``<= v`` (``lo − 1`` if none); ``left``, ``right``:
+        columns known to be ``<= v`` and ``> v`` (default ``lo − 1``, ``hi + 1``)."""
+        v = v + self.rtol * abs(v)
+        # value(left) <= v < value(right), with the values outside lo..hi taken as −inf and +inf.
+        left = self.lo - 1 if left is None else left.copy()
+        right = self.hi + 1 if right is None else right.copy()
+        while True:
+            open_ = right - left > 1
+            if not open_.any():
+                return left
+            mid = (left + right) // 2
+            idx = np.flatnonzero(open_)
+            ok = self.value(self.rows[idx], mid[idx]) <= v
+            left[idx] = np.where(ok, mid[idx], left[idx])
+            right[idx] = np.where(ok, right[idx], mid[idx])
+
+    def _mass(self, j: np.ndarray) -> float:
+        return float(self.below(self.rows, j).sum())
+
+    def quantile(self, q: float) -> float:
+        if not self.rows.size or self.defined <= 0:
+            return np.nan
+        target = (q - QUANTILE_TOL) * self.defined
+        vmin = float(self.value(self.rows, self.lo).min())
+        hi_v = float(self.value(self.rows, self.hi).max())
+        j_lo, m_lo, lo_v = self.lo - 1, 0.0, None
+        j_hi = self.hi
+        while True:
+            count = int((j_hi - j_lo).sum())
+            anchor = vmin if lo_v is None else lo_v
+            mid = anchor + (hi_v - anchor) / 2
+            if count <= ENUM_CELLS or not anchor < mid < hi_v:
+                return self._enumerate(j_lo, j_hi, m_lo, target)
+            j_mid = self.last_le(mid, j_lo, j_hi + 1)
+            m_mid = self._mass(j_mid)
+            if m_mid >= target:
+                hi_v, j_hi = mid, j_mid
+            else:
+                lo_v, j_lo, m_lo = mid, j_mid, m_mid
+
+    def _enumerate(self, j_lo, j_hi, start: float, target: float) -> float:
+        n = j_hi - j_lo
+        take = n > 0
+        rows = np.repeat(self.rows[take], n[take])
+        first = np.repeat(j_lo[take] + 1 - np.cumsum(np.r_[0, n[take][:-1]]), n[take])
+        cols = first + np.arange(rows.size)
+        masses = self.cell(rows, cols)
+        if not rows.size:
+            return float(self.value(self.rows, self.hi).max())
+        return _merged_first(self.value(rows, cols), masses, start, target, self.rtol)
+
+
+def chunked_quantiles(chunks, qs, defined: float, rtol: float = 0.0, bins: int = 1 << 14):
+    """Quantiles (as :meth:`Law.quantile`) of a law given as a re-iterable source of ``(values, masses)``
+    chunks (NaN values are undefined and skipped), in two passes of O(chunk) memory: a histogram of the
+    values, then the cells of the bins where the levels are reached, sorted and merged."""
+    lo_v, hi_v = np.inf, -np.inf
+    for values, _ in chunks():
+        ok = ~np.isnan(values)
+        if ok.any():
+            lo_v, hi_v = min(lo_v, float(values[ok].min())), max(hi_v, float(values[ok].max()))
+    if not np.isfinite(lo_v) or defined <= 0:
+        return [np.nan for _ in qs]
+    if hi_v == lo_v:
+        return [lo_v for _ in qs]
+    edges = np.linspace(lo_v, hi_v, bins + 1)
+    hist = np.zeros(bins)
+    for values, masses in chunks():
+        ok = ~np.isnan(values)
+        b = np.clip(np.searchsorted(edges, values[ok], side="left") - 1, 0, bins - 1)
+        hist += np.bincount(b, weights=masses[ok], minlength=bins)
+    cum = np.cumsum(hist)
+    out = []
+    for q in qs:
+        target = (q - QUANTILE_TOL) * defined
+        k = min(int(np.searchsorted(cum, target)), bins - 1)
+        # The bin, widened by a margin covering values merged across its lower edge.
+        a = edges[k] - 4 * rtol * max(abs(edges[k]), abs(edges[k + 1])) if k else -np.inf
+        b_ = edges[k + 1] if k < bins - 1 else np.inf
+        start, vals, mass = 0.0, [], []
+        for values, masses in chunks():
+            ok = ~np.isnan(values)
+            v, p = values[ok], masses[ok]
+            start += float(p[v <= a].sum())
+            inside = (v > a) & (v <= b_)
+            vals.append(v[inside])
+            mass.append(p[inside])
+        out.append(_merged_first(np.concatenate(vals), np.concatenate(mass), start, target, rtol))
+    return out

@@ -15,12 +15,14 @@ over the cells inside the windows of the binomials (each leaves out at most
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from scipy import special
 
 from .._validation import InputError, check_binary, check_choice, check_confidence_level, check_m, format_value
 from ..counts import score_counts
-from ._cells import full_cells, stratified_cells
+from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
 from ._laws import Law
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
 from ._results import MetricCI
@@ -62,7 +64,8 @@ def _full_m(m, n: int) -> int:
 
 def _interval(law: Law, metric: str, alpha: float, method: str) -> tuple[float, float]:
     if method == "percentile":
-        return law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
+        low, high = law.quantiles([alpha / 2, 1 - alpha / 2])
+        return low, high
     lo, hi = _RANGE.get(metric, (0.0, 1.0))
     z = float(special.ndtri(1 - alpha / 2))
     return float(np.clip(law.mean - z * law.std, lo, hi)), float(np.clip(law.mean + z * law.std, lo, hi))
@@ -151,16 +154,19 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
     rtol = merge_rtol(metric, beta2)
     out = {key: np.empty(t.size) for key in ("mean", "std", "low", "high", "undef", "trunc")}
     laws = []
-    for i in range(t.size):  # one pass per threshold; each is vectorised over its cells
+    for i in range(t.size):  # one pass per threshold; each is vectorised over its window
         if bootstrap == "stratified":
-            cells = stratified_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, beta2)
+            law = StratifiedLaw(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, beta2, rtol)
+        elif metric == "precision":
+            law = FullPrecisionLaw(int(tp[i]), int(fp[i]), n_pos + n_neg, m_total)
         else:
-            cells = full_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_total, beta2)
-        law = Law(*cells, merge_rtol=rtol)
+            law = Law(*full_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_total, beta2), merge_rtol=rtol)
         out["mean"][i], out["std"][i] = law.mean, law.std
         out["low"][i], out["high"][i] = _interval(law, metric, alpha, method)
         out["undef"][i], out["trunc"][i] = law.p_undefined, law.truncated
-        laws.append(law)
+        # The law itself is rebuilt only if distribution(i) asks for it (a builder, not the cells, is kept).
+        laws.append(law if isinstance(law, Law) else partial(_whole_law, bootstrap, metric, int(tp[i]), int(fp[i]),
+                                                            n_pos, n_neg, m_pos, m_neg, m_total, beta2, rtol))
     return MetricCI(
         metric=metric, thresholds=t, tp=tp, fp=fp, value=value, mean=out["mean"], std=out["std"],
         low=out["low"], high=out["high"], p_undefined=out["undef"], truncated_mass=out["trunc"],
@@ -168,6 +174,12 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
         m_neg=m_neg if m_neg is not None else m_total, bootstrap=bootstrap, method=method,
         confidence_level=level, beta=float(np.sqrt(beta2)), _laws=laws,
     )
+
+
+def _whole_law(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, rtol) -> Law:
+    if bootstrap == "stratified":
+        return StratifiedLaw(metric, tp, fp, n_pos, n_neg, m_pos, m_neg, beta2, rtol)()
+    return FullPrecisionLaw(tp, fp, n_pos + n_neg, m_total)()
 
 
 def precision_ci(y_true, y_score, *, thresholds=None, recall=None, confidence_level=0.95, method="percentile",
