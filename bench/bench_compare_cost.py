@@ -19,11 +19,32 @@ medians of repeats):
   bootstrap's paired law (``rocci.cost._paired_law_direct``, O(W³) per
   threshold pair) for comparison at small n.
 
+Issue 17 (the cost rows of "Slow paths"), old path beside new in this run:
+
+* the ROC hull behind every cost call: the distinct-score ROC counts from one
+  merge of the sorted classes and Andrew's monotone chain (vectorised pruning
+  passes) against the former route (``np.unique``, two binary searches of
+  every threshold, Qhull over all ROC points: :func:`qhull_upper_hull`,
+  kept here as the reference), continuous and tied scores (100 distinct),
+  as multiples of one argsort; the vertices must be identical;
+* ``compare_cost`` at the largest n (10⁶; 10⁵ with ``--quick``) at 101 w,
+  stratified and full, on the paired data above, on tied scores (100
+  distinct) and on two equally good models (every w undecided), in seconds
+  and argsorts, with the number of w whose ``P(ΔC* < 0)`` needed a law (not
+  settled within 1e-20 by the Chernoff bound); beside it the full bootstrap
+  with the Qhull hull patched back in, and with the exact law at every w (the
+  Chernoff step patched out);
+* fixed costs at n = 10³ (101 w): ``cost_curve``, ``cost_ci`` and
+  ``compare_cost`` in milliseconds.
+
+The load average is printed before and after (the machine is shared).
+
 (The paired vertical comparison has its own benchmark,
 ``bench/bench_vertical_paired.py``.)
 
-Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R]``
-(``--quick``: n up to 10⁵, one repeat of the slow cells).
+Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R] [--only issue17]``
+(``--quick``: n up to 10⁵, one repeat of the slow cells; ``--only issue17``:
+the issue-17 sections only).
 """
 
 from __future__ import annotations
@@ -38,8 +59,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rocci  # noqa: E402
+import rocci.cost.hull  # noqa: E402
+import rocci.cost.paired  # noqa: E402
+from rocci.counts import score_counts  # noqa: E402
 from rocci.cost._common import _scales  # noqa: E402
 from rocci.cost.fourier import _paired_law_direct  # noqa: E402
+from rocci.cost.hull import _prune_pass, _roc_counts, _upper_hull  # noqa: E402
 
 
 def median_time(fn, repeats):
@@ -100,11 +125,165 @@ def direct_full_p_cheaper(y, a, b, w):
     return out
 
 
+def qhull_upper_hull(fp, tp):
+    """The former ROC hull (before issue 17): Qhull over all ROC points (a point
+    ``(n−, −1)`` below them keeps the hull two-dimensional), then the exact repair
+    in integers (points above the chain added back, points on or below a chord
+    removed)."""
+    from scipy.spatial import ConvexHull
+
+    def prune(idx):
+        while idx.size > 2:
+            kept = _prune_pass(fp, tp, idx)
+            if kept.size == idx.size:
+                break
+            idx = kept
+        return idx
+
+    n = fp.size
+    cand = np.arange(n)
+    if n > 2:
+        pts = np.vstack([np.column_stack([fp, tp]).astype(np.float64), [[float(fp[-1]), -1.0]]])
+        v = ConvexHull(pts).vertices
+        cand = np.sort(v[v < n])
+    cand = prune(np.union1d(cand, [0, n - 1]))
+    hx, hy = fp[cand], tp[cand]
+    seg = np.clip(np.searchsorted(hx, fp, side="right") - 1, 0, cand.size - 2)
+    above = (hx[seg + 1] - hx[seg]) * (tp - hy[seg]) - (hy[seg + 1] - hy[seg]) * (fp - hx[seg]) > 0
+    if above.any():
+        cand = prune(np.union1d(cand, np.flatnonzero(above)))
+    return cand
+
+
+def old_roc_counts(counts):
+    """The former distinct-threshold counts: a sort of all scores and two binary searches."""
+    thresholds = counts.distinct_thresholds()
+    return thresholds, counts.n_pos_ge(thresholds).astype(np.int64), counts.n_neg_ge(thresholds).astype(np.int64)
+
+
+def qhull_from_counts(counts):
+    """``_Envelope.from_counts`` as it was: old counts and the Qhull hull."""
+    thresholds, tp, fp = old_roc_counts(counts)
+    idx = qhull_upper_hull(fp, tp)
+    env_cls = rocci.cost.hull._Envelope
+    htp, hfp = tp[idx], fp[idx]
+    dfp, dtp = np.diff(hfp) * counts.n_pos, np.diff(htp) * counts.n_neg
+    return env_cls(thresholds[idx], htp, hfp, counts.n_pos, counts.n_neg, dfp / (dfp + dtp))
+
+
+class patched:
+    """Swap one attribute for the duration of a block (old route in the same run)."""
+
+    def __init__(self, obj, name, value):
+        self.obj, self.name, self.value = obj, name, value
+
+    def __enter__(self):
+        self.saved = getattr(self.obj, self.name)
+        setattr(self.obj, self.name, self.value)
+
+    def __exit__(self, *exc):
+        setattr(self.obj, self.name, self.saved)
+
+
+def never_decided(groups):
+    """The Chernoff step patched out: the exact law at every w."""
+    return np.full(groups[0][1].shape[0], np.nan)
+
+
+def tied_data(n, rng, distinct=100):
+    y, a, b = paired_data(n, rng)
+    edges_a, edges_b = np.quantile(a, np.linspace(0, 1, distinct + 1)), np.quantile(b, np.linspace(0, 1, distinct + 1))
+    return y, np.searchsorted(edges_a, a) / distinct, np.searchsorted(edges_b, b) / distinct
+
+
+def equal_models(n, rng):
+    """Two equally good, independent models: ΔC is within noise of 0 at every w."""
+    y = rng.random(n) < 0.5
+    return y, rng.normal(size=n) + y, rng.normal(size=n) + y
+
+
+def issue17(args, w):
+    big = 10**5 if args.quick else 10**6
+    rng = np.random.default_rng(17)
+    print("\nROC hull behind every cost call (issue 17): distinct-score counts + hull of both classes' "
+          "sorted scores, as multiples of one argsort of the same scores")
+    print(f"{'n':>9} {'scores':>10} {'argsort':>9} {'points':>8} {'vertices':>8} {'Qhull route x':>14} "
+          f"{'monotone chain x':>17} {'speed-up':>9}")
+    for n in ([10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]):
+        for kind, (y, a, _) in (("continuous", paired_data(n, rng)), ("tied", tied_data(n, rng))):
+            counts = score_counts(a[y], a[~y])
+            t_sort = median_time(lambda: np.argsort(a), args.repeats)
+
+            def old():
+                _, tp, fp = old_roc_counts(counts)
+                return qhull_upper_hull(fp, tp)
+
+            def new():
+                _, tp, fp = _roc_counts(counts)
+                return _upper_hull(fp, tp)
+
+            assert np.array_equal(old(), new()), "hulls differ"
+            t_old, t_new = median_time(old, args.repeats), median_time(new, args.repeats)
+            points = _roc_counts(counts)[1].size
+            print(f"{n:>9,} {kind:>10} {t_sort * 1e3:>7.2f}ms {points:>8,} {new().size:>8} {t_old / t_sort:>13.1f}x "
+                  f"{t_new / t_sort:>16.1f}x {t_old / t_new:>8.1f}x")
+
+    print(f"\ncompare_cost at n = {big:,}, 101 w, Agresti-Coull (issue 17: target <= 1 s), seconds (x argsort)")
+    print(f"{'data':>12} {'argsort':>9} {'laws':>5} {'stratified':>15} {'full':>15} {'full, Qhull hull':>17} "
+          f"{'full, law at every w':>21}")
+    for kind, (y, a, b) in (("paired", paired_data(big, rng)), ("tied (100)", tied_data(big, rng)),
+                            ("equal", equal_models(big, rng))):
+        reps = 1 if args.quick else args.repeats
+        t_sort = median_time(lambda: np.argsort(a), args.repeats)
+        res = rocci.compare_cost(y, a, b, w=w, bootstrap="full")
+        laws = int(((res.p_a_cheaper > 0) & (res.p_a_cheaper < 1)).sum())
+        t_strat = median_time(lambda: rocci.compare_cost(y, a, b, w=w), reps)
+        t_full = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full"), reps)
+        with patched(rocci.cost.hull._Envelope, "from_counts", staticmethod(qhull_from_counts)):
+            old_hull = rocci.compare_cost(y, a, b, w=w, bootstrap="full")
+            t_qhull = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full"), reps)
+        with patched(rocci.cost.paired, "_decided_below_zero", never_decided):
+            every = rocci.compare_cost(y, a, b, w=w, bootstrap="full")
+            t_every = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full"), 1)
+        assert np.array_equal(old_hull.p_a_cheaper, res.p_a_cheaper), "the hulls give different results"
+        assert np.max(np.abs(every.p_a_cheaper - res.p_a_cheaper)) < 1e-14, "Chernoff step changed a probability"
+
+        def cell(t):
+            return f"{t:.3f} ({t / t_sort:.0f}x)"
+
+        print(f"{kind:>12} {t_sort * 1e3:>7.1f}ms {laws:>5} {cell(t_strat):>15} {cell(t_full):>15} "
+              f"{cell(t_qhull):>17} {cell(t_every):>21}")
+    print("(laws: operating points whose P(dC* < 0) needed the exact law; the others are settled within 1e-20 "
+          "of 0 or 1 by a Chernoff bound)")
+
+    n = 10**3
+    y, a, b = paired_data(n, rng)
+    reps = max(args.repeats, 15)
+    calls = [("cost_curve", lambda: rocci.cost_curve(y, a, w=w)),
+             ("cost_ci", lambda: rocci.cost_ci(y, a, w=w)),
+             ("cost_ci full", lambda: rocci.cost_ci(y, a, w=w, bootstrap="full")),
+             ("cost_ci percentile", lambda: rocci.cost_ci(y, a, w=w, method="percentile")),
+             ("compare_cost", lambda: rocci.compare_cost(y, a, b, w=w)),
+             ("compare_cost full", lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full")),
+             ("compare_cost pct", lambda: rocci.compare_cost(y, a, b, w=w, method="percentile"))]
+    t_sort = median_time(lambda: np.argsort(a), reps)
+    print(f"\nfixed costs at n = {n:,}, 101 w (medians of {reps}; argsort {t_sort * 1e3:.3f} ms)")
+    for name, fn in calls:
+        print(f"{name:>20} {median_time(fn, reps) * 1e3:>9.1f} ms")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n up to 10^5 only")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=["issue17"], help="run the issue-17 sections only")
     args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    w = np.linspace(0, 1, 101)
+    if args.only == "issue17":
+        issue17(args, w)
+        print(f"load average after:  {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+        return
     rng = np.random.default_rng(20261122)
     sizes = [10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]
     rates = np.linspace(0.01, 0.99, 99)
@@ -153,7 +332,8 @@ def main():
             full = f"{median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full'), reps):.2f}"
         pct = "—"
         if n <= 10**5:
-            pct = f"{median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full', method='percentile'), 1):.2f}"
+            t_pct = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full", method="percentile"), 1)
+            pct = f"{t_pct:.2f}"
         direct = "—"
         if n <= 10**4:
             direct = f"{median_time(lambda: direct_full_p_cheaper(y, a, b, w), 1):.2f}"
@@ -162,6 +342,8 @@ def main():
         print(f"{n:>9,} {pairs:>6} {t_strat:>11.3f} {full:>8} {pct:>17} {direct:>19}")
     print("(full, percentile bounds: the W x W table of each pair's joint law is built as well; rocci refuses "
           "beyond 4e7 cells, about n = 6·10^5 here, and suggests the stratified bootstrap or a smaller m)")
+    issue17(args, w)
+    print(f"load average after:  {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":

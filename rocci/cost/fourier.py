@@ -280,7 +280,7 @@ class _Spectrum:
         # the numerators looked up in a table of e^{2πi·k/L1} − 1, the angle reduced in integers,
         # the denominators folded into the stored rows (column j1 = 0: the count itself).
         # Re Σ Q'·num with Q' = conj(rows): a dot product of the float views (einsum, not BLAS:
-        # a threaded BLAS dot is ten times slower on a busy machine).
+        # a threaded BLAS dot is tens of times slower on a busy machine).
         out = np.empty(a.size)
         flat_rows = rows.view(np.float64).ravel()
         for q in range(a.size):
