@@ -61,10 +61,72 @@ def recall_levels(recall, m_pos: int) -> np.ndarray:
     return np.unique(r) if recall is None else r
 
 
+#: Largest ``components × window`` summed term by term; larger mixtures interpolate the components' moments.
+_DIRECT = 1 << 16
+#: Chebyshev nodes tried in turn, and the relative size of the last coefficients that stops the doubling.
+_NODES = (16, 32, 64, 128)
+_CHEB_TOL = 1e-13
+
+
+def _component_moments(r: int, q: np.ndarray, m: int, centre: float):
+    """``h_k(q_j) = Σ_f b(f; m, q_j)·(r/(r + f) − centre)^k``, k = 1, 2, each over the window of ``Bin(m, q_j)``
+    (1e-17 per tail), in blocks of components."""
+    lo, hi, _ = binomial_window(m, q)
+    width = int((hi - lo).max()) + 1
+    h1, h2 = np.empty(q.size), np.empty(q.size)
+    rows = max(1, _BLOCK // width)
+    offs = np.arange(width)
+    for a in range(0, q.size, rows):  # blocks of mixture components, never of instances
+        b = slice(a, a + rows)
+        f = lo[b, None] + offs[None, :]
+        pmf = np.where(f <= hi[b, None], binomial_pmf(f, m, q[b, None]), 0.0)
+        d = r / (r + f) - centre
+        h1[b] = (pmf * d).sum(axis=1)
+        h2[b] = (pmf * d * d).sum(axis=1)
+    return h1, h2
+
+
+def _interpolated_moments(r: int, q: np.ndarray, m: int, centre: float):
+    """``h_1, h_2`` of :func:`_component_moments` at every ``q_j`` (all inside (0, 1)), from their values at
+    Chebyshev nodes of ``[min q, max q]``: ``h_k(q) = Σ_f b(f; m, q)·g(f)^k`` is a polynomial in ``q``,
+    smooth on the scale of ``q + r/m`` (its pole-like feature sits at ``q = −r/m``), so its Chebyshev series
+    on the components' range converges geometrically.  Nodes are doubled until the last three coefficients
+    fall below 1e-13 of the largest (the sums at the nodes carry rounding of ~1e-15 of their terms, which
+    sets the coefficients' floor); ``None`` if they never do (the caller then sums every component)."""
+    a, b = float(q.min()), float(q.max())
+    x = (2 * q - (a + b)) / (b - a) if b > a else np.zeros(q.size)
+    for n in _NODES:
+        nodes = np.cos(np.pi * (np.arange(n) + 0.5) / n)
+        qn = np.clip((a + b) / 2 + (b - a) / 2 * nodes, a, b)
+        out = []
+        for h in _component_moments(r, qn, m, centre):
+            coef = 2.0 / n * np.cos(np.pi * np.outer(np.arange(n), np.arange(n) + 0.5) / n) @ h
+            coef[0] /= 2
+            scale = np.abs(coef).max()
+            if scale > 0 and np.abs(coef[-3:]).max() > _CHEB_TOL * scale:
+                break
+            out.append(np.polynomial.chebyshev.chebval(x, coef))
+        else:
+            return out
+    return None
+
+
 def _precision_moments(r: int, weights: np.ndarray, q: np.ndarray, m: int, centre: float):
     """Mean and variance of ``r/(r + X)``, ``X ~ Σ_j w_j Bin(m, q_j)``, each component summed over its
     window (1e-17 per tail); also the mass left out."""
     lo, hi, left = binomial_window(m, q)
+    inner = (q > 0) & (q < 1)
+    if q.size * (int((hi - lo).max()) + 1) > _DIRECT and inner.sum() > 2 * _NODES[-1]:
+        moments = _interpolated_moments(r, q[inner], m, centre)
+        if moments is not None:
+            h1, h2 = np.empty(q.size), np.empty(q.size)
+            h1[inner], h2[inner] = moments
+            if not inner.all():  # Bin(m, 0) and Bin(m, 1): one value each
+                e1, e2 = _component_moments(r, q[~inner], m, centre)
+                h1[~inner], h2[~inner] = e1, e2
+            total = float(weights.sum())
+            mean_d = float(weights @ h1) / total
+            return centre + mean_d, max(float(weights @ h2) / total - mean_d * mean_d, 0.0), float(weights @ left)
     width = int((hi - lo).max()) + 1
     s1 = s2 = 0.0
     rows = max(1, _BLOCK // width)
