@@ -19,7 +19,8 @@ import streamlit as st
 
 import rocci
 from rocci.coverage import EXPERIMENTS
-from rocci.coverage.experiments import SHAPES
+from rocci.bands.coverage import BAND_METHODS
+from rocci.coverage.experiments import BANDS, SHAPES
 from rocci.plots import plotly_config
 from rocci.plots.coverage import SERIES_NAMES, coverage_figure
 from ui.cache import coverage as cache_coverage
@@ -28,6 +29,10 @@ from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
 from ui.controls import error, method_note, page_columns
 
+#: Short names of the bands for the method pills (the chart and table use BAND_METHODS' full names).
+BAND_SHORT = {"exact": "Exact bootstrap", "montecarlo": "Monte Carlo bootstrap", "sidak": "Šidák, thresholds",
+              "vertical-sidak": "Šidák, FPR levels", "campbell-ks": "Campbell KS", "working-hotelling":
+              "Working–Hotelling", "pointwise": "Pointwise, unadjusted"}
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
@@ -140,10 +145,10 @@ def controls(name: str) -> tuple[dict, bool] | None:
             if not chosen:
                 st.caption("None chosen: showing the preset's own.")
         if "methods" in d:
-            options = VERT_METHODS if exp.x == "fpr" else THR_METHODS
+            options = list(BAND_METHODS) if name == BANDS else VERT_METHODS if exp.x == "fpr" else THR_METHODS
             chosen = st.pills(
                 "Interval methods", options, selection_mode="multi", default=list(base["methods"]),
-                key=f"{pre}_methods", bind=URL, format_func=lambda m: SERIES_NAMES.get(m, m),
+                key=f"{pre}_methods", bind=URL, format_func=lambda m: BAND_SHORT.get(m) or SERIES_NAMES.get(m, m),
                 help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
                 "rocci's exact bootstrap (its score interval, or the percentile of the exact law), kernel "
                 "smoothing, and the usual random (Monte Carlo) bootstrap as pROC computes it.")
@@ -181,9 +186,9 @@ def controls(name: str) -> tuple[dict, bool] | None:
             p["seed"] = int(st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(base["seed"]),
                                             step=1, key=f"{pre}_seed", bind=URL,
                                             help="Same seed and parameters → same numbers."))
-            if "n_boot" in d and "bootstrap" in p.get("methods", ()):
+            if "n_boot" in d and ({"bootstrap", "montecarlo"} & set(p.get("methods", ()))):
                 p["n_boot"] = int(st.number_input(
-                    "Bootstrap resamples (pROC baseline)", min_value=20, max_value=10_000,
+                    "Bootstrap resamples (Monte Carlo baseline)", min_value=20, max_value=10_000,
                     value=int(base["n_boot"]), step=100, key=f"{pre}_boot", bind=URL,
                     help="Resamples of the Monte Carlo percentile bootstrap (pROC's default is 2000)."))
     except ParseError as exc:

@@ -64,7 +64,7 @@ def cost_curve(y_true, y_score, *, w=None, pos_label=None) -> CostCurve:
     """Cost curve: the lower envelope of the cost lines of all thresholds.
 
     Each threshold ``t`` gives the cost line ``NEC_t(w) = w·(1 − TPR_t) +
-    (1 − w)·FPR_t`` (eq. 3.5; its intercept is ``FPR_t`` and its slope
+    (1 − w)·FPR_t`` (eq. 3.12; its intercept is ``FPR_t`` and its slope
     ``1 − TPR_t − FPR_t``, so ``TPR = 1 − slope − FPR``, eq. 3.6).  The
     envelope ``min_t NEC_t(w)`` is made of the lines of the vertices of the ROC
     upper convex hull (§3.2.2); consecutive vertices cross at

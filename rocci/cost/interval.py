@@ -1,4 +1,4 @@
-"""cost_ci: exact bootstrap intervals of one model's expected cost (thesis §5.2–5.4)."""
+"""cost_ci: exact bootstrap intervals of one model's expected cost (thesis §5.1, eqs. 5.3–5.5; §5.2; §5.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""compare_cost: the exact paired law of the cost difference of two models, A − B (thesis §5.3)."""
+"""compare_cost: the exact paired law of the cost difference of two models, A − B.
+
+Thesis §5.1 (eqs. 5.6–5.8, stratified), §5.2 (eqs. 5.12–5.14, full bootstrap) and §5.4 (pseudo-counts).
+"""
 
 from __future__ import annotations
 

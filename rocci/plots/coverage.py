@@ -114,6 +114,8 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     fig.update_yaxes(**_AXIS, range=list(y_range))
     for c in range(1, cols + 1):
         fig.update_xaxes(title_text=_text(exp.x_label), row=rows, col=c)
+    if exp.x == "n":  # sample sizes: 50, 200, 1,000 read best on a log axis
+        fig.update_xaxes(type="log")
     for r in range(1, rows + 1):
         fig.update_yaxes(title_text="Coverage", row=r, col=1)
     entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
@@ -124,7 +126,8 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     fig.update_layout(
         height=height, plot_bgcolor="white", hovermode="closest",
         margin=dict(l=60, r=20, t=top, b=bottom),
-        title=dict(text="<br>".join(_text(t) for t in lines) + f"<br><sup>thesis fig. {_text(exp.figure)}</sup>",
+        title=dict(text="<br>".join(_text(t) for t in lines)
+                   + (f"<br><sup>thesis fig. {_text(exp.figure)}</sup>" if exp.figure else ""),
                    x=0.0, xanchor="left", y=1.0 - 44 / height, yref="container", yanchor="top",
                    font=dict(size=14)),
         legend=dict(orientation="v", x=0.0, xanchor="left", y=0.0, yanchor="bottom", yref="container",

@@ -20,21 +20,22 @@ THESIS_FIGURES = ["fig4.2", "fig4.3", "fig4.4", "fig4.5", "fig4.6", "fig4.7", "f
 
 
 def test_registry_covers_every_thesis_figure():
-    assert list(EXPERIMENTS) == THESIS_FIGURES
+    """Every coverage figure of the thesis, in order, then the studies beyond it (simultaneous bands)."""
+    assert list(EXPERIMENTS) == THESIS_FIGURES + ["bands"]
     table = list_experiments()
-    assert list(table["name"]) == THESIS_FIGURES
-    assert set(table["x"]) == {"total_positive_rate", "fpr", "w"}
+    assert list(table["name"]) == THESIS_FIGURES + ["bands"]
+    assert set(table["x"]) == {"total_positive_rate", "fpr", "w", "n"}
     for exp in EXPERIMENTS.values():
         assert exp.description and exp.title and "level" in exp.defaults
         assert set(exp.small) <= set(exp.defaults)
 
 
-@pytest.mark.parametrize("name", THESIS_FIGURES)
+@pytest.mark.parametrize("name", THESIS_FIGURES + ["bands"])
 def test_each_experiment_runs_end_to_end_small(name):
     calls = []
     study = run_experiment(name, small=True, progress=lambda f, m: calls.append(f))
     f = study.to_frame()
-    assert list(f.columns) == COLUMNS
+    assert list(f.columns) == COLUMNS + (["area"] if name == "bands" else [])
     assert len(f) > 0 and not f[["x", "coverage", "se"]].isna().any().any()
     assert ((f["coverage"] >= 0) & (f["coverage"] <= 1)).all() and (f["se"] >= 0).all()
     assert (f["target"] == study.params["level"]).all()
@@ -55,9 +56,12 @@ def test_each_preset_has_a_plain_name_and_a_method_note():
     assert len(set(labels)) == len(labels)
     assert EXPERIMENTS["fig4.6"].label == "Vertical averaging: coverage vs FPR, score shapes (thesis fig. 4.6)"
     for exp in EXPERIMENTS.values():
-        assert exp.label == f"{exp.title} (thesis fig. {exp.name[3:]})"
+        if exp.name.startswith("fig"):
+            assert exp.label == f"{exp.title} (thesis fig. {exp.name[3:]})"
+            assert exp.choice == f"{exp.short} (fig. {exp.name[3:]})" and len(exp.choice) <= 50
+        else:  # beyond the thesis: no figure number
+            assert exp.label == exp.title and exp.choice == exp.short and len(exp.choice) <= 50
         assert len(exp.label) <= 90
-        assert exp.choice == f"{exp.short} (fig. {exp.name[3:]})" and len(exp.choice) <= 50
         assert exp.method
         for jargon in ("Algorithm", "eq.", "eqs.", "§", "α", "θ", "ρ"):
             assert jargon not in exp.title + exp.description, (exp.name, jargon)
@@ -160,3 +164,18 @@ def test_cli_writes_csv_and_html(tmp_path, capsys):
     assert cli(["--list"]) == 0
     assert "fig5.12" in capsys.readouterr().out
     assert cli(["fig4.3", "-p", "nope=1", "--out", str(tmp_path), "--quiet"]) == 2
+
+
+def test_bands_study_rows_are_the_band_simulation():
+    """The "bands" preset is rocci.bands.coverage.simulate_band_coverage, relabelled for the lab (panel per θ,
+    series per band, x = n), with each band's mean area kept."""
+    from rocci import populations as P
+    from rocci.bands.coverage import BAND_METHODS, simulate_band_coverage
+
+    study = run_experiment("bands", small=True)
+    ref = simulate_band_coverage({"θ = 3": P.binormal(3.0)}, ns=(50,), replicates=5, seed=0, n_boot=200)
+    f = study.to_frame()
+    assert list(f["series"]) == [BAND_METHODS[m] for m in ref["method"]]
+    np.testing.assert_array_equal(f["coverage"], ref["coverage"])
+    np.testing.assert_array_equal(f["area"], ref["area"])
+    assert (f["x"] == 50).all() and (f["panel"] == "θ = 3").all()
