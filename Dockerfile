@@ -17,6 +17,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # and 2 malloc arenas rather than 8 per core.  bench/README.md, "Load test", has the figures.
 ENV MALLOC_MMAP_THRESHOLD_=1048576 \
     MALLOC_ARENA_MAX=2
+# One BLAS thread per computation: the sessions of a server already share its cores (scripts/run.sh says why).
+ENV OPENBLAS_NUM_THREADS=1 \
+    OMP_NUM_THREADS=1
 
 WORKDIR /app
 # Every package, direct and transitive, pinned with its hashes (requirements.lock, made by

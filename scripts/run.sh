@@ -76,4 +76,7 @@ say "Starting the dashboard ($where): open $url in a browser. Ctrl+C stops it."
 # glibc: give large freed buffers back to the system (memory returns to its baseline after big
 # uploads; bench/README.md, "Load test"). Kept if already set.
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+# One BLAS thread per computation: sessions already share the cores, and on a busy 2-core machine a threaded
+# dot product ran 30-40x slower than a single-threaded one (bench/README.md, compare_cost). Kept if set.
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}" OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 exec .venv/bin/python -m streamlit run app.py --browser.gatherUsageStats=false "$@"
