@@ -91,8 +91,7 @@ REGION_COLUMNS = {
 }
 
 #: Said under an interval of zero width (e.g. precision 1 with no false positive: every resample has none).
-ZERO_WIDTH = (" Zero width: every bootstrap resample gives the same value here, so a bootstrap interval cannot "
-              "show the uncertainty (it under-covers).")
+ZERO_WIDTH = " Zero width: every resample gives this value (a bootstrap interval cannot show the uncertainty)."
 
 CAPTION = (
     "When positives are rare (fraud, screening, retrieval), read **precision** (how many of the flagged are "
@@ -448,17 +447,17 @@ def method_note(opts: Options, rci) -> None:
 
 def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regions, verdict) -> None:
     report.subheader("Results", anchor=False)
-    tabs = ["Precision at recall levels", "At the threshold"]
+    tabs = ["Recall levels", "Threshold"]
     if regions is not None:
-        tabs.append("Regions at thresholds")
+        tabs.append("Regions")
     if verdict is not None:
         tabs.append("Two models")
-    tabs.append("PR curve points")
+    tabs.append("Curve")
     tab = dict(zip(tabs, st.tabs(tabs)))
     level = percent(opts.level)
     method = METHODS[opts.method].lower()
 
-    with tab["Precision at recall levels"]:
+    with tab["Recall levels"]:
         frame = rci.to_frame()
         n_requested = len(frame)
         frame = frame.drop_duplicates(subset=["r"], ignore_index=True)
@@ -475,7 +474,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
                      label="Download precision at recall levels (CSV)", file_name="rocci_precision_at_recall.csv",
                      key="dl_pr_recall")
 
-    with tab["At the threshold"]:
+    with tab["Threshold"]:
         frame = metrics_frame(at_t, names)
         report.caption(f"Model **{md_escape(opts.model)}** at score ≥ {md_escape(number(frame['threshold'][0], 6))}: "
                        f"{level} {method} intervals of each metric's exact stratified bootstrap law.")
@@ -493,7 +492,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
                      key="dl_pr_metrics")
 
     if regions is not None:
-        with tab["Regions at thresholds"]:
+        with tab["Regions"]:
             p, r = regions["precision"].to_frame(), regions["recall"].to_frame()
             frame = p[["threshold", "tp", "fp"]].copy()
             for c in ("recall", "recall_low", "recall_high"):
@@ -518,7 +517,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
             download_csv(frame, label="Download the two-model comparison (CSV)",
                          file_name="rocci_precision_compare.csv", key="dl_pr_verdict")
 
-    with tab["PR curve points"]:
+    with tab["Curve"]:
         sizes = ", ".join(f"{md_escape(m)}: {len(c):,} points ({int(c['interpolated'].sum()):,} interpolated)"
                           for m, c in curves.items())
         report.caption("Every point of each curve: one per threshold, and Davis and Goadrich's interpolated "

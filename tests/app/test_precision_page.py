@@ -35,7 +35,7 @@ def fraud_frame(n: int = 800, n_pos: int = 20, seed: int = 4) -> pd.DataFrame:
     base = rng.normal(size=n)
     gbm = np.round(1 / (1 + np.exp(-(base + 2.6 * y - 3))), 4)
     logit = np.round(1 / (1 + np.exp(-(0.6 * base + 0.8 * rng.normal(size=n) + 1.8 * y - 3))), 4)
-    rules = np.round(np.clip(0.2 * rng.integers(0, 5, n) + 0.3 * y, 0, 1), 1)  # coarse: many ties
+    rules = np.round(1 / (1 + np.exp(-(0.5 * base + rng.normal(size=n) + 1.6 * y - 2.5))), 1)  # coarse: ties
     return pd.DataFrame({"label": np.where(y, "fraud", "legit"), "gbm": gbm, "logit": logit, "rules_v2": rules})
 
 

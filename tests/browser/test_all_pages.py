@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 PAGES = {
     "data": ("Data", "", None),
     "roc": ("ROC curve", "level=90%25", "level=90%25"),
+    "precision": ("Precision–recall", "pr_level=90%25", "pr_level=90%25"),
     "cost": ("Cost curves", "cost_level=90%25", "cost_level=90%25"),
     "compare": ("Compare models", "cmp_level=90%25&cmp_tab=AUC+%28DeLong%29", "cmp_level=90%25"),
     "explorer": ("Threshold explorer", "ex_by=Youden", "ex_by=Youden"),

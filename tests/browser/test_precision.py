@@ -1,0 +1,106 @@
+"""Precision–recall page in a real browser: it opens from the sidebar, draws its chart with rocci's numbers,
+shows the two-model verdict on an imbalanced three-model upload, and fits a 1400 px and a 390 px screen
+(screenshots in test-artifacts/precision_*.png)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci.precision as rp
+
+from .test_dashboard import no_exception, upload
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture skips (or fails, if required) with a message
+    expect = None
+
+pytestmark = pytest.mark.browser
+
+WIDE = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+            && !e.closest('[data-testid=stDataFrame]') && !e.closest('[data-testid=stTable]')
+            && !e.closest('[data-testid=stPlotlyChart]')  // plotly's own clip paths; the chart box is checked
+            && !(e.tagName === 'INPUT' && e.type === 'range'))
+    .map(e => e.tagName + '.' + e.className).slice(0, 5)"""
+
+
+def fraud_file(path):
+    """800 instances, 2.5% fraud, three models, string labels (as tests/app/test_precision_page.py)."""
+    rng = np.random.default_rng(4)
+    n, n_pos = 800, 20
+    y = np.zeros(n, bool)
+    y[rng.choice(n, n_pos, replace=False)] = True
+    base = rng.normal(size=n)
+    frame = pd.DataFrame({
+        "label": np.where(y, "fraud", "legit"),
+        "gbm": np.round(1 / (1 + np.exp(-(base + 2.6 * y - 3))), 4),
+        "logit": np.round(1 / (1 + np.exp(-(0.6 * base + 0.8 * rng.normal(size=n) + 1.8 * y - 3))), 4),
+        "rules_v2": np.round(1 / (1 + np.exp(-(0.5 * base + rng.normal(size=n) + 1.6 * y - 2.5))), 1),
+    })
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def _metric(page, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return box.get_by_test_id("stMetricValue").first.inner_text().strip()
+
+
+def _fits(page, width: int) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+    wide = page.evaluate(WIDE)
+    assert not wide, wide
+    rights = page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
+                           ".map(e => e.getBoundingClientRect().right)")
+    assert rights and all(r <= width + 1 for r in rights), rights
+
+
+def test_precision_page_from_the_sidebar_on_an_imbalanced_upload(page, app_url, tmp_path, wait, shot):
+    path = tmp_path / "fraud.csv"
+    frame = fraud_file(path)
+    page.goto(app_url)
+    wait(page)
+    upload(page, path, wait)
+    no_exception(page)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Precision–recall").click()
+    wait(page)
+    expect(page.get_by_role("heading", name="Precision–recall").first).to_be_visible()
+    assert "/precision" in page.url
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    assert chart.locator("g.trace.scatter").count() >= 5  # baseline, three curves, bars, current point
+    no_exception(page)
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    # numbers are rocci's: the two-model verdict at 80% recall
+    y = (frame["label"] == "fraud").to_numpy()
+    cmp = rp.compare_precision(y, frame["gbm"].to_numpy(float), frame["logit"].to_numpy(float), recall=[0.8])
+    assert _metric(page, "Δprecision, gbm − logit") == f"{100 * cmp.delta[0]:+.1f} pts"
+    assert "At 80% recall" in page.inner_text("body")
+
+    page.set_viewport_size({"width": 1400, "height": 2600})
+    page.wait_for_timeout(800)
+    _fits(page, 1400)
+    shot(page, "precision_1400")
+
+    page.set_viewport_size({"width": 390, "height": 3400})
+    page.wait_for_timeout(1500)
+    _fits(page, 390)
+    # phones: the results (the chart) come before the controls
+    chart_top = chart.bounding_box()["y"]
+    control_top = page.get_by_text("Curves and intervals", exact=True).bounding_box()["y"]
+    assert chart_top < control_top
+    shot(page, "precision_390")
+    no_exception(page)
+
+
+def test_precision_page_keeps_its_link(page, app_url, wait):
+    page.goto(app_url + "/precision?pr_level=90%25&pr_method=Wald")
+    wait(page)
+    no_exception(page)
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    assert "pr_level=90%25" in page.url and "pr_method=Wald" in page.url
+    assert page.get_by_test_id("stPlotlyChart").count() >= 1
