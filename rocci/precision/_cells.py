@@ -209,6 +209,20 @@ class StratifiedLaw:
 
     def _chunks(self):
         rows = max(1, ENUM_CELLS * 4 // self.f.size)
+        if self.metric == "mcc":  # metric_value's operations, with the denominator taken once per TP* + FP*
+            P, N = float(self.m_pos), float(self.m_neg)
+            s = np.arange(self.t[0] + self.f[0], self.t[-1] + self.f[-1] + 1, dtype=float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                den = np.where(s * P * N * (P + N - s) > 0, np.sqrt(s * P) * np.sqrt(N * (P + N - s)), np.nan)
+            fn, fp = float(self.m_pos) - self.t, self.f.astype(float)
+            tn = float(self.m_neg) - fp
+            base = self.t[0] + self.f[0]
+            for a in range(0, self.t.size, rows):
+                tp = self.t[a:a + rows].astype(float)[:, None]
+                num = tp * tn[None, :] - fp[None, :] * fn[a:a + rows, None]
+                values = num / den[self.t[a:a + rows, None] + self.f[None, :] - base]
+                yield values.ravel(), np.outer(self.pt[a:a + rows], self.pf).ravel()
+            return
         for a in range(0, self.t.size, rows):
             t = self.t[a:a + rows]
             values = stratified_value(self.metric, t[:, None], self.f[None, :], self.m_pos, self.m_neg, self.beta2)
@@ -220,7 +234,10 @@ class StratifiedLaw:
             if self._lattice is not None:
                 found = [self._lattice.quantile(q) for q in todo]
             else:
-                found = chunked_quantiles(self._chunks, todo, self.defined, self.rtol)
+                span = None
+                if self.t.size * self.f.size > ENUM_CELLS * 64 and self.std > 0:
+                    span = (self.mean - 12 * self.std, self.mean + 12 * self.std)
+                found = chunked_quantiles(self._chunks, todo, self.defined, self.rtol, span)
             self._cache.update(zip(todo, found))
         return [self._cache[q] for q in qs]
 

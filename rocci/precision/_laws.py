@@ -212,40 +212,51 @@ class MonotoneLattice:
         return _merged_first(self.value(rows, cols), masses, start, target, self.rtol)
 
 
-def chunked_quantiles(chunks, qs, defined: float, rtol: float = 0.0, bins: int = 1 << 14):
+def chunked_quantiles(chunks, qs, defined: float, rtol: float = 0.0, span=None, bins: int = 1 << 14):
     """Quantiles (as :meth:`Law.quantile`) of a law given as a re-iterable source of ``(values, masses)``
     chunks (NaN values are undefined and skipped), in two passes of O(chunk) memory: a histogram of the
-    values, then the cells of the bins where the levels are reached, sorted and merged."""
-    lo_v, hi_v = np.inf, -np.inf
-    for values, _ in chunks():
-        ok = ~np.isnan(values)
-        if ok.any():
-            lo_v, hi_v = min(lo_v, float(values[ok].min())), max(hi_v, float(values[ok].max()))
-    if not np.isfinite(lo_v) or defined <= 0:
-        return [np.nan for _ in qs]
-    if hi_v == lo_v:
-        return [lo_v for _ in qs]
-    edges = np.linspace(lo_v, hi_v, bins + 1)
-    hist = np.zeros(bins)
+    values on ``span`` (default: their range, one more pass), then the cells of the bins where the levels
+    are reached, sorted and merged.  A level reached outside ``span`` repeats the search on the whole range."""
+    if span is None:
+        lo_v, hi_v = np.inf, -np.inf
+        for values, _ in chunks():
+            ok = ~np.isnan(values)
+            if ok.any():
+                lo_v, hi_v = min(lo_v, float(values[ok].min())), max(hi_v, float(values[ok].max()))
+        if not np.isfinite(lo_v) or defined <= 0:
+            return [np.nan for _ in qs]
+        if hi_v == lo_v:
+            return [lo_v for _ in qs]
+        whole = True
+    else:
+        (lo_v, hi_v), whole = span, False
+    scale = bins / (hi_v - lo_v)
+
+    def bin_of(v):  # 0: below the span, 1..bins inside, bins + 1: above
+        return np.clip(np.floor((v - lo_v) * scale), -1, bins).astype(np.int64) + 1
+
+    hist = np.zeros(bins + 2)
     for values, masses in chunks():
         ok = ~np.isnan(values)
-        b = np.clip(np.searchsorted(edges, values[ok], side="left") - 1, 0, bins - 1)
-        hist += np.bincount(b, weights=masses[ok], minlength=bins)
+        hist += np.bincount(bin_of(values[ok]), weights=masses[ok], minlength=bins + 2)
     cum = np.cumsum(hist)
-    out = []
-    for q in qs:
-        target = (q - QUANTILE_TOL) * defined
-        k = min(int(np.searchsorted(cum, target)), bins - 1)
-        # The bin, widened by a margin covering values merged across its lower edge.
-        a = edges[k] - 4 * rtol * max(abs(edges[k]), abs(edges[k + 1])) if k else -np.inf
-        b_ = edges[k + 1] if k < bins - 1 else np.inf
-        start, vals, mass = 0.0, [], []
-        for values, masses in chunks():
-            ok = ~np.isnan(values)
-            v, p = values[ok], masses[ok]
-            start += float(p[v <= a].sum())
-            inside = (v > a) & (v <= b_)
-            vals.append(v[inside])
-            mass.append(p[inside])
-        out.append(_merged_first(np.concatenate(vals), np.concatenate(mass), start, target, rtol))
-    return out
+    targets = [(q - QUANTILE_TOL) * defined for q in qs]
+    ks = [min(int(np.searchsorted(cum, t)), bins + 1) for t in targets]
+    if not whole and any(k in (0, bins + 1) for k in ks):
+        return chunked_quantiles(chunks, qs, defined, rtol, None, bins)
+    # Each bin, with a margin below it for values merged across its lower edge.
+    cuts = [lo_v + (k - 1) / scale - 4 * rtol * max(abs(lo_v), abs(hi_v)) for k in ks]
+    starts = [0.0 for _ in ks]
+    vals, mass = [[] for _ in ks], [[] for _ in ks]
+    for values, masses in chunks():
+        ok = ~np.isnan(values)
+        v, p = values[ok], masses[ok]
+        b = bin_of(v)
+        for i, k in enumerate(ks):
+            low = (b < k) & ((v <= cuts[i]) | (k == 0))
+            starts[i] += float(p[low].sum())
+            inside = (b <= k) & ~low
+            vals[i].append(v[inside])
+            mass[i].append(p[inside])
+    return [_merged_first(np.concatenate(vals[i]), np.concatenate(mass[i]), starts[i], targets[i], rtol)
+            for i in range(len(ks))]
