@@ -130,8 +130,8 @@ class StratifiedLaw:
     def _moments(self, p: float, q: float):
         if self.defined <= 0:
             return np.nan, np.nan
-        if self.t.size * self.f.size <= DIRECT_CELLS:
-            return self._direct_moments()
+        if self.t.size * self.f.size <= DIRECT_CELLS or min(self.t.size, self.f.size) == 1:
+            return self._direct_moments()  # (one count fixed: the law may have a single value, sd 0 exactly)
         u, v, w, den = _linear_form(self.metric, self.m_pos, self.m_neg, self.beta2)
         ac, fc = self.m_pos * p, self.m_neg * q
         dc = float(den(ac + fc))
