@@ -2,7 +2,8 @@
 
 Thin UI: every number comes from rocci (``confusion_at``, ``threshold_table``,
 ``gain_curve``, ``precision_recall_curve``, ``reading_curve``, the threshold
-choosers and ``binomial_test``) through the cached wrappers in
+choosers, ``binomial_test``, and ``rocci.precision.metric_ci`` for the
+indicators' exact bootstrap intervals) through the cached wrappers in
 ui.cache.explore; figures come from rocci.plots.explore.  The page's choices
 are bound to the URL query string (``bind="query-params"``), like the other
 pages.
@@ -25,13 +26,14 @@ from ui.cache import cost as cache_cost, explore as cache_explore
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
-from ui.text import label_text, md_escape, method_parts, number, percent, pvalue_text
+from ui.text import label_text, md_escape, number, percent, pvalue_text
 from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
-METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
-METHOD_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
+#: Intervals of the exact stratified bootstrap law of each indicator (rocci.precision.metric_ci).
+METHODS = ["percentile", "wald"]
+METHOD_LABELS = {"percentile": "Percentile", "wald": "Wald"}
 BY = {"slider": "Slider", "value": "Type it", "rate": "Positive rate", "youden": "Youden", "cost": "Lowest cost"}
 ALTERNATIVES = {"less": "Below p0", "greater": "Above p0", "two-sided": "Different from p0"}
 #: Rows of the indicator table shown (rocci.INDICATORS order), with plain-words help.
@@ -42,7 +44,10 @@ INDICATOR_TEXT = {
     "recall": ("Recall (sensitivity)", "TP / (TP + FN): share of the positives that are found."),
     "specificity": ("Specificity", "TN / (TN + FP): share of the negatives classified negative."),
     "fpr": ("False-positive rate", "FP / (FP + TN) = 1 − specificity: share of the negatives flagged positive."),
+    "npv": ("Negative predictive value", "TN / (TN + FN): share of the predicted negatives that are negative."),
     "f1": ("F-measure (F1)", "2·TP / (2·TP + FP + FN): harmonic mean of precision and recall."),
+    "mcc": ("Matthews correlation (MCC)", "(TP·TN − FP·FN) / √((TP + FP)(TP + FN)(TN + FP)(TN + FN)): from −1 "
+            "to 1, 0 for no better than chance."),
     "total_positive_rate": ("Total-positive rate", "(TP + FP) / n: share of all instances predicted positive "
                             "(the target size, relative)."),
 }
@@ -51,13 +56,22 @@ IND_COLUMNS = {
     "value": ("Value", "The indicator on the data at this threshold."),
     "low": ("Low", "Lower end of the interval."),
     "high": ("High", "Upper end of the interval."),
-    "successes": ("Count", "The count in the numerator of the binomial proportion the interval rests on."),
-    "trials": ("Of", "Its number of trials (the denominator). For F1: TP among TP + FP + FN."),
-    "method": ("Method", "Interval method and which bootstrap: stratified (each class resampled on its own), "
-               "full (all instances together), or full given a count (a conditional law)."),
-    "law": ("Bootstrap law", "The binomial law of the count in the bootstrap (* = in a resample), which the "
-            "interval is computed from exactly."),
+    "mean": ("Mean", "Exact bootstrap mean of the indicator (given that it is defined)."),
+    "std": ("sd", "Exact bootstrap standard deviation."),
+    "p_undefined": ("P(undefined)", "Exact probability that a resample leaves the indicator undefined (e.g. "
+                    "precision when nothing is predicted positive); the interval is given that it is defined."),
+    "law": ("Bootstrap law", "The law of the counts in a resample (* = in a resample) that the interval is "
+            "computed from exactly."),
 }
+#: How far the exact intervals are from the conditional-binomial (Wilson) ones they replaced, on the bundled
+#: heart sample at threshold 0.5 and 95% (computed with rocci.confusion_at and rocci.precision.metric_ci;
+#: checked by tests/app/test_explorer_page.py).
+HEART_CHANGE = (
+    "On the bundled heart sample (20 patients, threshold 0.5, 95%), these exact intervals differ from the "
+    "conditional-binomial Wilson intervals this page showed before by up to 0.08 at an end (precision: "
+    "[0.40, 1.00] now, [0.36, 0.92] before) and by 0.05 on average over accuracy, error rate, precision, "
+    "recall, specificity, FPR and F1."
+)
 TABLE_COLUMNS = {
     "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
     "n_at_threshold": ("At score", "Instances with exactly this score (ties share one row).", "%d"),
@@ -179,8 +193,8 @@ def controls(an: cache.Analysis) -> Choice | None:
                                  bind=URL, help="Level of each interval on this page (each on its own).")
         method = st.selectbox(
             "Interval method", METHODS, format_func=METHOD_LABELS.get, key="ex_method", bind=URL,
-            help="How each binomial proportion's interval is computed: Wilson (default), Agresti–Coull or "
-            "Wald, or the percentile interval (quantiles of the exact bootstrap law).",
+            help="Percentile (default): the 2.5% and 97.5% points (at 95%) of each indicator's exact bootstrap "
+            "law. Wald: its exact mean ± z·sd, clipped to the indicator's range.",
         )
     chosen = threshold_controls(an, model)
     with st.container(border=True):
@@ -204,24 +218,27 @@ def controls(an: cache.Analysis) -> Choice | None:
                   p0_text=p0_text.strip() or f"{trivial!r}", alternative=alternative, condition=cond)
 
 
-def indicator_frame(conf) -> pd.DataFrame:
-    frame = conf.to_frame()
+def indicator_frame(exact: pd.DataFrame) -> pd.DataFrame:
+    """ui.cache.explore.exact_indicators' frame with the indicators' names in words."""
+    frame = exact.copy()
     frame["indicator"] = [INDICATOR_TEXT[k][0] for k in frame["indicator"]]
-    parts = [method_parts(m) for m in frame["method"]]
-    frame["method"] = [p[0] for p in parts]
-    frame["law"] = [p[1] for p in parts]
     return frame[list(IND_COLUMNS)]
+
+
+def intervals_of(exact: pd.DataFrame) -> dict:
+    """indicator -> (low, high) of the exact table, for the charts' current point."""
+    return {k: (lo, hi) for k, lo, hi in zip(exact["indicator"], exact["low"], exact["high"])}
 
 
 def indicator_config(level: float) -> dict:
     cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1],
-                                          width="medium" if c in ("method", "law") else None)
-           for c in ("indicator", "method", "law")}
-    for c in ("value", "low", "high"):
-        help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c != "value" else "")
+                                          width="medium" if c == "law" else None)
+           for c in ("indicator", "law")}
+    for c in ("value", "low", "high", "mean", "std"):
+        help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c in ("low", "high") else "")
         cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=help_text, format="%.4f")
-    for c in ("successes", "trials"):
-        cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1], format="%d")
+    cfg["p_undefined"] = st.column_config.NumberColumn(IND_COLUMNS["p_undefined"][0],
+                                                       help=IND_COLUMNS["p_undefined"][1], format="%.2e")
     return cfg
 
 
@@ -250,6 +267,8 @@ def main() -> None:
     y, s = an.arrays(choice.model)
     try:
         conf = cache_explore.confusion_at(an.key, choice.model, choice.threshold, choice.level, choice.method, y, s)
+        exact = cache_explore.exact_indicators(an.key, choice.model, conf.threshold, choice.level, choice.method,
+                                               y, s)
         gain = cache_explore.gain_curve(an.key, choice.model, y, s)
         pr = cache_explore.precision_recall_curve(an.key, choice.model, y, s)
         reading = cache_explore.reading_curve(an.key, choice.model, y, s)
@@ -284,19 +303,29 @@ def main() -> None:
             binomial(conf, choice)
 
         report.markdown("**Indicators with intervals**")
-        st.dataframe(indicator_frame(conf), hide_index=True, column_config=indicator_config(choice.level),
+        st.dataframe(indicator_frame(exact), hide_index=True, column_config=indicator_config(choice.level),
                      key="ex_indicators")
         report.caption(
-            f"{percent(choice.level)} {METHOD_LABELS[choice.method]} intervals, each from a binomial law that the "
-            "bootstrap gives exactly (resampling infinitely often, worked out by formula) with the threshold held "
-            "fixed. **Recall, specificity, FPR** are shares of one class: positives and negatives resampled "
-            "separately. **Accuracy, error rate, total-positive rate** are shares of all instances: all "
-            "instances resampled together. **Precision** counts positives among the predicted positives, and "
-            "**F1** true positives among the instances that are not true negatives: their intervals take that "
-            "number of instances as fixed (a conditional law; see the Method column). "
+            f"{percent(choice.level)} {METHOD_LABELS[choice.method].lower()} intervals of each indicator's "
+            "**exact bootstrap law** (resampling infinitely often, worked out by formula), with the threshold "
+            "held fixed: each resample draws the positives and the negatives separately, so the positives and "
+            "negatives it flags are two independent binomial counts, and every indicator is a function of them. "
+            "The total-positive rate's interval is its count's law when all instances are resampled together. "
             + " ".join(f"{name}: {text}" for name, text in INDICATOR_TEXT.values())
         )
-        download_csv(conf.to_frame().assign(threshold=conf.threshold, confidence_level=conf.confidence_level),
+        undefined = exact[exact["p_undefined"] >= 1e-4]
+        if len(undefined):
+            report.caption("Undefined in some resamples (left out, as a Monte Carlo bootstrap drops them): "
+                           + "; ".join(f"{INDICATOR_TEXT[k][0]} in {100 * p:.2g}% of them"
+                                       for k, p in zip(undefined["indicator"], undefined["p_undefined"])) + ".")
+        controls_ui.method_note(
+            "At a fixed threshold, a stratified resample flags TP* ~ Bin(n+, TP/n+) positives and "
+            "FP* ~ Bin(n−, FP/n−) negatives, independently; each indicator's exact law sums the products of "
+            "the two binomial probabilities over the pairs of counts giving each value "
+            "(rocci.precision.metric_ci). Error rate and FPR are one minus accuracy and specificity. "
+            + HEART_CHANGE)
+        download_csv(exact.assign(threshold=conf.threshold, confidence_level=conf.confidence_level,
+                                  method=choice.method, model=choice.model),
                      label="Download the indicators (CSV)", file_name="rocci_indicators.csv", key="dl_ex_ind")
 
         if conf.target_size == 0:
@@ -305,19 +334,21 @@ def main() -> None:
         gcol, pcol = st.columns(2)
         with gcol:
             report.markdown("**Gain chart**")
-            report.plotly_chart(plots_explore.gain_figure(gain, current=conf, name=choice.model,
-                                                              color_index=an.colors[choice.model]), config=cfg,
-                            key="ex_gain")
+            report.plotly_chart(plots_explore.gain_figure(gain, current=conf, intervals=intervals_of(exact),
+                                                          name=choice.model, color_index=an.colors[choice.model]),
+                                config=cfg, key="ex_gain")
             report.caption("Share of the positives found (recall) against the share of all instances targeted, "
                        "scores taken from the top. Diamond: the current threshold, with its intervals.")
         with pcol:
             report.markdown("**Precision–recall curve**")
             report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
-                                                    name=choice.model, color_index=an.colors[choice.model]), config=cfg, key="ex_pr")
+                                                        intervals=intervals_of(exact), name=choice.model,
+                                                        color_index=an.colors[choice.model]),
+                                config=cfg, key="ex_pr")
             report.caption("One point per threshold. Precision falls, not always steadily, as the threshold is "
                        "lowered and recall grows; the dotted line is the precision of random scores.")
 
-    results(an, choice, conf, reading, cfg)
+    results(an, choice, conf, exact, reading, cfg)
 
 
 def cost_at_threshold(an: cache.Analysis, choice: Choice, y, s) -> None:
@@ -374,14 +405,14 @@ def binomial(conf, choice: Choice) -> None:
     )
 
 
-def results(an: cache.Analysis, choice: Choice, conf, reading, cfg) -> None:
+def results(an: cache.Analysis, choice: Choice, conf, exact, reading, cfg) -> None:
     report.subheader("More", anchor=False)
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
     y, s = an.arrays(choice.model)
     with tabs[0]:
-        report.plotly_chart(plots_explore.reading_figure(reading, current=conf, name=choice.model,
-                                                                 color_index=an.colors[choice.model]), config=cfg,
-                        key="ex_reading")
+        report.plotly_chart(plots_explore.reading_figure(reading, current=conf, intervals=intervals_of(exact),
+                                                         name=choice.model, color_index=an.colors[choice.model]),
+                            config=cfg, key="ex_reading")
         report.caption(
             "Read the positive class as \"the classifier's answer is right\" and the score as its confidence: "
             "answers scoring at or above the threshold are accepted. The **reading rate** is the share "

@@ -60,6 +60,16 @@ def _drawn(idx: np.ndarray, total: int) -> str:
     return "" if idx.size == total else f" ({idx.size} of {total} points drawn)"
 
 
+def _interval(current: Any, intervals: Any, name: str) -> tuple[float, float]:
+    """``(low, high)`` of one indicator: from ``intervals`` (a mapping indicator -> (low, high), e.g. the exact
+    bootstrap intervals of :func:`rocci.precision.metric_ci`) when it has it, else ``current.interval(name)``."""
+    if intervals is not None and name in intervals:
+        low, high = intervals[name]
+        return float(low), float(high)
+    ci = current.interval(name)
+    return float(ci.low), float(ci.high)
+
+
 def _interval_text(current: Any) -> str:
     return f"{_percent(current.confidence_level)} intervals"
 
@@ -112,7 +122,7 @@ def _thr(t: float) -> str:
     return str(_threshold_text(np.asarray([t], dtype=float))[0])
 
 
-def gain_figure(gain: Any, *, current: Any = None, name: str = "", color_index: int = 0,
+def gain_figure(gain: Any, *, current: Any = None, intervals: Any = None, name: str = "", color_index: int = 0,
                 max_points: int = MAX_CURVE_POINTS, height: int = 460) -> "go.Figure":
     """Gain chart: recall (y) against the share of instances predicted positive (x).
 
@@ -123,6 +133,8 @@ def gain_figure(gain: Any, *, current: Any = None, name: str = "", color_index: 
         The current threshold, drawn as a diamond with its total positive
         rate and recall intervals; also gives the ideal model's line (recall
         1 once ``n+/n`` of the instances are targeted).
+    intervals : mapping of indicator -> (low, high), optional
+        The current point's intervals ("total_positive_rate", "recall"); default ``current.interval``.
     name : str
         Model name.
     max_points : int
@@ -147,14 +159,15 @@ def gain_figure(gain: Any, *, current: Any = None, name: str = "", color_index: 
                hover=("target: %{customdata[1]} instances (%{x:.3f} of all)<br>"
                       "recall %{y:.4f} (%{customdata[2]} positives)<br>lift %{customdata[3]:.3f}"))
     if current is not None:
-        ci_x, ci_y = current.interval("total_positive_rate"), current.interval("recall")
+        ci_x = _interval(current, intervals, "total_positive_rate")
+        ci_y = _interval(current, intervals, "recall")
         fig.add_trace(_current_trace(
             current.total_positive_rate, current.recall, x_int=ci_x, y_int=ci_y, name=str(name),
             text=f"score ≥ {_thr(current.threshold)}",
             hover=(f"<b>current threshold: score ≥ {_thr(current.threshold)}</b><br>"
                    f"target {current.target_size} of {current.n} = {current.total_positive_rate:.4f} "
-                   f"[{ci_x.low:.4f}, {ci_x.high:.4f}]<br>"
-                   f"recall {current.recall:.4f} [{ci_y.low:.4f}, {ci_y.high:.4f}]<br>"
+                   f"[{ci_x[0]:.4f}, {ci_x[1]:.4f}]<br>"
+                   f"recall {current.recall:.4f} [{ci_y[0]:.4f}, {ci_y[1]:.4f}]<br>"
                    f"{_interval_text(current)}"),
         ))
     fig.update_xaxes(title_text="Share predicted positive (target size / n)", range=[-0.01, 1.01],
@@ -164,7 +177,7 @@ def gain_figure(gain: Any, *, current: Any = None, name: str = "", color_index: 
     return fig
 
 
-def pr_figure(pr: Any, *, current: Any = None, name: str = "", color_index: int = 0,
+def pr_figure(pr: Any, *, current: Any = None, intervals: Any = None, name: str = "", color_index: int = 0,
               max_points: int = MAX_CURVE_POINTS, height: int = 460) -> "go.Figure":
     """Precision–recall curve: precision (y) against recall (x), one point per threshold.
 
@@ -174,6 +187,8 @@ def pr_figure(pr: Any, *, current: Any = None, name: str = "", color_index: int 
     current : Confusion, optional
         The current threshold, with its recall and precision intervals; also
         gives the precision of random scores, ``n+/n`` (a horizontal line).
+    intervals : mapping of indicator -> (low, high), optional
+        The current point's intervals ("recall", "precision"); default ``current.interval``.
 
     Returns
     -------
@@ -193,13 +208,13 @@ def pr_figure(pr: Any, *, current: Any = None, name: str = "", color_index: int 
                color_index=color_index, max_points=max_points, markers=True,
                hover="recall %{x:.4f}, precision %{y:.4f}<br>TP %{customdata[1]}, FP %{customdata[2]}")
     if current is not None:
-        ci_x, ci_y = current.interval("recall"), current.interval("precision")
+        ci_x, ci_y = _interval(current, intervals, "recall"), _interval(current, intervals, "precision")
         fig.add_trace(_current_trace(
             current.recall, current.precision, x_int=ci_x, y_int=ci_y, name=str(name),
             text=f"score ≥ {_thr(current.threshold)}",
             hover=(f"<b>current threshold: score ≥ {_thr(current.threshold)}</b><br>"
-                   f"recall {current.recall:.4f} [{ci_x.low:.4f}, {ci_x.high:.4f}]<br>"
-                   f"precision {current.precision:.4f} [{ci_y.low:.4f}, {ci_y.high:.4f}]<br>"
+                   f"recall {current.recall:.4f} [{ci_x[0]:.4f}, {ci_x[1]:.4f}]<br>"
+                   f"precision {current.precision:.4f} [{ci_y[0]:.4f}, {ci_y[1]:.4f}]<br>"
                    f"TP {current.tp}, FP {current.fp}<br>{_interval_text(current)}"),
         ))
     fig.update_xaxes(title_text="Recall (sensitivity)", range=[-0.01, 1.01], **_AXIS)
@@ -209,7 +224,7 @@ def pr_figure(pr: Any, *, current: Any = None, name: str = "", color_index: int 
     return fig
 
 
-def reading_figure(reading: Any, *, current: Any = None, name: str = "", color_index: int = 0,
+def reading_figure(reading: Any, *, current: Any = None, intervals: Any = None, name: str = "", color_index: int = 0,
                    max_points: int = MAX_CURVE_POINTS, height: int = 460) -> "go.Figure":
     """Reading rate (y) against substitution rate (x), in threshold order.
 
@@ -220,6 +235,8 @@ def reading_figure(reading: Any, *, current: Any = None, name: str = "", color_i
         The current threshold: reading rate = total positive rate, and
         substitution rate = 1 − precision (its interval is one minus the
         precision's).
+    intervals : mapping of indicator -> (low, high), optional
+        The current point's intervals ("precision", "total_positive_rate"); default ``current.interval``.
 
     Returns
     -------
@@ -233,15 +250,15 @@ def reading_figure(reading: Any, *, current: Any = None, name: str = "", color_i
                hover=("reading rate %{y:.4f} (%{customdata[1]} accepted)<br>"
                       "substitution rate %{x:.4f} (%{customdata[2]} of them wrong)"))
     if current is not None and current.target_size > 0:
-        p = current.interval("precision")
+        p_low, p_high = _interval(current, intervals, "precision")
         sub = 1.0 - current.precision
-        ci_y = current.interval("total_positive_rate")
+        ci_y = _interval(current, intervals, "total_positive_rate")
         fig.add_trace(_current_trace(
-            sub, current.total_positive_rate, x_int=(1.0 - p.high, 1.0 - p.low), y_int=ci_y, name=str(name),
+            sub, current.total_positive_rate, x_int=(1.0 - p_high, 1.0 - p_low), y_int=ci_y, name=str(name),
             text=f"score ≥ {_thr(current.threshold)}",
             hover=(f"<b>current threshold: score ≥ {_thr(current.threshold)}</b><br>"
-                   f"reading rate {current.total_positive_rate:.4f} [{ci_y.low:.4f}, {ci_y.high:.4f}]<br>"
-                   f"substitution rate {sub:.4f} [{1.0 - p.high:.4f}, {1.0 - p.low:.4f}]<br>"
+                   f"reading rate {current.total_positive_rate:.4f} [{ci_y[0]:.4f}, {ci_y[1]:.4f}]<br>"
+                   f"substitution rate {sub:.4f} [{1.0 - p_high:.4f}, {1.0 - p_low:.4f}]<br>"
                    f"{_interval_text(current)}"),
         ))
     fig.update_xaxes(title_text="Substitution rate (wrong among accepted)", rangemode="tozero",

@@ -9,6 +9,7 @@ import pytest
 from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
 
 import rocci
+import rocci.precision as rp
 from rocci import data as rdata
 from ui.text import pvalue_text
 
@@ -47,26 +48,38 @@ def heart_app():
     return at
 
 
-def _assert_indicators(at, conf):
-    tab = table(at, "successes")
-    ref = conf.to_frame()
-    np.testing.assert_allclose(tab["value"], ref["value"])
-    np.testing.assert_allclose(tab["low"], ref["low"])
-    np.testing.assert_allclose(tab["high"], ref["high"])
-    # the long method text is split into a short method and its bootstrap law, nothing lost
-    from ui.text import method_parts
+#: Rows of the indicator table: (label, rocci.precision metric, one minus it?).
+EXACT_ROWS = [("Accuracy", "accuracy", False), ("Error rate", "accuracy", True), ("Precision", "precision", False),
+              ("Recall (sensitivity)", "recall", False), ("Specificity", "specificity", False),
+              ("False-positive rate", "specificity", True), ("Negative predictive value", "npv", False),
+              ("F-measure (F1)", "f1", False), ("Matthews correlation (MCC)", "mcc", False)]
 
-    assert list(zip(tab["method"], tab["law"])) == [method_parts(m) for m in ref["method"]]
-    assert all(law and law in m for law, m in zip(tab["law"], ref["method"]))
+
+def _assert_indicators(at, conf, y, s, *, level=0.95, method="percentile"):
+    """The table's intervals are the exact bootstrap laws' (rocci.precision.metric_ci) at conf's threshold."""
+    tab = table(at, "p_undefined").set_index("indicator")
+    for label, metric, complement in EXACT_ROWS:
+        ref = rp.metric_ci(y, s, metric=metric, thresholds=[conf.threshold], confidence_level=level, method=method)
+        v, lo, hi = float(ref.value[0]), float(ref.low[0]), float(ref.high[0])
+        if complement:
+            v, lo, hi = 1 - v, 1 - hi, 1 - lo
+        np.testing.assert_allclose(tab.loc[label, ["value", "low", "high"]].to_numpy(float), [v, lo, hi],
+                                   err_msg=label)
+        np.testing.assert_allclose(tab.loc[label, "p_undefined"], ref.p_undefined[0], err_msg=label)
+        assert "stratified exact bootstrap" in tab.loc[label, "law"]
+    # the total-positive rate: its count's full-bootstrap binomial law (rocci.confusion_at)
+    rate = conf.interval("total_positive_rate")
+    np.testing.assert_allclose(tab.loc["Total-positive rate", ["value", "low", "high"]].to_numpy(float),
+                               [conf.total_positive_rate, rate.low, rate.high])
 
 
 def test_heart_sample_matches_the_api_and_tanagra():
     at = heart_app()
     y, s = _arrays("score", "heart_disease_test20.csv")
-    conf = rocci.confusion_at(y, s, 0.5)
+    conf = rocci.confusion_at(y, s, 0.5, method="percentile")
     # Tanagra's matrix at 0.5 (seed 004): 5 5 / 2 8
     assert matrix(at).values.tolist() == [[5, 5, 10], [2, 8, 10], [7, 13, 20]]
-    _assert_indicators(at, conf)
+    _assert_indicators(at, conf, y, s)
     m = metrics(at)
     assert m["Predicted positive (of 20)"] == "7"
     assert m["Accuracy"] == f"{conf.accuracy:.4f}" and m["Precision"] == f"{conf.precision:.4f}"
@@ -76,6 +89,12 @@ def test_heart_sample_matches_the_api_and_tanagra():
     np.testing.assert_allclose(decode(curve["y"]), rocci.gain_curve(y, s)["recall"])
     cur = traces(gain, "current")[0]
     assert decode(cur["x"])[0] == pytest.approx(0.35) and decode(cur["y"])[0] == pytest.approx(0.5)
+    # the current point's recall bar is the exact law's interval
+    rec = rp.metric_ci(y, s, metric="recall", thresholds=[0.5])
+    assert 0.5 + decode(cur["error_y"]["array"])[0] == pytest.approx(rec.high[0])
+    pr_cur = traces(figure(at, "ex_pr"), "current")[0]
+    prec = rp.metric_ci(y, s, metric="precision", thresholds=[0.5])
+    assert decode(pr_cur["y"])[0] - decode(pr_cur["error_y"]["arrayminus"])[0] == pytest.approx(prec.low[0])
     pr = figure(at, "ex_pr")
     np.testing.assert_allclose(decode(traces(pr, "pr")[0]["y"]), rocci.precision_recall_curve(y, s)["precision"])
     assert traces(figure(at, "ex_reading"), "reading")
@@ -108,7 +127,7 @@ def test_threshold_choosers(by, setup, expected):
     assert_clean(at)
     y, s = _arrays("score", "heart_disease_test20.csv")
     t = expected(y, s)
-    _assert_indicators(at, rocci.confusion_at(y, s, t))
+    _assert_indicators(at, rocci.confusion_at(y, s, t, method="percentile"), y, s)
     text = " ".join(m.value for m in at.markdown)
     assert f"score ≥ {rocci.confusion_at(y, s, t).threshold:g}".replace(".", "\\.") in text
 
@@ -125,30 +144,29 @@ def test_model_level_and_method_follow_the_api():
     assert_clean(at)
     at.selectbox(key="ex_model").set_value("naive_bayes").run()
     at.select_slider(key="ex_level").set_value(0.9).run()
-    at.selectbox(key="ex_method").set_value("percentile").run()
+    at.selectbox(key="ex_method").set_value("wald").run()
     assert_clean(at)
     y, s = _arrays("naive_bayes")
-    conf = rocci.confusion_at(y, s, 0.5, confidence_level=0.9, method="percentile")
-    _assert_indicators(at, conf)
-    assert table(at, "successes")["method"].str.startswith("percentile of the exact law").all()
+    conf = rocci.confusion_at(y, s, 0.5, confidence_level=0.9, method="wald")
+    _assert_indicators(at, conf, y, s, level=0.9, method="wald")
 
 
 def test_choices_restored_from_the_url():
     query = {"ex_model": "naive_bayes", "ex_by": "Positive rate", "ex_rate": "0.2", "ex_level": "90%",
-             "ex_method": "Agresti-Coull", "ex_p0": "0.3", "ex_alt": "Different from p0"}
+             "ex_method": "Wald", "ex_p0": "0.3", "ex_alt": "Different from p0"}
     at = new_app(PAGE, query)
     assert_clean(at)
     assert at.selectbox(key="ex_model").value == "naive_bayes"
     assert at.segmented_control(key="ex_by").value == "rate"
     assert at.number_input(key="ex_rate").value == pytest.approx(0.2)
     assert at.select_slider(key="ex_level").value == 0.9
-    assert at.selectbox(key="ex_method").value == "agresti-coull"
+    assert at.selectbox(key="ex_method").value == "wald"
     assert at.text_input(key="ex_p0").value == "0.3"
     assert at.selectbox(key="ex_alt").value == "two-sided"
     y, s = _arrays("naive_bayes")
     t = rocci.rate_threshold(y, s, 0.2)
-    conf = rocci.confusion_at(y, s, t, confidence_level=0.9, method="agresti-coull")
-    _assert_indicators(at, conf)
+    conf = rocci.confusion_at(y, s, t, confidence_level=0.9, method="wald")
+    _assert_indicators(at, conf, y, s, level=0.9, method="wald")
     test = rocci.binomial_test(conf.errors, conf.n, 0.3, alternative="two-sided", confidence_level=0.9)
     assert metrics(at)["P-value"] == pvalue_text(test.pvalue)
     # (writing the choices back into the URL is the browser's job: tests/browser/test_explorer.py)
@@ -205,5 +223,28 @@ def test_large_upload_stays_compact():
     shown = table(at, "n_at_threshold")
     assert len(shown) == 2000
     assert any("The first 2,000 of" in c.value for c in at.caption)
-    conf = rocci.confusion_at(y, s, 0.5)
-    _assert_indicators(at, conf)
+    conf = rocci.confusion_at(y, s, 0.5, method="percentile")
+    _assert_indicators(at, conf, y, s)
+
+
+def test_method_note_says_how_much_the_heart_intervals_moved():
+    """The sentence in the method note is what rocci computes: the conditional-binomial Wilson intervals
+    (rocci.confusion_at, the page's old default) against the exact laws (rocci.precision.metric_ci)."""
+    at = heart_app()
+    y, s = _arrays("score", "heart_disease_test20.csv")
+    old = rocci.confusion_at(y, s, 0.5, method="wilson").to_frame().set_index("indicator")
+    diffs = {}
+    for label, metric, complement in EXACT_ROWS:
+        if metric in ("npv", "mcc"):
+            continue  # not shown before
+        ref = rp.metric_ci(y, s, metric=metric, thresholds=[0.5])
+        lo, hi = (1 - ref.high[0], 1 - ref.low[0]) if complement else (ref.low[0], ref.high[0])
+        key = {"Error rate": "error_rate", "False-positive rate": "fpr"}.get(label, metric)
+        diffs[key] = max(abs(old.loc[key, "low"] - lo), abs(old.loc[key, "high"] - hi))
+    assert len(diffs) == 7
+    prec = rp.metric_ci(y, s, metric="precision", thresholds=[0.5])
+    text = " ".join(c.value for c in at.caption)
+    assert f"by up to {max(diffs.values()):.2f} at an end" in text
+    assert f"[{prec.low[0]:.2f}, {prec.high[0]:.2f}] now, [{old.loc['precision', 'low']:.2f}, " \
+           f"{old.loc['precision', 'high']:.2f}] before" in text
+    assert f"by {np.mean(list(diffs.values())):.2f} on average" in text

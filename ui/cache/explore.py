@@ -9,9 +9,11 @@ not cached.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 import rocci
+import rocci.precision as rprec
 
 
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the indicators at every threshold…")
@@ -52,3 +54,52 @@ def chosen_threshold(key: str, model: str, by: str, value: float | None, _y, _s)
     if by == "cost":
         return rocci.cost_threshold(_y, _s, w=value)
     raise ValueError(f"unknown choice {by!r}")
+
+
+#: Indicators of the explorer's table, in order: (row name, metric of rocci.precision.metric_ci, complement).
+#: A complement row is one minus its metric (error rate = 1 − accuracy, FPR = 1 − specificity): its exact
+#: law is the mirror image, so its interval is [1 − high, 1 − low].
+EXACT_INDICATORS = (
+    ("accuracy", "accuracy", False),
+    ("error_rate", "accuracy", True),
+    ("precision", "precision", False),
+    ("recall", "recall", False),
+    ("specificity", "specificity", False),
+    ("fpr", "specificity", True),
+    ("npv", "npv", False),
+    ("f1", "f1", False),
+    ("mcc", "mcc", False),
+)
+
+
+@st.cache_data(max_entries=64, scope="session", show_spinner=False)
+def exact_indicators(key: str, model: str, threshold: float, confidence_level: float, method: str, _y, _s):
+    """The indicators at one threshold with intervals from their exact stratified bootstrap laws
+    (:func:`rocci.precision.metric_ci`, ``method`` "percentile" or "wald").
+
+    Returns a DataFrame with one row per :data:`EXACT_INDICATORS` entry: ``indicator, value, low, high,
+    mean, std, p_undefined, law`` (``p_undefined``: the exact probability that a resample leaves the
+    indicator undefined; the interval is given that it is defined).
+    """
+    rows = []
+    results = {}
+    for name, metric, complement in EXACT_INDICATORS:
+        if metric not in results:
+            results[metric] = rprec.metric_ci(_y, _s, metric=metric, thresholds=[threshold],
+                                              confidence_level=confidence_level, method=method)
+        r = results[metric]
+        v, lo, hi, mean = float(r.value[0]), float(r.low[0]), float(r.high[0]), float(r.mean[0])
+        if complement:
+            v, lo, hi, mean = 1 - v, 1 - hi, 1 - lo, 1 - mean
+        law = ("stratified exact bootstrap: TP* ~ Bin(n+, TP/n+), FP* ~ Bin(n−, FP/n−) independent"
+               + (f"; 1 − {metric}" if complement else ""))
+        rows.append({"indicator": name, "value": v, "low": lo, "high": hi, "mean": mean, "std": float(r.std[0]),
+                     "p_undefined": float(r.p_undefined[0]), "law": law})
+    # The share predicted positive: its count's full-bootstrap law Bin(n, rate) (exact; rocci.confusion_at).
+    conf = rocci.confusion_at(_y, _s, threshold, confidence_level=confidence_level, method=method)
+    i = conf.indicators.index("total_positive_rate")
+    rate = float(conf.value[i])
+    rows.append({"indicator": "total_positive_rate", "value": rate, "low": float(conf.low[i]),
+                 "high": float(conf.high[i]), "mean": rate, "std": float("nan"), "p_undefined": 0.0,
+                 "law": "full exact bootstrap: predicted positives* ~ Bin(n, (TP + FP)/n)"})
+    return pd.DataFrame(rows)
