@@ -15,6 +15,7 @@ module                 figures
 ``plots._style``       colour, dash and marker per model; layout; hover text
 ``plots.roc``          ROC curves, threshold regions, vertical bars, simultaneous bands
 ``plots.data``         score histograms per class
+``plots.precision``    precision–recall curves, precision intervals, the PR verdict
 ``plots.compare``      two models: dominance map, paired laws
 ``plots.cost``         cost curves, envelopes and their bands, the ROC hull view
 ``plots.explore``      threshold explorer: confusion matrix, gain and PR curves

@@ -6,6 +6,8 @@
   levels (the PR analogue of vertical averaging).
 * :func:`compare_precision`: two models on the same instances, the paired law of
   ``metric_a − metric_b`` at threshold pairs or at recall levels.
+* :func:`pr_curve`: the precision–recall curve with Davis and Goadrich's
+  interpolation between ROC points (precision is not linear in recall).
 
 Average precision is not covered: its exact-bootstrap standard error has not
 been derived here (see the module notes of :mod:`rocci.precision.paired`).
@@ -13,6 +15,7 @@ been derived here (see the module notes of :mod:`rocci.precision.paired`).
 
 from ._metrics import METRICS, UNDEFINED
 from ._results import MetricCI, PrecisionComparison, RecallPrecisionCI
+from .curve import pr_curve
 from .metrics import metric_ci, precision_ci
 from .paired import compare_precision
 from .recall import precision_at_recall
@@ -21,6 +24,7 @@ __all__ = [
     "metric_ci",
     "precision_ci",
     "precision_at_recall",
+    "pr_curve",
     "compare_precision",
     "MetricCI",
     "RecallPrecisionCI",
