@@ -21,6 +21,7 @@ __all__ = [
     "binomial_cdf",
     "binomial_quantile",
     "order_statistic_law",
+    "order_statistic_laws",
     "mixture_moments",
     "mixture_quantile",
     "mixture_skewness",
@@ -41,9 +42,11 @@ try:  # Boost's binomial pmf/cdf, the kernels behind scipy.stats.binom, without 
     # per-call argument checking (~25x faster on small arrays).  SciPy is pinned.
     from scipy.special._ufuncs import _binom_cdf as _boost_binom_cdf
     from scipy.special._ufuncs import _binom_pmf as _boost_binom_pmf
+    from scipy.special._ufuncs import _binom_sf as _boost_binom_sf
 except ImportError:  # pragma: no cover - other SciPy versions
     _boost_binom_pmf = stats.binom.pmf
     _boost_binom_cdf = stats.binom.cdf
+    _boost_binom_sf = stats.binom.sf
 
 
 def binomial_pmf(k, m, p) -> np.ndarray:
@@ -176,6 +179,179 @@ def order_statistic_law(r: int, m: int, n: int, *, eps: float = WINDOW_EPS):
         weights = half * dens @ gl_w
     truncated = float(special.betainc(a, b, (k_lo - 1) / n) + special.betaincc(a, b, k_hi / n))
     return k, weights, truncated
+
+
+def _order_statistic_windows(r: np.ndarray, m: int, n: int, eps: float):
+    """``order_statistic_law``'s windows ``[k_lo, k_hi]`` and whether each uses quadrature, vectorised."""
+    a, b = r.astype(np.float64), (m - r + 1).astype(np.float64)
+    u_lo = special.betaincinv(a, b, eps)
+    u_hi = special.betainccinv(a, b, eps)
+    k_lo = np.maximum(1.0, np.floor(n * u_lo)).astype(np.int64)
+    k_hi = np.minimum(float(n), np.ceil(n * u_hi)).astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mode = np.where(a + b > 2, (a - 1) / (a + b - 2), 0.5)
+    mode = np.minimum(np.maximum(mode, 1.0 / n), 1 - 1.0 / n)
+    sigma = np.sqrt(np.maximum(mode * (1 - mode), 1.0 / n) / (a + b + 1))
+    quadrature = (k_hi - k_lo + 1 > 64) & ((1.0 / n) / sigma <= 0.06)  # _gl_order(rho) is not None
+    return k_lo, k_hi, quadrature
+
+
+def _binomial_tails_by_column(x_num: np.ndarray, n: int, m: int, j_levels: np.ndarray,
+                              first: np.ndarray, last: np.ndarray):
+    """``B(j; m, x)`` and ``1 − B(j; m, x)`` for ``x = x_num/n`` and ``j = j_levels[first … last]`` of each column.
+
+    One row per column ``x`` (``0 < x < 1``), ``j`` along the row from ``j_lo =
+    j_levels[first]`` to ``j_hi = j_levels[last]`` (``j_levels`` increasing).  Each row
+    costs three boost evaluations: the pmf at the row's point nearest the mode of
+    ``Bin(m, x)``, the CDF at ``j_lo`` and the survival function at ``j_hi`` (as the
+    incomplete beta functions that :func:`order_statistic_law` takes); the pmf elsewhere
+    on the row follows by the ratio ``b(j + 1)/b(j) = (m − j)/(j + 1) · x/(1 − x)``, and the
+    two tails are sums of positive pmf terms from their anchors (pmf summed between
+    consecutive levels, then accumulated over the levels), so each keeps its relative
+    precision (a few ulp per step from the anchor).  Returns ``(cdf, sf)`` of shape
+    ``(columns, max(last − first) + 1)``: column ``c`` of a row is level ``first + c``;
+    entries past ``last`` are meaningless.
+    """
+    x = x_num / n
+    j_lo, j_hi = j_levels[first], j_levels[last]
+    span = j_hi - j_lo
+    width = int(span.max()) + 2  # (a zero column past every row's end)
+    rows = np.arange(x.size)
+    cols = np.arange(width)[None, :]
+    # b(j + 1)/b(j) = (m − j)/(j + 1) · x/(1 − x), 0 past j_hi (so the pmf is 0 there)
+    ratio_j = np.zeros(m + width + 1)
+    jj = np.arange(m, dtype=np.float64)
+    ratio_j[:m] = (m - jj) / (jj + 1.0)
+    up = ratio_j[j_lo[:, None] + cols]
+    up *= (x_num / (n - x_num))[:, None]
+    np.copyto(up, 0.0, where=cols >= span[:, None])
+    # pmf[t]/pmf[0] by one forward product; pmf = anchor · (that)/(that at the anchor)
+    pmf = np.empty_like(up)
+    pmf[:, 0] = 1.0
+    with np.errstate(over="ignore", invalid="ignore"):  # rows that overflow are redone below
+        np.cumprod(up[:, :-1], axis=1, out=pmf[:, 1:])
+    anchor = np.clip(np.floor((m + 1.0) * x), j_lo, j_hi)  # the row's largest pmf
+    a = (anchor - j_lo).astype(np.int64)
+    at_anchor = pmf[rows, a]
+    wide = ~(at_anchor < 1e300)  # more than 300 decades on the row: products outward from the anchor
+    if wide.any():
+        pmf[wide] = _outward_ratio_products(up[wide], a[wide])
+        at_anchor[wide] = 1.0
+    pmf *= (_boost_binom_pmf(anchor, float(m), x) / at_anchor)[:, None]
+    # seg[row, c] = Σ pmf over (j of level first + c, j of level first + c + 1]
+    count = last - first + 1
+    depth = int(count.max())
+    level = np.arange(depth)[None, :]
+    present = level < count[:, None]
+    t = np.where(present, j_levels[np.minimum(first[:, None] + level, j_levels.size - 1)] - j_lo[:, None], 0)
+    starts = (rows[:, None] * width + t + 1)[present]
+    seg = np.zeros((x.size, depth))
+    seg[present] = np.add.reduceat(pmf.ravel(), starts)
+    # sf[c] = P(X > j_hi) + Σ_{l >= c} seg[l] (below the last level);  cdf[c] = P(X <= j_lo) + Σ_{l < c} seg[l]
+    sf_hi = special.betainc(j_hi + 1.0, (m - j_hi).astype(np.float64), x)  # P(X > j) = I_x(j + 1, m − j)
+    seg[rows, count - 1] = sf_hi
+    sf = np.cumsum(seg[:, ::-1], axis=1)[:, ::-1]
+    cdf = np.empty_like(seg)
+    cdf[:, 0] = special.betaincc(j_lo + 1.0, (m - j_lo).astype(np.float64), x)  # B(j; m, x) = 1 − I_x(j + 1, m − j)
+    cdf[:, 1:] = seg[:, :-1]
+    np.cumsum(cdf, axis=1, out=cdf)
+    return cdf, sf
+
+
+def _outward_ratio_products(up: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Row-wise ``v[t]/v[a]`` from ``up[:, t] = v[t + 1]/v[t]``, multiplying outwards from column ``a``."""
+    cols = np.arange(up.shape[1])[None, :]
+    right = np.ones_like(up)
+    right[:, 1:] = up[:, :-1]
+    np.copyto(right, 1.0, where=cols <= a[:, None])
+    np.cumprod(right, axis=1, out=right)
+    with np.errstate(divide="ignore"):
+        left = 1.0 / up
+    np.copyto(left, 1.0, where=cols >= a[:, None])
+    left = np.cumprod(left[:, ::-1], axis=1)[:, ::-1]
+    return right * left
+
+
+def order_statistic_laws(r, m: int, n: int, *, eps: float = WINDOW_EPS):
+    """:func:`order_statistic_law` for many levels ``r`` at once (vertical averaging at many FPRs).
+
+    Same windows, same truncated mass and the same cell probabilities to ~1e-15:
+    levels that :func:`order_statistic_law` integrates by Gauss–Legendre quadrature
+    are passed to it; for the others (cells wide compared with the spread of ``U``,
+    e.g. every level at n ≈ 10³), where it takes two incomplete beta functions per
+    cell edge, the edges are grouped by column ``x = e/n``: with the levels sorted,
+    the levels whose windows hold an edge form a run, and the binomial CDFs
+    ``B(r − 1; m, e/n)`` of that run come from one row of pmf ratios between three
+    boost anchors (:func:`_binomial_tails_by_column`).  Edges are then differenced on
+    the side that avoids cancellation, as in :func:`order_statistic_law`.
+
+    Returns
+    -------
+    k, weights : ndarray
+        The windows of all levels, concatenated in the order of ``r``.
+    offsets : ndarray of int64, shape (len(r) + 1,)
+        Level ``i`` is ``k[offsets[i]:offsets[i + 1]]``.
+    truncated : ndarray
+        ``P(K outside the window)`` per level.
+    """
+    r = np.asarray(r, dtype=np.int64).ravel()
+    levels, inverse = np.unique(r, return_inverse=True)
+    inverse = inverse.ravel()
+    k_lo, k_hi, quadrature = _order_statistic_windows(levels, m, n, eps)
+    a, b = levels.astype(np.float64), (m - levels + 1).astype(np.float64)
+    truncated = special.betainc(a, b, (k_lo - 1) / n) + special.betaincc(a, b, k_hi / n)
+    sizes = k_hi - k_lo + 1
+    pieces_k: list = [None] * levels.size
+    pieces_w: list = [None] * levels.size
+    beta = np.flatnonzero(~quadrature)
+    lo, hi = k_lo[beta], k_hi[beta]
+    by_column = beta.size > 1 and bool(np.all(np.diff(lo) >= 0) and np.all(np.diff(hi) >= 0))
+    if by_column:
+        # Edge e of level i: I_{e/n}(r_i, m − r_i + 1) = P(Bin(m, e/n) >= r_i), e = k_lo − 1 … k_hi.
+        e_min, e_max = int(lo[0]) - 1, int(hi[-1])
+        edges = np.arange(e_min, e_max + 1)
+        first = np.searchsorted(hi, edges, side="left")  # first level whose last edge is >= e
+        last = np.searchsorted(lo - 1, edges, side="right") - 1  # last level whose first edge is <= e
+        j_run = levels[beta] - 1
+        inner = (edges > 0) & (edges < n) & (first <= last)  # (edges between windows: no level)
+        cols = edges[inner]
+        first, last = first[inner], last[inner]
+        cdf, sf = _binomial_tails_by_column(cols.astype(np.float64), n, m, j_run, first, last)
+        row_of = np.full(edges.size, -1)
+        row_of[inner] = np.arange(cols.size)
+        e_counts = sizes[beta] + 1
+        owner = np.repeat(np.arange(beta.size), e_counts)
+        e_pos = np.arange(e_counts.sum()) - np.repeat(np.cumsum(e_counts) - e_counts, e_counts)
+        e_all = lo[owner] - 1 + e_pos
+        rows = row_of[e_all - e_min]
+        ok = rows >= 0
+        col = np.where(ok, owner - first[np.maximum(rows, 0)], 0)
+        surv = np.where(ok, cdf[np.maximum(rows, 0), col], 0.0)  # B(r − 1; m, x) = P(U > x)
+        upper_tail = np.where(ok, sf[np.maximum(rows, 0), col], 0.0)  # I_x(r, m − r + 1) = P(U <= x)
+        surv[~ok & (e_all == 0)], upper_tail[~ok & (e_all == 0)] = 1.0, 0.0
+        surv[~ok & (e_all == n)], upper_tail[~ok & (e_all == n)] = 0.0, 1.0
+        # as order_statistic_law: the CDF of U below the median, the survival above, each
+        # from the tail that keeps full relative precision
+        upper = upper_tail > 0.5
+        cdf_u = np.where(upper, 1.0 - surv, upper_tail)
+        surv_u = np.where(upper, surv, 1.0 - upper_tail)
+        last_edge = np.r_[np.cumsum(e_counts) - 1]
+        keep = np.ones(e_all.size, bool)
+        keep[last_edge] = False  # cell k uses edges k − 1 (here) and k (next)
+        w = np.where(cdf_u[:-1] < 0.5, cdf_u[1:] - cdf_u[:-1], surv_u[:-1] - surv_u[1:])[keep[:-1]]
+        k_flat = e_all[:-1][keep[:-1]] + 1
+        bounds = np.r_[0, np.cumsum(sizes[beta])].tolist()
+        for i, b0, b1 in zip(beta.tolist(), bounds[:-1], bounds[1:]):
+            pieces_k[i], pieces_w[i] = k_flat[b0:b1], w[b0:b1]
+    for i in range(levels.size):
+        if pieces_k[i] is None:
+            pieces_k[i], pieces_w[i], _ = order_statistic_law(int(levels[i]), m, n, eps=eps)
+    order = inverse.tolist()
+    k = np.concatenate([pieces_k[i] for i in order])
+    weights = np.concatenate([pieces_w[i] for i in order])
+    offsets = np.zeros(r.size + 1, dtype=np.int64)
+    np.cumsum(sizes[inverse], out=offsets[1:])
+    return k, weights, offsets, truncated[inverse]
 
 
 # ---------------------------------------------------------------------------

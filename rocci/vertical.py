@@ -8,13 +8,7 @@ from scipy import special
 from ._results import VerticalCI
 from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
 from .counts import score_counts
-from .exact import (
-    compress_mixture,
-    mixture_moments,
-    mixture_quantile,
-    mixture_skewness,
-    order_statistic_law,
-)
+from .exact import mixture_quantile, mixture_skewness, order_statistic_laws
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
 
@@ -44,6 +38,16 @@ def fpr_levels(fpr, m_neg: int) -> np.ndarray:
     if fpr is None:
         r = np.unique(r)
     return r
+
+
+def _segments(weights: np.ndarray, values: np.ndarray, level_start: np.ndarray, offsets: np.ndarray):
+    """:func:`compress_mixture` of every level at once: within each level (``level_start``
+    marks its first element), runs of equal ``values`` merged, weights summed in the same
+    order.  Returns the merged weights and values and the levels' offsets into them."""
+    change = level_start.copy()
+    change[1:] |= values[1:] != values[:-1]
+    starts = np.flatnonzero(change)
+    return np.add.reduceat(weights, starts), values[starts], np.searchsorted(starts, offsets)
 
 
 def vertical_ci(
@@ -144,47 +148,55 @@ def vertical_ci(
     z = float(special.ndtri(1 - alpha / 2))
 
     h = r_levels.size
-    out = {key: np.empty(h) for key in ("tpr", "mean", "std", "low", "high", "trunc")}
-    laws: list[tuple[np.ndarray, np.ndarray]] = []
-    t_laws: list[tuple[np.ndarray, np.ndarray]] = []
+    out = {key: np.empty(h) for key in ("low", "high")}
     levels = r_levels / m_neg
     k_obs = np.clip(np.ceil(np.round(levels * n_neg, 9)).astype(np.int64), 1, n_neg)
-    out["tpr"][:] = counts.n_pos_ge(s_desc[k_obs - 1]) / n_pos
+    tpr = counts.n_pos_ge(s_desc[k_obs - 1]) / n_pos
 
-    for i, r in enumerate(r_levels):
-        k, w, trunc = order_statistic_law(int(r), m_neg, n_neg)
-        t_scores = s_desc[k - 1]
-        p = counts.n_pos_ge(t_scores) / n_pos
-        cw, cp = compress_mixture(w, p)
-        mean, var = mixture_moments(cw, cp, m_pos)
-        sd = np.sqrt(max(var, 0.0))
-        out["mean"][i], out["std"][i], out["trunc"][i] = mean, sd, trunc
-        if method == "percentile":
-            skew = mixture_skewness(cw, cp, m_pos, mean, sd)
+    # The laws of T_r at every level in one pass (order_statistic_laws), then each level's
+    # mixture compressed over equal p (and its threshold law over tied scores) by segments.
+    k, w, offsets, trunc = order_statistic_laws(r_levels, m_neg, n_neg)
+    t_scores = s_desc[k - 1]
+    p = counts.n_pos_ge(t_scores) / n_pos
+    level_start = np.zeros(k.size, dtype=bool)
+    level_start[offsets[:-1]] = True
+    cw, cp, c_off = _segments(w, p, level_start, offsets)
+    level_of = np.repeat(np.arange(h), np.diff(c_off))
+    total = np.add.reduceat(cw, c_off[:-1])
+    mean = np.add.reduceat(cw * cp, c_off[:-1]) / total
+    d = cp - mean[level_of]
+    var = np.add.reduceat(cw * (d * d + cp * (1 - cp) / m_pos), c_off[:-1]) / total
+    sd = np.sqrt(np.maximum(var, 0.0))
+    bounds = c_off.tolist()
+    laws = [(cw[i:j], cp[i:j]) for i, j in zip(bounds[:-1], bounds[1:])]
+    if method == "percentile":
+        for i, (lw, lp) in enumerate(laws):
+            mi, si = float(mean[i]), float(sd[i])
+            skew = mixture_skewness(lw, lp, m_pos, mi, si)
             for key, qq in (("low", alpha / 2), ("high", 1 - alpha / 2)):
-                out[key][i] = mixture_quantile(qq, cw, cp, m_pos, mean, sd, skew=skew) / m_pos
-        elif method == "score":
-            zm = z * z / m_pos
-            half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
-            out["low"][i] = np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1)
-            out["high"][i] = np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
-        else:
-            out["low"][i] = np.clip(mean - z * sd, 0, 1)
-            out["high"][i] = np.clip(mean + z * sd, 0, 1)
-        laws.append((cw, cp))
-        # Law of T_r over distinct scores (tied negatives share one threshold).
-        tw, ts = compress_mixture(w, -t_scores)
-        t_laws.append((-ts, tw))
+                out[key][i] = mixture_quantile(qq, lw, lp, m_pos, mi, si, skew=skew) / m_pos
+    elif method == "score":
+        zm = z * z / m_pos
+        half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
+        out["low"] = np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1)
+        out["high"] = np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
+    else:
+        out["low"] = np.clip(mean - z * sd, 0, 1)
+        out["high"] = np.clip(mean + z * sd, 0, 1)
+    # Law of T_r over distinct scores (tied negatives share one threshold).
+    tw, ts, t_off = _segments(w, t_scores, level_start, offsets)
+    bounds = t_off.tolist()
+    t_laws = [(ts[i:j], tw[i:j]) for i, j in zip(bounds[:-1], bounds[1:])]
 
     return VerticalCI(
         fpr=levels,
         r=r_levels,
-        tpr=out["tpr"],
-        tpr_mean=out["mean"],
-        tpr_std=out["std"],
+        tpr=tpr,
+        tpr_mean=mean,
+        tpr_std=sd,
         tpr_low=out["low"],
         tpr_high=out["high"],
-        truncated_mass=out["trunc"],
+        truncated_mass=trunc,
         n_pos=n_pos,
         n_neg=n_neg,
         m_pos=m_pos,
