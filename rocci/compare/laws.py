@@ -6,6 +6,7 @@ import numpy as np
 from scipy import special, stats
 
 
+from ..exact import _boost_binom_cdf, _boost_binom_pmf, _boost_binom_sf
 from ._common import SATURATION, WINDOW_EPS, _BLOCK, _SEGMENT
 
 def _s_window(m: int, n_ab, n_c, n: int, eps: float):
@@ -118,6 +119,135 @@ def difference_pmf(m: int, p_a: float, p_b: float, *, eps: float | None = None):
     return np.arange(d_lo, d_hi + 1, dtype=np.int64), out
 
 
+#: Mass of ``S`` that the full-support route may leave out per side (Bernstein's
+#: inequality): far below anything a double can hold beside the sums.
+FULL_SUPPORT_EPS = 1e-40
+
+
+def _outward_products(up: np.ndarray, up_prev: np.ndarray, anchor_col: np.ndarray) -> np.ndarray:
+    """Row-wise ``v[t]/v[a]`` from the ratios ``up[:, t] = v[t + 1]/v[t]`` (``up_prev[:, t] = up[:, t − 1]``),
+    ``a = anchor_col``.
+
+    Right of the anchor ``Π_{a <= u < t} up[u]``, left of it ``Π_{t <= u < a} 1/up[u]``:
+    every factor moves away from the anchor, so with the anchor at the mode of a
+    unimodal ``v`` no product exceeds 1 (no overflow; far tails underflow to 0).
+    """
+    cols = np.arange(up.shape[1])[None, :]
+    a = anchor_col[:, None]
+    np.copyto(up_prev, 1.0, where=cols <= a)
+    np.cumprod(up_prev, axis=1, out=up_prev)
+    with np.errstate(divide="ignore"):
+        np.divide(1.0, up, out=up)
+    np.copyto(up, 1.0, where=cols >= a)
+    left = np.cumprod(up[:, ::-1], axis=1)[:, ::-1]
+    up_prev *= left
+    return up_prev
+
+
+def _row_windows(table: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
+    """``table[start_i : start_i + width]`` for every row ``i`` (``table`` padded far enough)."""
+    return table[start[:, None] + np.arange(width)[None, :]]
+
+
+def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: int):
+    """``P(D > 0), P(D = 0), P(D < 0)`` summed over the support of ``S``, for pairs with
+    ``hi_n >= lo_n >= 1`` (``π = hi/(hi + lo) >= 1/2``): the route for ``m <= 1000``.
+
+    The same sums as the windowed route, ``Σ_s b(s; m, γ)·[conditional sign
+    probability given S = s]``, over all ``s`` but the ≤ :data:`FULL_SUPPORT_EPS`
+    per tail that Bernstein's inequality rules out, with every term by a recurrence
+    from at most one exact (boost) anchor per pair and law instead of three binomial
+    functions per term:
+
+    * ``w_s = b(s; m, γ)``: the pmf ratio (from the exact odds ``n_ab/n_c``), outward from the
+      mode, normalised to sum to 1 (no rounded ``γ^s (1 − γ)^(m − s)`` anchor);
+    * ``Q_h = b(h; 2h, π)`` (``P(D = 0 | S = 2h)``): ratio ``2(2h + 1)/(h + 1)·π(1 − π)``,
+      outward from ``h`` at half the mode of ``S`` (from ``Q_0 = 1`` if that anchor is below 1e-250);
+    * ``E_h = B(h − 1; 2h, π)`` (``P(D < 0 | S = 2h)``) and ``O_h = E_h + (1 − π)Q_h``
+      (``P(D < 0 | S = 2h + 1)``), from ``E_{h+1} = E_h − (1 − π)Q_h(π(2h + 1)/(h + 1) − 1)``
+      summed *downwards* from two exact anchors, at half the mode of ``S`` and just past the
+      mass of ``S`` (10 sd): the small tail is a sum of positive terms wherever it is small,
+      so it keeps its relative precision.
+
+    Each term stays within a few ulp per step from its anchor of the boost value; against
+    40-digit sums the results are within ~5e-16 (the per-term route: ~1e-15).
+    """
+    hi_n, lo_n, n_c = (np.asarray(v, np.float64) for v in (hi_n, lo_n, n_c))
+    n_ab = hi_n + lo_n
+    g = n_ab / (n_ab + n_c)
+    pi = hi_n / n_ab
+    q = lo_n / n_ab  # 1 − π, exact
+    # The window of S: Bernstein, P(|S − mγ| >= t) <= exp(−t²/(2(mγ(1 − γ) + t/3))) per side.
+    big_l = -np.log(FULL_SUPPORT_EPS)
+    t = big_l / 3.0 + np.sqrt(big_l**2 / 9.0 + 2.0 * big_l * m * g * (1.0 - g))
+    s_lo = np.maximum(np.floor(m * g - t), 0).astype(np.int64) // 2 * 2  # even: columns 2j, 2j + 1 are 2h, 2h + 1
+    s_hi = np.minimum(np.ceil(m * g + t), m).astype(np.int64)
+    width = int((s_hi - s_lo).max()) // 2 * 2 + 2
+    # w_s = b(s; m, γ) on s = s_lo … s_lo + width − 1 (zero past m)
+    s_all = np.arange(-1, m + width + 1, dtype=np.float64)  # s_all[i] = i − 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c_all = np.where(s_all < m, (m - s_all) / (s_all + 1.0), 0.0)  # b(s + 1)/b(s) without the odds
+        odds = n_ab / n_c  # n_c = 0: inf, used only left of s* = m, as 1/odds = 0
+        up_w = _row_windows(c_all, s_lo + 1, width) * odds[:, None]
+        up_prev = _row_windows(c_all, s_lo, width) * odds[:, None]
+    if (n_c == 0).any():  # 0·inf past s = m: the pmf is 0 there
+        np.nan_to_num(up_w, copy=False, nan=0.0, posinf=np.inf)
+        np.nan_to_num(up_prev, copy=False, nan=0.0, posinf=np.inf)
+    s_star = np.minimum(np.floor((m + 1.0) * g), m)
+    w = _outward_products(up_w, up_prev, s_star.astype(np.int64) - s_lo)
+    w /= w.sum(axis=1)[:, None]
+    # Q_h = b(h; 2h, π) on h = s_lo/2 … s_lo/2 + width/2 − 1
+    half = width // 2
+    h_lo = s_lo // 2
+    h_all = np.arange(-1, m // 2 + half + 2, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        d_all = (2.0 * h_all + 1.0) / (h_all + 1.0)  # (h = −1 never used)
+    c_q = 2.0 * d_all
+    pq = (pi * q)[:, None]
+    up_q = _row_windows(c_q, h_lo + 1, half) * pq
+    up_q_prev = _row_windows(c_q, h_lo, half) * pq
+    big_h = m // 2
+    h_star = np.minimum(np.floor(s_star / 2.0), big_h)
+    q_star = _boost_binom_pmf(h_star, 2.0 * h_star, pi)
+    low = q_star < 1e-250  # Q_h decreases from Q_0 = 1: anchor there, where left products could overflow
+    h_star[low], q_star[low] = 0.0, 1.0
+    h_star = np.maximum(h_star, h_lo)  # (Q_0 is inside the window whenever it is the anchor)
+    qh = _outward_products(up_q, up_q_prev, h_star.astype(np.int64) - h_lo)
+    qh *= q_star[:, None]
+    # E_h = B(h − 1; 2h, π): E_h = E_{h+1} + step_h with step_h = (1 − π)·Q_h·(π(2h + 1)/(h + 1) − 1),
+    # summed downwards from exact anchors at h1 (for h <= h1) and at h2, past the mass of S
+    # (for h1 < h <= h2); above h2 (where w is below ~1e-20) upwards from h2.
+    d_h = _row_windows(d_all, h_lo + 1, half)
+    step = d_h * pi[:, None]
+    step -= 1.0
+    step *= qh
+    step *= q[:, None]
+    sd = np.sqrt(m * g * (1.0 - g))
+    h1 = np.clip(np.floor(s_star / 2.0), h_lo, big_h)
+    h2 = np.clip(np.ceil((m * g + 10.0 * sd + 20.0) / 2.0), h1, np.minimum(big_h, h_lo + half - 1))
+    e1 = np.where(h1 > 0, _boost_binom_cdf(np.maximum(h1 - 1.0, 0.0), 2.0 * h1, pi), 0.0)
+    e2 = np.where(h2 > 0, _boost_binom_cdf(np.maximum(h2 - 1.0, 0.0), 2.0 * h2, pi), 0.0)
+    cols = np.arange(half)[None, :]
+    a1, a2 = (h1 - h_lo).astype(np.int64)[:, None], (h2 - h_lo).astype(np.int64)[:, None]
+    e = np.where(cols < a2, step, 0.0)
+    e = np.cumsum(e[:, ::-1], axis=1)[:, ::-1]  # R_h = Σ_{h <= t < h2} step_t
+    # h <= h1: e1 + R_h − R_h1 (R_h1 = E_h1 − E_h2 <= E_h: no loss of relative precision);
+    # h1 < h <= h2: e2 + R_h
+    e += np.where(cols <= a1, e1[:, None] - np.take_along_axis(e, a1, axis=1), e2[:, None])
+    above = cols > a2
+    if above.any():
+        part = np.where(cols >= a2, step, 0.0)
+        e[above] = (e2[:, None] - (np.cumsum(part, axis=1) - part))[above]  # h > h2: e2 − Σ_{h2 <= t < h}
+    e[(cols + h_lo[:, None]) == 0] = 0.0  # B(−1; 0, π)
+    w_even, w_odd = w[:, 0::2], w[:, 1::2]
+    o = q[:, None] * qh
+    o += e
+    lt = np.einsum("ij,ij->i", w_even, e) + np.einsum("ij,ij->i", w_odd, o)
+    eq = np.einsum("ij,ij->i", w_even, qh)
+    gt = (np.einsum("ij,ij->i", w_even, 1.0 - e - qh) + np.einsum("ij,ij->i", w_odd, 1.0 - o))
+    return gt, eq, lt
+
+
 def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n: int, m: int, eps: float):
     """``P(D > 0), P(D = 0), P(D < 0)`` for distinct cell-count pairs (see the public wrapper)."""
     k = n_a.size
@@ -132,8 +262,8 @@ def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n: int, m: int, eps: float):
     one_way = (lo_n == 0) & ~none  # D = S >= 0 with S ~ Bin(m, γ)
     if one_way.any():
         g = n_ab[one_way] / n
-        eq[one_way] = stats.binom.pmf(0, m, g)
-        gt[one_way] = stats.binom.sf(0, m, g)
+        eq[one_way] = _boost_binom_pmf(0.0, float(m), g)  # = stats.binom.pmf/sf, without their argument checks
+        gt[one_way] = _boost_binom_sf(0.0, float(m), g)
     rest = ~none & ~one_way
     if rest.any():
         pa, pb = hi_n / n, lo_n / n
@@ -143,7 +273,13 @@ def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n: int, m: int, eps: float):
         saturated = rest & (log_bound < np.log(SATURATION))
         gt[saturated] = 1.0
         rest &= ~saturated
-    if rest.any():
+    if rest.any() and eps <= 0:
+        idx = np.flatnonzero(rest)
+        chunk = max(1, _BLOCK // (m + 1))
+        for start in range(0, idx.size, chunk):
+            j = idx[start:start + chunk]
+            gt[j], eq[j], lt[j] = _sign_full_support(hi_n[j], lo_n[j], n_c[j], m)
+    elif rest.any():
         idx = np.flatnonzero(rest)
         s_lo, s_hi = _s_window(m, n_ab[idx], n_c[idx], n, eps)
         widths = s_hi - s_lo + 1
@@ -186,7 +322,11 @@ def difference_sign_probabilities(n_a, n_b, n: int, m: int, *, eps: float | None
     complement, after swapping a and b so that ``π >= 1/2``).  The sums run
     over the window of ``s`` holding all but ``2·eps`` of ``Bin(m, γ)``:
     O(sqrt(m)) binomial CDF evaluations per distinct ``(n_a, n_b)``, all
-    pairs in one vectorised pass.  Pairs whose Chernoff bound puts the
+    pairs in one vectorised pass.  With ``eps = 0`` (the default for
+    ``m <= 1000``) they run over the whole support but the ≤ 1e-40 per tail
+    that Bernstein's inequality rules out, each term by a recurrence from one
+    to three exact anchors per pair (``_sign_full_support``; ~50 µs per pair at
+    m = 500 instead of ~1 ms).  Pairs whose Chernoff bound puts the
     smaller side below :data:`SATURATION` (1e-20) are returned as exactly
     0/1 without summing.
 
