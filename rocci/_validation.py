@@ -165,6 +165,22 @@ def _is_text_01(classes: np.ndarray) -> bool:
     return "1" in present and present <= {"0", "1", "-1"}
 
 
+def _label_classes(arr: np.ndarray) -> np.ndarray:
+    """``np.unique(arr)``, without sorting the labels when they are booleans or integers
+    spanning a small range (two passes, or a ``bincount``, instead of an O(n log n) sort)."""
+    if arr.dtype.kind == "b":
+        present = [not bool(arr.all()), bool(arr.any())]
+        return np.array([False, True])[present]
+    if arr.dtype.kind in "iu" and arr.size > 64:
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo <= 1:
+            return np.array(sorted({lo, hi}), dtype=arr.dtype)
+        if hi - lo <= 65536:
+            counts = np.bincount(np.subtract(arr, lo, dtype=np.int64), minlength=hi - lo + 1)
+            return (np.flatnonzero(counts) + lo).astype(arr.dtype)
+    return np.unique(arr)
+
+
 def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
     """Boolean mask of positives, and the positive label that was used.
 
@@ -186,7 +202,7 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
         if missing:
             raise InputError(f"y_true has {missing} missing label(s). Remove those rows first.")
     try:
-        classes = np.unique(arr)
+        classes = _label_classes(arr)
     except TypeError:
         classes = np.array(sorted({str(v) for v in arr}), dtype=object)
         arr = np.array([str(v) for v in arr], dtype=object)
