@@ -160,3 +160,18 @@ def test_roc_page_reload_restores_choices(page, app_url, wait, shot):
     expect(chart).to_contain_text("vertical averaging")
     no_exception(page)
     shot(page, "browser_roc_ellipses")
+
+
+def test_simultaneous_band_toggle_draws_the_band_and_says_what_it_promises(page, app_url, wait, shot):
+    """ROC page: switching the simultaneous band on (a person clicking the toggle) draws the hatched band with
+    its legend entry and the sentence on the whole curve; the choice lands in the URL."""
+    page.goto(app_url + "/roc?thr_show=false")
+    wait(page)
+    page.get_by_text("Simultaneous band", exact=True).click()
+    wait(page)
+    chart = page.get_by_test_id("stPlotlyChart")
+    expect(chart).to_contain_text("95% simultaneous band (exact)")
+    expect(page.get_by_text("lies inside it with 95% confidence").first).to_be_visible()
+    assert "band_show=true" in page.url
+    no_exception(page)
+    shot(page, "browser_roc_band")
