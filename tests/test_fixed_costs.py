@@ -1,0 +1,167 @@
+"""The vectorised routes behind the fixed costs at n = 10^3 (issue 17) against the per-level and
+per-term routes they replace: vertical_ci's laws at all levels at once, the paired sign
+probabilities over the full support by recurrences, and the label classes without a sort."""
+
+import numpy as np
+import pytest
+from scipy import special
+
+import rocci
+from rocci._validation import _label_classes
+from rocci.compare.laws import difference_sign_probabilities
+from rocci.counts import score_counts
+from rocci.exact import (
+    compress_mixture,
+    mixture_moments,
+    mixture_quantile,
+    mixture_skewness,
+    order_statistic_law,
+    order_statistic_laws,
+)
+from rocci.vertical import fpr_levels
+
+
+@pytest.mark.parametrize(
+    "m,n,r",
+    [
+        (500, 500, np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * 500), 1, 499)).astype(int)),
+        (480, 520, np.arange(1, 480, 7)),
+        (2000, 300, np.arange(5, 2000, 37)),  # m > n: wide cells
+        (50, 400, np.arange(1, 50)),  # m < n
+        (300, 30, [1, 299, 150, 150, 20]),  # unsorted, repeated, windows apart
+        (100000, 20, np.arange(1000, 99000, 4900)),  # rows spanning > 300 decades of the pmf
+        (1000, 5000, np.arange(10, 1000, 10)),  # quadrature at some levels, beta functions at others
+        (7, 7, np.arange(1, 7)),
+    ],
+)
+def test_order_statistic_laws_equal_the_per_level_law(m, n, r):
+    r = np.asarray(r)
+    k, w, offsets, truncated = order_statistic_laws(r, m, n)
+    assert offsets[0] == 0 and offsets[-1] == k.size == w.size
+    for i, level in enumerate(r.tolist()):
+        k0, w0, t0 = order_statistic_law(level, m, n)
+        sl = slice(offsets[i], offsets[i + 1])
+        np.testing.assert_array_equal(k[sl], k0)
+        assert truncated[i] == t0
+        np.testing.assert_allclose(w[sl], w0, rtol=0, atol=1e-13)
+        # and where a weight matters, relative precision too
+        big = w0 > 1e-6
+        np.testing.assert_allclose(w[sl][big], w0[big], rtol=1e-11)
+
+
+def _per_level_vertical(y, s, *, fpr=None, method="score", m=None, confidence_level=0.95):
+    """vertical_ci as it was: one order_statistic_law and one compressed mixture per level."""
+    y = np.asarray(y, bool)
+    counts = score_counts(s[y], s[~y])
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    m_pos, m_neg = (n_pos, n_neg) if m is None else m
+    r_levels = fpr_levels(fpr, m_neg)
+    s_desc = counts.neg_desc()
+    alpha = 1 - confidence_level
+    z = float(special.ndtri(1 - alpha / 2))
+    rows = []
+    for r in r_levels.tolist():
+        k, w, trunc = order_statistic_law(r, m_neg, n_neg)
+        t_scores = s_desc[k - 1]
+        cw, cp = compress_mixture(w, counts.n_pos_ge(t_scores) / n_pos)
+        mean, var = mixture_moments(cw, cp, m_pos)
+        sd = np.sqrt(max(var, 0.0))
+        if method == "percentile":
+            skew = mixture_skewness(cw, cp, m_pos, mean, sd)
+            low, high = (mixture_quantile(q, cw, cp, m_pos, mean, sd, skew=skew) / m_pos
+                         for q in (alpha / 2, 1 - alpha / 2))
+        else:
+            zm = z * z / m_pos
+            half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
+            low, high = np.clip([(mean + zm / 2 - half) / (1 + zm), (mean + zm / 2 + half) / (1 + zm)], 0, 1)
+        tw, ts = compress_mixture(w, -t_scores)
+        rows.append((mean, sd, low, high, trunc, (cw, cp), (-ts, tw)))
+    return rows
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("m", [None, (300, 700), (90, 40)])
+@pytest.mark.parametrize("method", ["score", "percentile"])
+def test_vertical_ci_all_levels_equal_the_per_level_route(ties, m, method):
+    rng = np.random.default_rng(17 + 7 * ties + (m is None))
+    n = 1000
+    y = rng.random(n) < 0.45
+    s = rng.normal(size=n) + 1.2 * y
+    if ties:
+        s = np.round(2 * s) / 2  # about 15 distinct scores, positives tied with negatives
+    fpr = None if m is None else [0.9, 0.05, 0.5, 0.5, 0.01, 0.99]
+    res = rocci.vertical_ci(y, s, fpr=fpr, method=method, m=m)
+    want = _per_level_vertical(y, s, fpr=fpr, method=method, m=m)
+    for i, (mean, sd, low, high, trunc, (cw, cp), (ts, tw)) in enumerate(want):
+        assert res.tpr_mean[i] == pytest.approx(mean, abs=1e-13)
+        assert res.tpr_std[i] == pytest.approx(sd, abs=1e-13)
+        assert res.truncated_mass[i] == trunc
+        if method == "percentile":  # lattice points: identical
+            assert (res.tpr_low[i], res.tpr_high[i]) == (low, high)
+        else:
+            assert res.tpr_low[i] == pytest.approx(low, abs=1e-13)
+            assert res.tpr_high[i] == pytest.approx(high, abs=1e-13)
+        lw, lp = res._laws[i]
+        np.testing.assert_array_equal(lp, cp)
+        np.testing.assert_allclose(lw, cw, rtol=0, atol=1e-13)
+        t_scores, t_probs = res.threshold_distribution(i)
+        np.testing.assert_array_equal(t_scores, ts)
+        np.testing.assert_allclose(t_probs, tw, rtol=0, atol=1e-13)
+
+
+def _sign_grid(seed, size):
+    rng = np.random.default_rng(seed)
+    for _ in range(size):
+        n = int(rng.integers(2, 1001))
+        m = int(rng.choice([n, int(rng.integers(1, 1001))]))
+        na = rng.integers(0, n + 1, 12)
+        nb = (rng.random(12) * (n + 1 - na)).astype(int)
+        yield n, m, na, nb
+        yield n, m, na, np.clip(na + rng.integers(-3, 4, 12), 0, n - na)  # near ties: π close to 1/2
+
+
+def test_full_support_sign_probabilities_equal_the_per_term_sums():
+    """m <= 1000: recurrences over s (default) against three boost evaluations per term
+    (the windowed route, with a window that leaves out nothing a double can hold)."""
+    for n, m, na, nb in _sign_grid(2009, 60):
+        got = difference_sign_probabilities(na, nb, n, m)
+        want = difference_sign_probabilities(na, nb, n, m, eps=1e-60)
+        for g, w in zip(got, want):
+            assert np.all(np.isfinite(g))
+            np.testing.assert_allclose(g, w, rtol=0, atol=5e-15)
+            # the small side keeps its relative precision down to the saturation level
+            small = w > 1e-20
+            np.testing.assert_allclose(g[small], w[small], rtol=1e-11)
+
+
+def test_full_support_sign_probabilities_edge_cells():
+    """Empty cell c (γ = 1), a = b, one-sided and empty disagreements, m = 1 and 2."""
+    n = 10
+    na = np.array([5, 3, 4, 0, 0, 7, 1, 9])
+    nb = np.array([5, 7, 4, 0, 6, 0, 1, 1])
+    for m in (1, 2, 3, 10, 999):
+        got = difference_sign_probabilities(na, nb, n, m)
+        want = difference_sign_probabilities(na, nb, n, m, eps=1e-60)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(got[0] + got[1] + got[2], 1.0, atol=1e-14)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.r_[np.zeros(500, bool), np.ones(300, bool)],
+        np.ones(100, bool),
+        np.zeros(100, np.int32),
+        np.where(np.arange(1000) % 3 == 0, -1, 1).astype(np.int8),
+        np.r_[np.zeros(70, np.int16), [5, -7]],
+        np.arange(300, dtype=np.uint16) % 7,
+        np.array([3] * 100, np.uint64),
+        np.r_[np.zeros(80, np.int64), [2**40, -(2**40)]],
+        np.arange(10),
+    ],
+)
+def test_label_classes_equal_numpy_unique(labels):
+    got, want = _label_classes(labels), np.unique(labels)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
