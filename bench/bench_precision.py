@@ -1,15 +1,18 @@
-"""Speed of rocci.precision at 10^6 rows, as multiples of one numpy.argsort of the same scores.
+"""Speed of rocci.precision at 10^6 rows, as seconds and multiples of one numpy.argsort of the same scores.
 
-* precision intervals at fixed thresholds (stratified, percentile): the time per threshold at thresholds
-  spread over the ranking, and the projected time for every distinct threshold (10^6 of them);
+* one call of ``precision_ci`` (stratified, percentile) at ONE threshold, at thresholds near the top, in the
+  middle and near the bottom of the ranking (what the dashboard asks for), and ``metric_ci`` with F1 and MCC
+  and the full bootstrap in the middle;
+* the marginal time per threshold (a call with all nine thresholds, minus the input's own cost, / 9);
 * precision intervals at the 99 recall levels 0.01 ... 0.99.
 
-Medians of several runs; the load average is printed.
-Usage (from the checkout): PYTHONPATH=. python bench/bench_precision.py [--rows N] [--sample K] [--runs R]
+Medians of several runs; the load average is printed before and after, the argsort measured in the same run.
+Usage (from the checkout): PYTHONPATH=. python bench/bench_precision.py [--rows N] [--runs R] [--skip-recall]
+Running it with PYTHONPATH pointing at an older checkout times that one (calls it refuses are reported).
 
-First run (load average 6-8 on 2 shared cores, argsort 71 ms): 1.1 s per mid-ranking threshold (8 of 20
-sampled thresholds exceed the 12M-cell limit and raise InputError), 56 ms near the top; every threshold
-projected at ~1.6e7 argsorts; 99 recall levels 223 s = 3,134 argsorts. Target (10 argsorts) not met.
+First run of the old implementation (tables of cells; load 6-8 on 2 shared cores, argsort 71 ms): 1.1 s per
+mid-ranking threshold, 8 of 20 sampled thresholds over its 12M-cell limit (InputError), 56 ms near the top;
+99 recall levels 223 s.  Figures of the current one: bench/README.md, section "bench_precision.py".
 """
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ import os
 import time
 
 import numpy as np
-
-from rocci.precision import precision_ci
 
 
 def median_time(fn, runs):
@@ -36,42 +37,67 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--share", type=float, default=0.1)
-    parser.add_argument("--sample", type=int, default=40, help="thresholds timed for the every-threshold projection")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--skip-recall", action="store_true")
     args = parser.parse_args()
+
+    import rocci
+    from rocci import InputError
+    from rocci.precision import metric_ci, precision_ci
+
     rng = np.random.default_rng(0)
     n = args.rows
     y = (rng.random(n) < args.share).astype(int)
     s = rng.normal(0, 1, n) + 1.5 * y
+    print(f"rocci from {os.path.dirname(rocci.__file__)}")
     print(f"rows {n:,}, positives {int(y.sum()):,}, load average {os.getloadavg()}")
     base = median_time(lambda: np.argsort(s), 5)
     print(f"numpy.argsort: {base * 1e3:.1f} ms")
 
-    from rocci import InputError
+    desc = np.sort(s)[::-1]
+    places = {
+        "top (100, 1,000, 10,000 predicted positive)": desc[[99, 999, 9999]],
+        "middle (30%, 50%, 70% predicted positive)": desc[[int(0.3 * n), int(0.5 * n), int(0.7 * n)]],
+        "bottom (99%, 99.9%, all but 10 predicted positive)": desc[[int(0.99 * n), int(0.999 * n), n - 11]],
+    }
 
-    t = np.quantile(s, np.linspace(0.001, 0.999, args.sample))
-    fits = []
-    for ti in t:  # thresholds whose lattice exceeds rocci's cell limit raise InputError: counted apart
+    def one(fn):
         try:
-            precision_ci(y, s, thresholds=[ti])
-            fits.append(ti)
-        except InputError:
-            pass
-    fits = np.array(fits)
-    print(f"thresholds: {fits.size} of {t.size} spread over the ranking fit the cell limit "
-          f"(from total positive rate {np.mean(s >= fits.max()):.4f} to {np.mean(s >= fits.min()):.4f})")
-    per = median_time(lambda: precision_ci(y, s, thresholds=fits), args.runs) / fits.size
-    distinct = np.unique(s).size
-    print(f"  {per * 1e3:.2f} ms per threshold (median of {args.runs} runs) = {per / base:.2f} argsorts")
-    total = per * distinct
-    print(f"  every threshold ({distinct:,}), projected from these: {total:.0f} s = {total / base:,.0f} argsorts")
-    top = np.sort(s)[::-1][[10, 100, 1000]]
-    per_top = median_time(lambda: precision_ci(y, s, thresholds=top), args.runs) / top.size
-    print(f"  near the top (10, 100, 1000 predicted positive): {per_top * 1e3:.2f} ms per threshold")
+            return median_time(fn, args.runs)
+        except InputError as exc:
+            return f"refused ({str(exc)[:60]}…)"
 
-    levels = np.round(np.linspace(0.01, 0.99, 99), 2)
-    rec = median_time(lambda: precision_ci(y, s, recall=levels), args.runs)
-    print(f"99 recall levels: {rec:.2f} s = {rec / base:.1f} argsorts ({rec / 99 * 1e3:.1f} ms per level)")
+    def show(label, t):
+        if isinstance(t, str):
+            print(f"  {label}: {t}")
+        else:
+            print(f"  {label}: {t:.3f} s = {t / base:.1f} argsorts")
+
+    print("one call at ONE threshold (median per threshold of the three):")
+    for place, ts in places.items():
+        times = [one(lambda t=t: precision_ci(y, s, thresholds=[t])) for t in ts]
+        num = [t for t in times if not isinstance(t, str)]
+        refused = len(times) - len(num)
+        show(f"precision, {place}", float(np.median(num)) if num else times[0])
+        if refused:
+            print(f"    {refused} of 3 refused")
+    mid = places["middle (30%, 50%, 70% predicted positive)"][1:2]
+    show("F1, middle (50%)", one(lambda: metric_ci(y, s, metric="f1", thresholds=mid)))
+    show("MCC, middle (50%)", one(lambda: metric_ci(y, s, metric="mcc", thresholds=mid)))
+    show("precision, full bootstrap, middle (50%)", one(lambda: precision_ci(y, s, thresholds=mid,
+                                                                            bootstrap="full")))
+    every = np.concatenate([places[k] for k in places])
+    try:
+        t_all = median_time(lambda: precision_ci(y, s, thresholds=every), args.runs)
+        t_in = median_time(lambda: precision_ci(y, s, thresholds=every[:1]), args.runs)
+        show("marginal time per threshold (9 thresholds in one call)", (t_all - t_in) / (every.size - 1))
+    except InputError:
+        print("  marginal time per threshold: refused (some threshold over the cell limit)")
+
+    if not args.skip_recall:
+        levels = np.round(np.linspace(0.01, 0.99, 99), 2)
+        rec = median_time(lambda: precision_ci(y, s, recall=levels), 1 if n >= 500_000 else args.runs)
+        print(f"99 recall levels: {rec:.2f} s = {rec / base:.1f} argsorts ({rec / 99 * 1e3:.1f} ms per level)")
     print(f"load average after: {os.getloadavg()}")
 
 

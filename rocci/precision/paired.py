@@ -208,6 +208,12 @@ def compare_precision(y_true, score_a, score_b, *, thresholds_a=None, thresholds
     -----
     Samples where either model's metric is undefined are left out (the law is
     conditional on both being defined); ``p_undefined`` is their probability.
+
+    **Cost.**  At threshold pairs the law is a table of (joint cells of the positives) ×
+    (joint cells of the negatives), O(m+·m−) cells where the models disagree on many
+    instances; above 1.2·10^7 cells it raises ``InputError`` (ask for a smaller ``m``).
+    At recall levels one joint law of the negatives is built per distinct cell triple.
+    Neither has the one-dimensional routes of :func:`rocci.precision.metric_ci` yet.
     """
     metric, beta2 = check_metric(metric, beta)
     level = check_confidence_level(confidence_level)

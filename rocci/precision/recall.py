@@ -167,6 +167,11 @@ def precision_at_recall(y_true, y_score, *, recall=None, confidence_level=0.95, 
     with ``P(FP* <= f) > 1 − α/2`` and ``f₋`` the smallest with ``P(FP* <= f) > α/2``;
     mean and variance are ``Σ_k P(T_r = s_k) Σ_f b(f; m−, q_k) g(f)`` for
     ``g(f) = r/(r + f)`` and its square, each binomial over its 1e-17 window.
+    For large mixtures the inner sums ``h(q) = Σ_f b(f; m−, q) g(f)`` (a polynomial in
+    ``q``, smooth on the components' range) are computed at Chebyshev nodes and
+    interpolated at every ``q_k`` (:func:`_interpolated_moments`; the series' tail below
+    1e-13 of its largest coefficient, else every component is summed): about 25 ms per
+    level at 10^6 rows.
 
     Parameters
     ----------
