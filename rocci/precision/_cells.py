@@ -97,6 +97,13 @@ def _linear_form(metric: str, m_pos: int, m_neg: int, beta2: float):
     raise ValueError(metric)  # pragma: no cover - checked by callers
 
 
+def _guess(mean: float, sd: float, q: float):
+    """The normal approximation's quantile and a quarter of the sd: where a quantile search starts."""
+    from scipy.special import ndtri
+
+    return mean + sd * float(ndtri(min(max(q, 1e-300), 1 - 1e-16))), sd / 4
+
+
 class StratifiedLaw:
     """The exact stratified law of a metric at one threshold, without its table of cells.
 
@@ -232,7 +239,7 @@ class StratifiedLaw:
         todo = [q for q in qs if q not in self._cache]
         if todo:
             if self._lattice is not None:
-                found = [self._lattice.quantile(q) for q in todo]
+                found = [self._lattice.quantile(q, *_guess(self.mean, self.std, q)) for q in todo]
             else:
                 span = None
                 if self.t.size * self.f.size > ENUM_CELLS * 64 and self.std > 0:
@@ -285,13 +292,16 @@ class FullPrecisionLaw:
         def below(rows, j):
             return ps[rows] * (binomial_cdf(j, s[rows], share) - base[rows])
 
-        self._lattice = MonotoneLattice(value, below, self.a0.copy(), hi, self.defined)
+        def cell(rows, j):
+            return ps[rows] * binomial_pmf(j, s[rows], share)
+
+        self._lattice = MonotoneLattice(value, below, self.a0.copy(), hi, self.defined, 0.0, cell)
         self._cache: dict[float, float] = {}
 
     def quantiles(self, qs) -> list[float]:
         for q in qs:
             if q not in self._cache:
-                self._cache[q] = self._lattice.quantile(q)
+                self._cache[q] = self._lattice.quantile(q, *_guess(self.mean, self.std, q))
         return [self._cache[q] for q in qs]
 
     def quantile(self, q: float) -> float:
