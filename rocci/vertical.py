@@ -8,14 +8,14 @@ from scipy import special
 from ._results import VerticalCI
 from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
 from .counts import score_counts
-from .exact import QUANTILE_TOL, mixture_cdf_table, mixture_quantile, mixture_skewness, order_statistic_laws
+from .exact import mixture_quantile, mixture_quantiles_by_table, mixture_skewness, order_statistic_laws
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
 
 VERTICAL_METHODS = ("percentile", "score", "wald")
 
 #: Largest ``(n+ + 1)·(m+ + 1)`` for which the percentile intervals come from one table of binomial
-#: CDFs (:func:`rocci.exact.mixture_cdf_table`) rather than a quantile search per level.
+#: CDFs (:func:`rocci.exact.mixture_quantiles_by_table`) rather than a quantile search per level.
 TABLE_CELLS = 1_100_000
 
 #: FPR levels used when none are given.
@@ -174,11 +174,10 @@ def vertical_ci(
     bounds = c_off.tolist()
     laws = [(cw[i:j], cp[i:j]) for i, j in zip(bounds[:-1], bounds[1:])]
     if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
-        # Every level's mixture CDF at every l from one table of B(l; m+, v/n+), v = 0 … n+.
-        cdf = mixture_cdf_table(cw, np.rint(cp * n_pos).astype(np.int64), level_of, h, n_pos, m_pos)
-        for key, qq in (("low", alpha / 2), ("high", 1 - alpha / 2)):
-            reached = cdf >= qq - QUANTILE_TOL
-            out[key] = np.where(reached.any(axis=1), reached.argmax(axis=1), m_pos) / m_pos
+        # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use.
+        v = np.rint(cp * n_pos).astype(np.int64)
+        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, v, level_of, h, n_pos, m_pos)
+        out["low"], out["high"] = ql[0] / m_pos, ql[1] / m_pos
     elif method == "percentile":
         for i, (lw, lp) in enumerate(laws):
             mi, si = float(mean[i]), float(sd[i])
