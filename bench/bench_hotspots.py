@@ -172,14 +172,40 @@ def _previous_compare_auc(y, a, b):
         compare._placements_in_order = saved
 
 
+#: The commit before the fixed-cost work of issue 17 (one order-statistic law per level, three
+#: boost evaluations per term of the paired sign probabilities, np.unique over the labels).
+_BEFORE_FIXED = "65f057e"
+
+
+def _previous_compare_thresholds(*args, **kwargs):
+    """compare_thresholds with its sign probabilities as they were at ``_BEFORE_FIXED``."""
+    import rocci.compare.thresholds as thresholds
+    old = _git_module(_BEFORE_FIXED, "rocci/compare/laws.py", "_old_compare_laws")
+    saved = thresholds.difference_sign_probabilities
+    thresholds.difference_sign_probabilities = old.difference_sign_probabilities
+    try:
+        return rocci.compare_thresholds(*args, **kwargs)
+    finally:
+        thresholds.difference_sign_probabilities = saved
+
+
 def fixed_costs(repeats: int):
-    """Calls at n = 10^3 (milliseconds; the dashboard makes many of them)."""
+    """Calls at n = 10^3 (milliseconds; the dashboard makes many of them), with the paths of issue 17
+    as they were at ``_BEFORE_FIXED`` (loaded from git) timed beside them, interleaved."""
     rng = np.random.default_rng(17)
     n = 1000
     y = rng.random(n) < 0.5
     s = rng.normal(size=n) + y
     b = s + rng.normal(size=n)
     q = np.linspace(0.01, 0.99, 99)
+    old_vertical = _git_module(_BEFORE_FIXED, "rocci/vertical.py", "_old_vertical")
+    before = {}
+    if old_vertical is not None:
+        before = {
+            "vertical_ci score, 99 levels": lambda: old_vertical.vertical_ci(y, s),
+            "vertical_ci percentile, 99 levels": lambda: old_vertical.vertical_ci(y, s, method="percentile"),
+            "compare_thresholds, 99 rates": lambda: _previous_compare_thresholds(y, s, b, total_positive_rate=q),
+        }
     calls = {
         "vertical_ci score, 99 levels": lambda: rocci.vertical_ci(y, s),
         "vertical_ci percentile, 99 levels": lambda: rocci.vertical_ci(y, s, method="percentile"),
@@ -195,13 +221,23 @@ def fixed_costs(repeats: int):
     }
     print(f"# fixed costs at n = {n:,} (median ms over {repeats} calls; target <= 5 ms)  [{_load()}]")
     for name, fn in calls.items():
+        old = before.get(name)
         fn()
-        ts = []
+        if old is not None:
+            old()
+        ts, ts_old = [], []
         for _ in range(repeats):
             t = time.perf_counter()
             fn()
             ts.append(time.perf_counter() - t)
-        print(f"  {name:<44} {1e3 * float(np.median(ts)):8.2f} ms  [{_load()}]", flush=True)
+            if old is not None:
+                t = time.perf_counter()
+                old()
+                ts_old.append(time.perf_counter() - t)
+        line = f"  {name:<44} {1e3 * float(np.median(ts)):8.2f} ms"
+        if ts_old:
+            line += f" | at {_BEFORE_FIXED}: {1e3 * float(np.median(ts_old)):8.2f} ms"
+        print(line + f"  [{_load()}]", flush=True)
 
 
 def _old_compare_auc(y, a, b):
@@ -231,7 +267,13 @@ def main():
     ap.add_argument("--n", type=int, default=10**6)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--skip-old", action="store_true", help="do not time the old rocci paths (slow)")
+    ap.add_argument("--fixed-only", action="store_true", help="only the fixed costs at n = 10^3")
     args = ap.parse_args()
+    if args.fixed_only:
+        print(f"# bench_hotspots  {datetime.datetime.now():%Y-%m-%d %H:%M}  "
+              f"{platform.machine()} {os.cpu_count()} cpus  numpy {np.__version__}  [{_load()}]")
+        fixed_costs(max(20, 4 * args.repeats))
+        return
     n = args.n
     rng = np.random.default_rng(2009)
     y = rng.random(n) < 0.5
@@ -262,6 +304,10 @@ def main():
     if not args.skip_old:
         report("  (two argsorts and two sorts per model)", lambda: _old_compare_auc(y, s, b), s, args.repeats)
     report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats)
+    from rocci._validation import check_labels
+    old_validation = _git_module(_BEFORE_FIXED, "rocci/_validation.py", "_old_validation")
+    report("check_labels (booleans)", lambda: check_labels(y), s, args.repeats,
+           *(() if old_validation is None else (f"at {_BEFORE_FIXED}", lambda: old_validation.check_labels(y))))
     t_r = report_r("  pROC roc.test(delong) incl. 2x roc()",
                    "r1 <- roc(d$y, d$a, levels=c(0,1), direction='<', quiet=TRUE); "
                    "r2 <- roc(d$y, d$b, levels=c(0,1), direction='<', quiet=TRUE); "
