@@ -224,8 +224,9 @@ def compare_thresholds(
       ``v = n_b/((1 − u)·n+)``) underflows for m ≈ 1000 and divides by zero
       when ``p_c = 0``, and is not used.  Absolute error below ~1e-16;
       probabilities below 1e-20 may be returned as 0.
-    * Cost: O(n log n) for the cell counts, then O(sqrt(m)) binomial
-      evaluations per distinct cell-count pair.
+    * Cost: O(n log n) for the cell counts, then per distinct cell-count pair
+      O(sqrt(m)) binomial evaluations (m > 1000) or, for m <= 1000, O(m)
+      recurrence terms between three exact anchors (about 50 µs a pair at m = 500).
 
     Examples
     --------
