@@ -77,18 +77,21 @@ def binomial_quantile(q, m, p) -> np.ndarray:
     skew_term = np.where(sd > 0, (z * z - 1) * (1 - 2 * p) / 6, 0.0)
     k = np.clip(np.floor(m * p + z * sd + skew_term), 0, m)
     cdf = binomial_cdf(k, m, p)
+    # A CDF within QUANTILE_TOL of q reaches it; for a tiny q (a window's tail, 1e-17) the tolerance is
+    # q/2 instead, or every k would "reach" it and the walk would run down to 0.
+    reach = q - np.minimum(QUANTILE_TOL, q / 2)
     # Walk up while B(k) < q, then down while B(k - 1) >= q.
-    up = cdf < q - QUANTILE_TOL
+    up = cdf < reach
     while up.any():
         k[up] += 1
         cdf[up] = binomial_cdf(k[up], m[up], p[up])
-        up &= cdf < q - QUANTILE_TOL
+        up &= cdf < reach
     prev = binomial_cdf(k - 1, m, p)
-    down = (k > 0) & (prev >= q - QUANTILE_TOL)
+    down = (k > 0) & (prev >= reach)
     while down.any():
         k[down] -= 1
         prev[down] = binomial_cdf(k[down] - 1, m[down], p[down])
-        down &= (k > 0) & (prev >= q - QUANTILE_TOL)
+        down &= (k > 0) & (prev >= reach)
     return k.astype(np.int64)
 
 

@@ -100,3 +100,20 @@ def test_mixture_cdf_and_quantile_against_direct_sums(m):
         l = mixture_quantile(q, w, p, m, mean, sd)
         assert float(w @ stats.binom.cdf(l, m, p)) >= q - 1e-12
         assert l == 0 or float(w @ stats.binom.cdf(l - 1, m, p)) < q - 1e-12
+
+
+def test_binomial_quantile_of_a_tiny_tail():
+    """A window's tail (q = 1e-17, below QUANTILE_TOL): the smallest k whose CDF reaches q (within q/2),
+    not 0. Checked against the exact CDF on both sides of k, at small and large m."""
+    from scipy import stats
+
+    from rocci.exact import binomial_quantile
+
+    for m, p in [(50, 0.3), (5000, 0.5), (200_000, 0.01), (10**6, 0.37)]:
+        for q in (1e-17, 1e-14):
+            k = int(binomial_quantile(q, m, p)[0])
+            assert (k > 0) == (stats.binom.cdf(0, m, p) < q / 2)  # 0.7^50 = 1.8e-8 reaches 1e-17: k = 0
+            assert stats.binom.cdf(k, m, p) >= q / 2
+            assert k == 0 or stats.binom.cdf(k - 1, m, p) < q
+            upper = m - int(binomial_quantile(q, m, 1 - p)[0])  # the mirror tail
+            assert stats.binom.sf(upper, m, p) < q
