@@ -38,7 +38,7 @@ import numpy as np
 from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
 from ..counts import joint_ge_counts, paired_cells
 from ..exact import binomial_pmf, order_statistic_law
-from ._cells import _check_size
+from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
 from ._results import PrecisionComparison
@@ -90,15 +90,23 @@ def bivariate_counts(m: int, n: int, both: int, only_a: int, only_b: int, eps: f
     b = b0[:, None] + np.arange(wb_)[None, :]
     pc = np.where(c <= c1[:, None], binomial_pmf(c, x[:, None], share_c), 0.0) * px[:, None]
     pb = np.where(b <= b1[:, None], binomial_pmf(b, (m - x)[:, None], share_b), 0.0)
-    sums = np.zeros(x.size * (m + 1))
-    rows = max(1, 2_000_000 // (wc_ * wb_))
+    # X_b's values lie in y0..y1; each block of X_a values is summed on its own rows × (y1 − y0 + 1) grid.
+    y0 = int((c0 + b0).min())
+    y1 = int(min((c1 + b1).max(), m))
+    wy = y1 - y0 + 1
+    rows = max(1, 2_000_000 // max(wc_ * wb_, wy))
+    xs_, ys_, ps_ = [], [], []
     for a in range(0, x.size, rows):  # blocks of X_a values (memory stays near 50 MB)
         blk = slice(a, a + rows)
-        y = np.minimum(c[blk, :, None] + b[blk, None, :], m)  # padding cells (probability 0) may pass m
-        key = np.arange(a, a + y.shape[0])[:, None, None] * (m + 1) + y
-        sums += np.bincount(key.ravel(), weights=(pc[blk, :, None] * pb[blk, None, :]).ravel(), minlength=sums.size)
-    cell = np.flatnonzero(sums)
-    xs, ys, ps = x[cell // (m + 1)], cell % (m + 1), sums[cell]
+        y = np.clip(c[blk, :, None] + b[blk, None, :], y0, y1) - y0  # padding cells (probability 0) may pass
+        key = np.arange(y.shape[0])[:, None, None] * wy + y
+        sums = np.bincount(key.ravel(), weights=(pc[blk, :, None] * pb[blk, None, :]).ravel(),
+                           minlength=y.shape[0] * wy)
+        cell = np.flatnonzero(sums)
+        xs_.append(x[a + cell // wy])
+        ys_.append(y0 + cell % wy)
+        ps_.append(sums[cell])
+    xs, ys, ps = np.concatenate(xs_), np.concatenate(ys_), np.concatenate(ps_)
     trunc = float(lx + px @ (lc + lb))
     # Drop the smallest cells while they hold at most eps in all.
     order = np.argsort(ps)
@@ -108,7 +116,24 @@ def bivariate_counts(m: int, n: int, both: int, only_a: int, only_b: int, eps: f
     return xs[keep], ys[keep], ps[keep], trunc + float(ps[~keep].sum())
 
 
+def _bivariate_size(m: int, n: int, both: int, only_a: int, only_b: int) -> int:
+    """Cells ``(x, y)`` of :func:`bivariate_counts`'s windows before the lightest are dropped (an upper bound)."""
+    in_a = both + only_a
+    x0, x1, _ = binomial_window(m, in_a / n)
+    x = np.arange(int(x0), int(x1) + 1)
+    c0, c1, _ = bernstein_window(x, both / in_a if in_a else 0.0)
+    b0, b1, _ = bernstein_window(m - x, only_b / (n - in_a) if n > in_a else 0.0)
+    return int(np.minimum((c1 - c0) + (b1 - b0) + 1, m + 1).sum())
+
+
+#: Margin of the early refusal: the windows' cells over-count the cells kept (the lightest are dropped).
+_EARLY = 16
+
+
 def _threshold_law(metric, beta2, cells_pos, cells_neg, n_pos, n_neg, m_pos, m_neg):
+    estimate = _bivariate_size(m_pos, n_pos, *cells_pos) * _bivariate_size(m_neg, n_neg, *cells_neg)
+    if estimate > _EARLY * MAX_CELLS:  # refuse before building the two joint laws (minutes at 10^5 rows)
+        _check_size(estimate, f"the difference of {metric}")
     xa, xb, px, tx = bivariate_counts(m_pos, n_pos, *cells_pos)
     fa, fb, pf, tf = bivariate_counts(m_neg, n_neg, *cells_neg)
     _check_size(px.size * pf.size, f"the difference of {metric}")
@@ -156,17 +181,31 @@ def _recall_law(ctx, neg_a, neg_b, r: int, metric: str, n_pos: int, n_neg: int, 
     keys = np.stack([na.ravel()[keep], nb.ravel()[keep], both.ravel()[keep]], axis=1)
     uniq, inv = np.unique(keys, axis=0, return_inverse=True)
     weights = np.bincount(inv.ravel(), weights=flat[keep], minlength=uniq.shape[0])
-    grid = np.zeros((m_neg + 1, m_neg + 1))
+    # Cells (FP*_a, FP*_b) as keys FP*_a·(m− + 1) + FP*_b, merged whenever the buffer grows (no (m− + 1)² grid).
+    keys, probs, held = [np.empty(0, np.int64)], [np.empty(0)], 0
     for (ga, gb, c), wc in zip(uniq.tolist(), weights.tolist()):  # one pass per cell triple of the negatives
         x, y, p, t = bivariate_counts(m_neg, n_neg, c, ga - c, gb - c)
-        np.add.at(grid, (x, y), wc * p)
+        keys.append(x.astype(np.int64) * (m_neg + 1) + y)
+        probs.append(wc * p)
         trunc += wc * t
-    fa, fb = np.nonzero(grid)
+        held += x.size
+        if held > 4 * MAX_CELLS // 3:
+            keys, probs = _merge_cells(keys, probs)
+            held = keys[0].size
+            _check_size(held, f"the difference of {metric} at recall {r}/{m_pos}")
+    (key,), (prob,) = _merge_cells(keys, probs)
+    _check_size(key.size, f"the difference of {metric} at recall {r}/{m_pos}")
+    fa, fb = key // (m_neg + 1), key % (m_neg + 1)
     if metric == "precision":
         ga_, gb_ = r / (r + fa), r / (r + fb)
     else:
         ga_, gb_ = 2 * r / (r + fa + m_pos), 2 * r / (r + fb + m_pos)
-    return Law(ga_ - gb_, grid[fa, fb], truncated=trunc_k + trunc, merge_atol=_DELTA_ATOL)
+    return Law(ga_ - gb_, prob, truncated=trunc_k + trunc, merge_atol=_DELTA_ATOL)
+
+
+def _merge_cells(keys, probs):
+    key, inv = np.unique(np.concatenate(keys), return_inverse=True)
+    return [key], [np.bincount(inv.ravel(), weights=np.concatenate(probs), minlength=key.size)]
 
 
 def compare_precision(y_true, score_a, score_b, *, thresholds_a=None, thresholds_b=None, recall=None,
