@@ -18,12 +18,12 @@ from rocci import plots
 from rocci.plots import compare as plots_compare
 from rocci.vertical import fpr_levels
 from ui import cache, operating, report
+from ui.controls import column_config, error
 from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent, pvalue_text
-from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -94,11 +94,6 @@ def prob_text(p: float) -> str:
     if 0.01 <= p <= 0.99:
         return f"{100 * p:.0f}%"
     return f"{100 * p:.1f}%"
-
-
-def column_config(spec: dict, frame: pd.DataFrame) -> dict:
-    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
-            for c in frame.columns if c in spec}
 
 
 def pair_sentence(i: int, cmp, a: str, b: str, frame: pd.DataFrame) -> str:

@@ -18,12 +18,12 @@ import streamlit as st
 import rocci
 from rocci.plots import cost as plots_cost
 from ui import cache, operating, report
+from ui.controls import column_config, error
 from ui.cache import cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
-from ui.controls import error
 from rocci.plots import plotly_config
 
 URL = "query-params"
@@ -95,11 +95,6 @@ def size_text(result) -> str:
     if result.bootstrap == "stratified":
         return f"m+ = {result.m_pos:,}, m− = {result.m_neg:,}"
     return f"m = {result.m_total:,}"
-
-
-def column_config(spec: dict, frame: pd.DataFrame) -> dict:
-    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
-            for c in frame.columns if c in spec}
 
 
 def suggested_thresholds(curve) -> list[float]:

@@ -19,10 +19,10 @@ from rocci.plots import plotly_config
 from rocci.plots import precision as plots_pr
 from rocci.precision import UNDEFINED
 from ui import cache, report
+from ui.controls import column_config, error
+from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
 from ui.cache import precision as cache_pr
-from ui.controls import error
-from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
 
@@ -328,19 +328,6 @@ def verdict_sentence(a: str, b: str, recall: float, d: float, lo: float, hi: flo
         better = f"{B} is better in **{percent_prob(pb)}** of bootstrap worlds"
     clear = ("the interval excludes 0" if lo > 0 or hi < 0 else "the interval contains 0: no clear winner")
     return f"{where}, {words}; {better} ({clear})."
-
-
-def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
-    out = frame.copy()
-    out.insert(0, "model", str(model))
-    for k, v in fields.items():
-        out[k] = v
-    return out
-
-
-def column_config(spec: dict, frame: pd.DataFrame) -> dict:
-    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
-            for c in frame.columns if c in spec}
 
 
 def metrics_frame(results: dict, names: list) -> pd.DataFrame:

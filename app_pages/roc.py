@@ -18,11 +18,11 @@ import streamlit as st
 import rocci
 from rocci import plots
 from ui import cache, report
+from ui.controls import column_config, error
+from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
-from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import METHOD_NAMES, REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
-from ui.controls import error
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -292,24 +292,6 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
                     f"{md_escape(model)}: AUC {res.auc:.3f}, {percent(res.confidence_level)} "
                     f"{METHOD_NAMES[res.method]} interval **[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
                 )
-
-
-def column_config(spec: dict, frame: pd.DataFrame) -> dict:
-    out = {}
-    for col in frame.columns:
-        if col in spec:
-            label, help_, fmt = spec[col]
-            out[col] = st.column_config.NumberColumn(label, help=help_, format=fmt)
-    return out
-
-
-def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
-    """The results table plus columns saying how it was made (for the CSV)."""
-    out = frame.copy()
-    out.insert(0, "model", str(model))
-    for k, v in fields.items():
-        out[k] = v
-    return out
 
 
 def main() -> None:

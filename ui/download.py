@@ -18,6 +18,15 @@ import streamlit as st
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 
+def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
+    """The results table plus columns saying how it was made (the model first, then ``fields``), for the CSV."""
+    out = frame.copy()
+    out.insert(0, "model", str(model))
+    for k, v in fields.items():
+        out[k] = v
+    return out
+
+
 def neutralise(value: Any) -> Any:
     """``value`` with a leading ``'`` if it is text that a spreadsheet would run as a formula."""
     if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
