@@ -158,9 +158,11 @@ def controls(an: cache.Analysis):
         thresholds = rates = None
         try:
             if by == "rate":
-                text = st.text_input("Total-positive rates (0–1, comma-separated)", value="0.1, 0.2, 0.3, 0.5",
+                text = st.text_input("Total-positive rates (0–1, comma-separated)",
+                                     value=controls_ui.default_pair_rates(an.prepared.n_pos, an.prepared.n_pos + an.prepared.n_neg),
                                      key="cmp_rates", bind=URL,
-                                     help="E.g. 0.1 = each model flags its top 10% of scores.")
+                                     help="E.g. 0.1 = each model flags its top 10% of scores. When positives are "
+                                     "rare the defaults are 1, 2, 5 and 10 times their share of the rows.")
                 rates = tuple(parse_numbers(text, what="total-positive rate", low=0.0, high=1.0))
             else:
                 text = st.text_input("Thresholds (comma-separated, used for both models)", value="0.25, 0.5, 0.75",

@@ -102,3 +102,14 @@ def bootstrap_size(n_pos: int, n_neg: int, *, keys: tuple[str, str] = ("m_pos", 
         m = (int(m_pos or n_pos), int(m_neg or n_neg))
         st.caption(f"Resamples of m+ = {m[0]:,} positives and m− = {m[1]:,} negatives{note}.")
         return m
+
+
+def default_pair_rates(n_pos: int, n: int) -> str:
+    """The total-positive rates offered first: the usual 10–50% grid, or, when positives are rare
+    (under 10% of the rows), 1, 2, 5 and 10 times their share: flagging 30% of the instances says
+    little about a model whose positives are 2% of them."""
+    share = n_pos / n if n else 0.0
+    if share >= 0.1 or share <= 0:
+        return "0.1, 0.2, 0.3, 0.5"
+    rates = sorted({float(f"{min(k * share, 0.9):.2g}") for k in (1, 2, 5, 10)})
+    return ", ".join(f"{r:g}" for r in rates)

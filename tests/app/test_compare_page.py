@@ -261,3 +261,36 @@ def test_verdict_follows_the_chosen_fpr_and_operating_condition():
     captions = " ".join(c.value for c in at.caption)
     assert f"[{cc.delta_cost_low[0]:+.4f}, {cc.delta_cost_high[0]:+.4f}]" in captions
     assert f"in **" in captions and "of bootstrap worlds" in captions
+
+
+def test_pair_rates_default_follows_a_rare_positive_share(tmp_path):
+    """2% positives: the pairs are offered at 1, 2, 5 and 10 times that share, not at 10–50% of the rows,
+    and the table is the API's at those rates; a balanced sample keeps the 10–50% grid."""
+    from ui.controls import default_pair_rates
+
+    assert default_pair_rates(212, 569) == "0.1, 0.2, 0.3, 0.5"
+    assert default_pair_rates(19, 1000) == "0.019, 0.038, 0.095, 0.19"
+    assert default_pair_rates(1, 10**6) == "1e-06, 2e-06, 5e-06, 1e-05"
+    assert default_pair_rates(80, 1000) == "0.08, 0.16, 0.4, 0.8"
+    rng = np.random.default_rng(3)
+    n = 4000
+    y = rng.random(n) < 0.02
+    frame = pd.DataFrame({"status": np.where(y, "churned", "retained"),
+                          "xgb": np.round(rng.normal(size=n) + 2.0 * y, 5),
+                          "logreg": np.round(rng.normal(size=n) + 1.4 * y, 5)})
+    path = tmp_path / "churn.csv"
+    frame.to_csv(path, index=False)
+    at = new_app("app_pages/data.py")
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    share = y.mean()
+    expected = default_pair_rates(int(y.sum()), n)
+    assert at.text_input(key="cmp_rates").value == expected
+    rates = [float(r) for r in expected.split(",")]
+    assert rates[0] == float(f"{share:.2g}")
+    yy = frame["status"].to_numpy() == "churned"
+    ref = rocci.compare_thresholds(yy, frame["xgb"].to_numpy(), frame["logreg"].to_numpy(), total_positive_rate=rates)
+    tab = table(at, "p_a_dominates")
+    np.testing.assert_allclose(tab["p_a_dominates"], ref.p_a_dominates, rtol=1e-12)
