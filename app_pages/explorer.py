@@ -130,7 +130,11 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple | None:
     """The threshold, how it was chosen and the operating condition (lowest cost only); None if invalid."""
     y, s = an.arrays(model)
     lo, hi, step, decimals = slider_scale(float(s.min()), float(s.max()))
-    default = 0.5 if lo <= 0.5 <= hi else round(float(np.median(s)), decimals)
+    share = an.prepared.n_pos / (an.prepared.n_pos + an.prepared.n_neg)
+    # Scores on a probability scale: 0.5. Other scales: the score that flags as many instances as there
+    # are positives (the median would flag half of them, whatever the positives' share).
+    default = 0.5 if 0.0 <= lo and hi <= 1.0 else round(float(np.quantile(s, 1.0 - share)), decimals)
+    default = min(max(default, lo), hi)
     with st.container(border=True):
         st.markdown("**Threshold**")
         by = st.segmented_control(
@@ -151,10 +155,11 @@ def threshold_controls(an: cache.Analysis, model: str) -> tuple | None:
                 return float(t), "typed", None
             if by == "rate":
                 rate = st.number_input(
-                    "Total-positive rate", min_value=0.0, max_value=1.0, value=0.5, step=0.05, format="%.3f",
-                    key="ex_rate", bind=URL,
+                    "Total-positive rate", min_value=0.0, max_value=1.0, value=float(f"{share:.3g}"), step=0.01,
+                    format="%.3f", key="ex_rate", bind=URL,
                     help="Share of all instances to predict positive, e.g. 0.1 = the top 10% of scores. The "
-                    "threshold is the ⌈rate·n⌉-th largest score (ties may add a few more).",
+                    "threshold is the ⌈rate·n⌉-th largest score (ties may add a few more). It starts at the "
+                    "positives' share of your data: as many flagged as there are positives.",
                 )
                 t = cache_explore.chosen_threshold(an.key, model, "rate", float(rate), y, s)
                 return t, f"predicting {percent(rate)} of instances positive", None

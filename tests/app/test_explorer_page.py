@@ -223,7 +223,9 @@ def test_large_upload_stays_compact():
     shown = table(at, "n_at_threshold")
     assert len(shown) == 2000
     assert any("The first 2,000 of" in c.value for c in at.caption)
-    conf = rocci.confusion_at(y, s, 0.5, method="percentile")
+    t = at.slider(key="ex_t").value  # margins, not probabilities: as many flagged as there are positives
+    assert t == pytest.approx(np.quantile(s, 1 - y.mean()), abs=0.005)  # on the slider's step, 0.01
+    conf = rocci.confusion_at(y, s, t, method="percentile")
     _assert_indicators(at, conf, y, s)
 
 
@@ -248,3 +250,33 @@ def test_method_note_says_how_much_the_heart_intervals_moved():
     assert f"[{prec.low[0]:.2f}, {prec.high[0]:.2f}] now, [{old.loc['precision', 'low']:.2f}, " \
            f"{old.loc['precision', 'high']:.2f}] before" in text
     assert f"by {np.mean(list(diffs.values())):.2f} on average" in text
+
+
+def test_defaults_follow_the_data_scale_and_positive_share(tmp_path):
+    """Margins on (−4, 6) with 3% positives: the slider starts at the score that flags as many instances
+    as there are positives (not 0.5, which happens to lie in the range, nor the median, which flags half);
+    'Positive rate' starts at the positives' share. Probability-scale scores keep 0.5."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    y = rng.random(n) < 0.03
+    frame = pd.DataFrame({"status": np.where(y, "default", "repaid"),
+                          "margin": np.round(rng.normal(size=n) + 2.5 * y, 3)})
+    path = tmp_path / "loans.csv"
+    frame.to_csv(path, index=False)
+    at = new_app("app_pages/data.py")
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    s = frame["margin"].to_numpy()
+    share = y.mean()
+    t = at.slider(key="ex_t").value
+    assert t == pytest.approx(np.quantile(s, 1 - share), abs=0.005)  # on the slider's 0.01 step
+    flagged = (s >= t).sum()
+    assert abs(flagged - y.sum()) <= 0.2 * y.sum()  # about as many flagged as there are positives
+    at.segmented_control(key="ex_by").set_value("rate").run()
+    assert_clean(at)
+    assert at.number_input(key="ex_rate").value == pytest.approx(float(f"{share:.3g}"))
+    # the bundled breast-cancer sample's scores are probabilities: 0.5
+    at2 = new_app(PAGE)
+    assert at2.slider(key="ex_t").value == 0.5
