@@ -243,7 +243,7 @@ def indicator_config(level: float) -> dict:
         help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c in ("low", "high") else "")
         cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=help_text, format="%.4f")
     cfg["p_undefined"] = st.column_config.NumberColumn(IND_COLUMNS["p_undefined"][0],
-                                                       help=IND_COLUMNS["p_undefined"][1], format="%.2e")
+                                                       help=IND_COLUMNS["p_undefined"][1], format="%.2g")
     return cfg
 
 

@@ -71,6 +71,11 @@ def _assert_indicators(at, conf, y, s, *, level=0.95, method="percentile"):
     rate = conf.interval("total_positive_rate")
     np.testing.assert_allclose(tab.loc["Total-positive rate", ["value", "low", "high"]].to_numpy(float),
                                [conf.total_positive_rate, rate.low, rate.high])
+    # its sd is Bin(n, rate)/n's, checked against the law itself
+    from scipy.stats import binom
+
+    n, r = conf.n, conf.total_positive_rate
+    np.testing.assert_allclose(tab.loc["Total-positive rate", "std"], binom.std(n, r) / n, rtol=1e-12)
 
 
 def test_heart_sample_matches_the_api_and_tanagra():

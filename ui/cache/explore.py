@@ -9,6 +9,7 @@ not cached.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -100,6 +101,7 @@ def exact_indicators(key: str, model: str, threshold: float, confidence_level: f
     i = conf.indicators.index("total_positive_rate")
     rate = float(conf.value[i])
     rows.append({"indicator": "total_positive_rate", "value": rate, "low": float(conf.low[i]),
-                 "high": float(conf.high[i]), "mean": rate, "std": float("nan"), "p_undefined": 0.0,
+                 "high": float(conf.high[i]), "mean": rate, "std": float(np.sqrt(rate * (1 - rate) / conf.n)),
+                 "p_undefined": 0.0,
                  "law": "full exact bootstrap: predicted positives* ~ Bin(n, (TP + FP)/n)"})
     return pd.DataFrame(rows)
