@@ -7,10 +7,12 @@ noise.
 
 from ._validation import InputError
 from ._results import ConfidenceInterval, RocCurve, AucResult, ThresholdCI, VerticalCI
+from .counts import PairedCounts, ScoreCounts
 from .roc import roc_curve, roc_auc
 from .threshold import threshold_ci
 from .vertical import vertical_ci
 from .data.io import load_table
+from .data.scan import ScanResult, scan
 from . import coverage, populations  # noqa: F401  (rocci.coverage, rocci.populations: the coverage lab)
 from .coverage import CoverageResult, threshold_coverage
 from .compare import (
@@ -66,6 +68,8 @@ __version__ = "0.2.0"
 
 __all__ = [
     "InputError",
+    "ScoreCounts",
+    "PairedCounts",
     "ConfidenceInterval",
     "RocCurve",
     "AucResult",
@@ -76,6 +80,8 @@ __all__ = [
     "threshold_ci",
     "vertical_ci",
     "load_table",
+    "scan",
+    "ScanResult",
     "threshold_coverage",
     "CoverageResult",
     "compare_thresholds",

@@ -280,9 +280,39 @@ def check_binary(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str 
     pos_label : object
         The positive label used.
     """
+    from .counts import PairedCounts, ScoreCounts
+
+    if isinstance(y_true, ScoreCounts):
+        if y_score is not None:
+            raise InputError(f"Pass either a ScoreCounts alone or y_true with {name}, not both: the counts "
+                             "already hold the scores.")
+        return y_true.pos, y_true.neg, y_true.pos_label if y_true.pos_label is not None else pos_label
+    if isinstance(y_true, PairedCounts):
+        raise InputError("This function analyses one model; give it one model's counts, e.g. "
+                         "paired.model('a'), or rocci.scan(...)[name].")
     mask, pos_label = check_labels(y_true, pos_label)
     scores = check_scores(y_score, name=name, n=mask.size)
     return scores[mask], scores[~mask], pos_label
+
+
+def paired_input(y_true: Any, score_a: Any, score_b: Any, pos_label: Any = None):
+    """``(y_true, score_a, score_b, pos_label)``, from raw arrays or from a ``PairedCounts`` given as ``y_true``.
+
+    A ``PairedCounts`` is expanded to one row per instance (``y_true`` boolean,
+    positives first), which every paired function then validates as usual:
+    the results are those of the raw data the counts were made from.
+    """
+    from .counts import PairedCounts, ScoreCounts
+
+    if isinstance(y_true, PairedCounts):
+        if score_a is not None or score_b is not None:
+            raise InputError("Pass either a PairedCounts alone or y_true with score_a and score_b, not both: "
+                             "the counts already hold both models' scores.")
+        return (*y_true.arrays(), None)  # boolean labels: True is positive
+    if isinstance(y_true, ScoreCounts):
+        raise InputError("Comparing two models needs their scores on the same instances: a PairedCounts "
+                         "(rocci.scan(...).paired(a, b), or PairedCounts.from_frame), not one model's ScoreCounts.")
+    return y_true, score_a, score_b, pos_label
 
 
 def check_m(m: Any, n_pos: int, n_neg: int) -> tuple[int, int]:

@@ -8,25 +8,132 @@ threshold.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-__all__ = ["ScoreCounts", "score_counts", "joint_ge_counts", "paired_cells"]
+from ._validation import InputError
+
+__all__ = ["ScoreCounts", "PairedCounts", "score_counts", "joint_ge_counts", "paired_cells"]
+
+
+def _count_column(name: str, values) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iuf":
+        raise InputError(f"{name} must hold whole numbers of instances; it has values of type {arr.dtype}.")
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if bad.any():
+            raise InputError(f"{name} must hold whole numbers of instances; row {int(np.argmax(bad))} has "
+                              f"{arr[np.argmax(bad)]!r}.")
+    arr = arr.astype(np.int64)
+    if (arr < 0).any():
+        raise InputError(f"{name} has a negative count (row {int(np.argmax(arr < 0))}); counts are >= 0.")
+    return arr
+
+
+def _score_column(name: str, values) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iufb":
+        raise InputError(f"{name} must hold numeric scores; it has values of type {arr.dtype}. Convert the "
+                          "column to numbers first.")
+    arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        raise InputError(f"{name} has {int((~np.isfinite(arr)).sum())} missing or infinite score(s); drop "
+                          "those rows (and count them) before building the counts.")
+    return arr
+
+
+def _frame_column(df, column, what: str):
+    try:
+        return df[column]
+    except (KeyError, IndexError, TypeError):
+        cols = list(getattr(df, "columns", []))
+        raise InputError(f"The table has no column {column!r} for {what}; its columns are {cols}.") from None
 
 
 @dataclass(frozen=True, repr=False)
 class ScoreCounts:
-    """Sorted scores of each class, with counting helpers.
+    """One model's scores by class: the engine's input, from raw data or from a table of counts.
+
+    Every exact law in rocci depends on a model only through its distinct
+    scores and the numbers of positives and negatives at each.  A
+    ``ScoreCounts`` made from such a table (:meth:`from_frame`, or
+    ``rocci.scan`` where the data live) is accepted by every single-model
+    function in place of ``(y_true, y_score)``, and gives the same results.
 
     Attributes
     ----------
     pos, neg : ndarray of float64
-        Scores of the positives and of the negatives, sorted increasingly.
+        Scores of the positives and of the negatives, sorted increasingly
+        (each distinct score repeated as often as it occurs).
+    pos_label : object
+        The positive label, when known.
     """
 
     pos: np.ndarray
     neg: np.ndarray
+    pos_label: Any = field(default=None, compare=False)
+
+    @classmethod
+    def from_counts(cls, score, n_pos, n_neg, *, pos_label: Any = None) -> "ScoreCounts":
+        """From distinct (or repeated) scores with the numbers of positives and negatives at each.
+
+        Rows with the same score are added up; rows with no instance are ignored.
+        """
+        s = _score_column("score", score)
+        p = _count_column("n_pos", n_pos)
+        q = _count_column("n_neg", n_neg)
+        if not (s.size == p.size == q.size):
+            raise InputError(f"score, n_pos and n_neg must have one value per row; they have {s.size}, "
+                              f"{p.size} and {q.size} values.")
+        order = np.argsort(s, kind="stable")
+        s, p, q = s[order], p[order], q[order]
+        if int(p.sum()) == 0 or int(q.sum()) == 0:
+            which = "positive" if int(p.sum()) == 0 else "negative"
+            raise InputError(f"The counts hold no {which} instance; both classes are needed (ROC analysis "
+                              "compares positives with negatives).")
+        return cls(np.repeat(s, p), np.repeat(s, q), pos_label)
+
+    @classmethod
+    def from_frame(cls, df, *, score="score", n_pos="n_pos", n_neg="n_neg", pos_label: Any = None) -> "ScoreCounts":
+        """From a table with one row per score: ``score``, ``n_pos`` (positives) and ``n_neg`` (negatives).
+
+        Examples
+        --------
+        >>> import pandas as pd, rocci
+        >>> table = pd.DataFrame({"score": [0.9, 0.6, 0.2], "n_pos": [8, 3, 1], "n_neg": [1, 4, 9]})
+        >>> counts = rocci.ScoreCounts.from_frame(table)
+        >>> round(rocci.roc_auc(counts).auc, 6)
+        0.866071
+        """
+        return cls.from_counts(_frame_column(df, score, "the scores"), _frame_column(df, n_pos, "n_pos"),
+                               _frame_column(df, n_neg, "n_neg"), pos_label=pos_label)
+
+    @classmethod
+    def from_arrays(cls, y_true, y_score, *, pos_label: Any = None) -> "ScoreCounts":
+        """From raw labels and scores, with the same validation as every rocci function."""
+        from ._validation import check_binary
+
+        pos, neg, label = check_binary(y_true, y_score, pos_label)
+        return cls(np.sort(pos), np.sort(neg), label)
+
+    def to_frame(self):
+        """The table of distinct scores (increasing) with ``n_pos`` and ``n_neg``: what :meth:`from_frame` reads."""
+        import pandas as pd
+
+        values = np.unique(np.concatenate([self.pos, self.neg]))
+        n_pos = np.diff(np.searchsorted(self.pos, values, side="left"), append=self.pos.size)
+        n_neg = np.diff(np.searchsorted(self.neg, values, side="left"), append=self.neg.size)
+        return pd.DataFrame({"score": values, "n_pos": n_pos.astype(np.int64), "n_neg": n_neg.astype(np.int64)})
+
+    def __repr__(self) -> str:
+        distinct = np.unique(np.concatenate([self.pos, self.neg])).size
+        return (f"ScoreCounts(n_pos={self.n_pos}, n_neg={self.n_neg}, distinct_scores={distinct}"
+                + (f", pos_label={self.pos_label!r})" if self.pos_label is not None else ")"))
 
     @property
     def n_pos(self) -> int:
@@ -80,6 +187,68 @@ class ScoreCounts:
     def neg_desc(self) -> np.ndarray:
         """Negative scores in decreasing order ``s_1 >= s_2 >= ... >= s_n-``."""
         return self.neg[::-1]
+
+
+@dataclass(frozen=True, repr=False)
+class PairedCounts:
+    """Two models scored on the same instances, as counts of distinct (score_a, score_b) pairs by class.
+
+    Every paired law in rocci depends on the two models only through this
+    table, so every two-model function accepts it in place of
+    ``(y_true, score_a, score_b)`` (pass it as ``y_true`` and leave the scores
+    out) and gives the same results.
+
+    Attributes
+    ----------
+    score_a, score_b : ndarray of float64
+        The distinct pairs.
+    n_pos, n_neg : ndarray of int64
+        Positives and negatives with each pair.
+    names : tuple of str
+        The two models' names.
+    pos_label : object
+        The positive label, when known.
+    """
+
+    score_a: np.ndarray
+    score_b: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    names: tuple = ("a", "b")
+    pos_label: Any = field(default=None, compare=False)
+
+    @classmethod
+    def from_frame(cls, df, *, score_a="score_a", score_b="score_b", n_pos="n_pos", n_neg="n_neg",
+                   names: tuple | None = None, pos_label: Any = None) -> "PairedCounts":
+        """From a table with one row per (score_a, score_b) pair and its numbers of positives and negatives."""
+        a = _score_column(str(score_a), _frame_column(df, score_a, "model A's scores"))
+        b = _score_column(str(score_b), _frame_column(df, score_b, "model B's scores"))
+        p = _count_column(str(n_pos), _frame_column(df, n_pos, "n_pos"))
+        q = _count_column(str(n_neg), _frame_column(df, n_neg, "n_neg"))
+        if int(p.sum()) == 0 or int(q.sum()) == 0:
+            which = "positive" if int(p.sum()) == 0 else "negative"
+            raise InputError(f"The counts hold no {which} instance; both classes are needed.")
+        keep = (p + q) > 0
+        return cls(a[keep], b[keep], p[keep], q[keep], tuple(names or (str(score_a), str(score_b))), pos_label)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(is_positive, score_a, score_b)``, one row per instance (positives first)."""
+        y = np.concatenate([np.ones(int(self.n_pos.sum()), bool), np.zeros(int(self.n_neg.sum()), bool)])
+        a = np.concatenate([np.repeat(self.score_a, self.n_pos), np.repeat(self.score_a, self.n_neg)])
+        b = np.concatenate([np.repeat(self.score_b, self.n_pos), np.repeat(self.score_b, self.n_neg)])
+        return y, a, b
+
+    def model(self, which: str | int) -> ScoreCounts:
+        """One model's :class:`ScoreCounts` (its margin): ``"a"``/``0``, ``"b"``/``1`` or its name."""
+        idx = {"a": 0, 0: 0, "b": 1, 1: 1, self.names[0]: 0, self.names[1]: 1}.get(which)
+        if idx is None:
+            raise InputError(f"No model {which!r} here; the models are {list(self.names)}.")
+        s = self.score_a if idx == 0 else self.score_b
+        return ScoreCounts.from_counts(s, self.n_pos, self.n_neg, pos_label=self.pos_label)
+
+    def __repr__(self) -> str:
+        return (f"PairedCounts({self.names[0]!r} vs {self.names[1]!r}: n_pos={int(self.n_pos.sum())}, "
+                f"n_neg={int(self.n_neg.sum())}, distinct_pairs={self.score_a.size})")
 
 
 def score_counts(pos: np.ndarray, neg: np.ndarray) -> ScoreCounts:

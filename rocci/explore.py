@@ -469,7 +469,7 @@ def _table_counts(counts: ScoreCounts):
     return t, at[::-1].astype(np.int64), counts.n_pos_ge(t).astype(np.int64), counts.n_neg_ge(t).astype(np.int64)
 
 
-def threshold_table(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
+def threshold_table(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     """Indicators at every threshold, by decreasing score (the Tanagra tutorial's table).
 
     One row per distinct score ``t`` (tied scores share one row, so a row can
@@ -534,7 +534,7 @@ def threshold_table(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
     )
 
 
-def gain_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
+def gain_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     """Gain chart (cumulative lift curve): recall against the relative target size.
 
     ``x = (TP + FP)/n`` (share of all instances predicted positive) and
@@ -565,7 +565,7 @@ def gain_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
     )
 
 
-def precision_recall_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
+def precision_recall_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     """Precision against recall at every threshold.
 
     ``recall = TP/n+`` and ``precision = TP/(TP + FP)`` at each distinct
@@ -586,7 +586,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
     )
 
 
-def reading_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
+def reading_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     """Reading rate and substitution rate at every threshold (mlstatpy's "taux de lecture").
 
     In this setting the classifier gives an answer with a confidence score,
@@ -641,7 +641,7 @@ def rate_threshold(y_true, y_score, rate, *, pos_label=None) -> float:
     return float(thresholds_for_total_positive_rate(counts, [q])[0])
 
 
-def youden_threshold(y_true, y_score, *, pos_label=None) -> float:
+def youden_threshold(y_true, y_score=None, *, pos_label=None) -> float:
     """Threshold maximising Youden's index ``J = TPR − FPR`` (sensitivity + specificity − 1).
 
     The candidates are the distinct scores; ties go to the highest threshold.
@@ -665,7 +665,7 @@ def youden_threshold(y_true, y_score, *, pos_label=None) -> float:
     return float(t[int(np.argmax(score))])  # first maximum = highest threshold
 
 
-def cost_threshold(y_true, y_score, *, w=None, p_pos=None, cost_fn=1.0, cost_fp=1.0, pos_label=None) -> float:
+def cost_threshold(y_true, y_score=None, *, w=None, p_pos=None, cost_fn=1.0, cost_fp=1.0, pos_label=None) -> float:
     """Threshold of lowest normalised expected cost for a prior and costs (or ``w``).
 
     ``w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−))`` (eq. 3.1,

@@ -29,7 +29,7 @@ def _curve(counts: ScoreCounts):
     return counts.threshold_counts()
 
 
-def roc_curve(y_true, y_score, *, pos_label=None) -> RocCurve:
+def roc_curve(y_true, y_score=None, *, pos_label=None) -> RocCurve:
     """Empirical ROC curve.
 
     Parameters
@@ -92,7 +92,7 @@ def _placements(counts: ScoreCounts):
     return v10, v01, n_greater, n_ties
 
 
-def roc_auc(y_true, y_score, *, pos_label=None, confidence_level=0.95, method="delong", m=None) -> AucResult:
+def roc_auc(y_true, y_score=None, *, pos_label=None, confidence_level=0.95, method="delong", m=None) -> AucResult:
     """AUC with a standard error and a confidence interval.
 
     Parameters

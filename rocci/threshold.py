@@ -47,7 +47,7 @@ def thresholds_for_total_positive_rate(counts: ScoreCounts, rates) -> np.ndarray
 
 def threshold_ci(
     y_true,
-    y_score,
+    y_score=None,
     *,
     thresholds=None,
     total_positive_rate=None,

@@ -56,7 +56,7 @@ def _segments(weights: np.ndarray, values: np.ndarray, level_start: np.ndarray, 
 
 def vertical_ci(
     y_true,
-    y_score,
+    y_score=None,
     *,
     fpr=None,
     pos_label=None,

@@ -25,8 +25,8 @@ DOC = ROOT / "docs" / "architecture.md"
 #: "rocci" alone is the package's ``__init__`` (the public facade).
 RANKS = {
     "rocci._validation": 0,
+    "rocci.counts": 0,  # the engine's input (ScoreCounts, PairedCounts): validation accepts it, data produces it
     "rocci.data": 1,
-    "rocci.counts": 2,
     "rocci.exact": 3,
     "rocci.intervals": 4,
     # results, one model: the result dataclasses and the functions that fill them
@@ -51,9 +51,9 @@ RANKS = {
     "rocci.plots": 8,
 }
 RANK_NAMES = {
-    0: "validation",
+    0: "validation and counts",
     1: "data",
-    2: "counts",
+    2: "(unused)",
     3: "exact laws",
     4: "intervals",
     5: "results (one model)",

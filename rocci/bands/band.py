@@ -511,7 +511,7 @@ def _check_n_boot(n_boot) -> int:
     return int(n_boot)
 
 
-def roc_band(y_true, y_score, *, thresholds=None, fpr=None, kind="threshold", confidence_level=0.95,
+def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold", confidence_level=0.95,
              method="exact", m=None, pos_label=None, seed=None, n_boot=None, interval="percentile") -> RocBand:
     """Simultaneous confidence band for the whole ROC curve.
 

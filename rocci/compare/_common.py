@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, check_labels, check_scores
+from .._validation import InputError, check_labels, check_scores, paired_input
 from ..counts import score_counts
 from ..threshold import _as_float_array, thresholds_for_total_positive_rate
 
@@ -32,6 +32,7 @@ def _check_paired(y_true, score_a, score_b, pos_label):
 
     Returns ``(positive mask, scores a, scores b, pos_label)``.
     """
+    y_true, score_a, score_b, pos_label = paired_input(y_true, score_a, score_b, pos_label)
     mask, pos_label = check_labels(y_true, pos_label)
     a = check_scores(score_a, name="score_a (model a)")
     b = check_scores(score_b, name="score_b (model b)")

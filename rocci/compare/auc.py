@@ -124,7 +124,7 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int, pos_idx=None, neg
     return values.take(pos_idx), values.take(neg_idx), (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
-def compare_auc(y_true, score_a, score_b, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
+def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
     """DeLong's test for the difference of two correlated AUCs.
 
     DeLong, DeLong & Clarke-Pearson (1988).  With each model's placement

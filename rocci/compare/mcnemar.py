@@ -84,7 +84,7 @@ class McNemarResult(_FrameResult):
 
 
 def mcnemar(
-    y_true, score_a, score_b, *, threshold_a, threshold_b=None, pos_label=None, correction=True
+    y_true, score_a=None, score_b=None, *, threshold_a, threshold_b=None, pos_label=None, correction=True
 ) -> McNemarResult:
     """McNemar's test: do two classifiers, each at its threshold, have the same error rate?
 

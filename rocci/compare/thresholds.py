@@ -154,8 +154,8 @@ class ThresholdComparison(_FrameResult):
 
 def compare_thresholds(
     y_true,
-    score_a,
-    score_b,
+    score_a=None,
+    score_b=None,
     *,
     thresholds_a=None,
     thresholds_b=None,
@@ -353,7 +353,7 @@ def _grid_cells(a, b, ta, tb):
     return ge_a[:, None] - both, ge_b[None, :] - both
 
 
-def dominance_map(y_true, score_a, score_b, *, thresholds_a, thresholds_b, pos_label=None, m=None) -> DominanceMap:
+def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, thresholds_b, pos_label=None, m=None) -> DominanceMap:
     """Exact bootstrap dominance probabilities over the grid ``thresholds_a × thresholds_b``.
 
     For every pair ``(t_a, t_b)`` of the grid, ``f1`` = P(model a dominates

@@ -924,7 +924,7 @@ def _level_ticker(progress, i: int, levels: int, message: str):
     return tick
 
 
-def compare_vertical(y_true, score_a, score_b, *, fpr, pos_label=None, confidence_level=0.95,
+def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None, confidence_level=0.95,
                      m=None, method="score", progress=None) -> VerticalComparison:
     """Exact bootstrap law of the TPR difference at fixed FPR levels (paired design).
 

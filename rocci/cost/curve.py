@@ -60,7 +60,7 @@ def operating_point(p_pos, cost_fn, cost_fp):
     return float(w) if np.ndim(w) == 0 else w
 
 
-def cost_curve(y_true, y_score, *, w=None, pos_label=None) -> CostCurve:
+def cost_curve(y_true, y_score=None, *, w=None, pos_label=None) -> CostCurve:
     """Cost curve: the lower envelope of the cost lines of all thresholds.
 
     Each threshold ``t`` gives the cost line ``NEC_t(w) = w·(1 − TPR_t) +

@@ -95,7 +95,7 @@ class _LastLaw:
 
 def cost_ci(
     y_true,
-    y_score,
+    y_score=None,
     *,
     w=None,
     thresholds=None,

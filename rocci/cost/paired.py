@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_confidence_level, check_labels, check_scores
+from .._validation import check_choice, check_confidence_level, check_labels, check_scores, paired_input
 from ..counts import joint_ge_counts, score_counts
 from ._common import (
     AGRESTI_MIN_ADD,
@@ -27,6 +27,7 @@ from .results import CostComparison
 
 
 def _check_paired(y_true, score_a, score_b, pos_label):
+    y_true, score_a, score_b, pos_label = paired_input(y_true, score_a, score_b, pos_label)
     mask, pos_label = check_labels(y_true, pos_label)
     a = check_scores(score_a, name="score_a", n=mask.size)
     b = check_scores(score_b, name="score_b", n=mask.size)
@@ -47,8 +48,8 @@ def _paired_cells(a, b, counts_a, counts_b, ta, tb, positives):
 
 def compare_cost(
     y_true,
-    score_a,
-    score_b,
+    score_a=None,
+    score_b=None,
     *,
     w=None,
     thresholds_a=None,

@@ -25,6 +25,7 @@ module                contents
 ``data.guess``        step 2, the guesses
 ``data.prepare``      steps 3 and 4, :class:`PreparedData`, :func:`prepare_binary`,
                       :func:`summarize`
+``data.scan``         :func:`rocci.scan`: reduce rows where they live (DuckDB) to the counts
 ``data._common``      column checks and value previews shared by the steps
 ====================  ===============================================================
 """
@@ -33,8 +34,11 @@ from ._common import MAX_GUESSED_SCORES
 from .guess import PosLabelGuess, guess_columns, guess_pos_label, label_values, score_candidates, suggest_pos_label
 from .prepare import SUMMARY_COLUMNS, PreparedData, prepare_binary, summarize
 from .reshape import long_to_wide
+from .scan import ScanResult, scan
 
 __all__ = [
+    "scan",
+    "ScanResult",
     "PreparedData",
     "guess_columns",
     "score_candidates",

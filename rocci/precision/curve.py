@@ -17,7 +17,7 @@ from ..counts import score_counts
 __all__ = ["pr_curve"]
 
 
-def pr_curve(y_true, y_score, *, pos_label=None) -> pd.DataFrame:
+def pr_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     r"""Precision–recall curve with Davis and Goadrich's (2006) interpolation between ROC points.
 
     The ROC points are the thresholds ``t`` (the distinct scores, decreasing; ``score >= t`` is

@@ -71,7 +71,7 @@ def _interval(law: Law, metric: str, alpha: float, method: str) -> tuple[float, 
     return float(np.clip(law.mean - z * law.std, lo, hi)), float(np.clip(law.mean + z * law.std, lo, hi))
 
 
-def metric_ci(y_true, y_score, *, metric="f1", thresholds=None, confidence_level=0.95, method="percentile",
+def metric_ci(y_true, y_score=None, *, metric="f1", thresholds=None, confidence_level=0.95, method="percentile",
               bootstrap="stratified", m=None, pos_label=None, beta=1.0) -> MetricCI:
     """Exact bootstrap law and interval of a confusion-matrix metric at fixed thresholds.
 
@@ -192,7 +192,7 @@ def _whole_law(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, b
     return FullPrecisionLaw(tp, fp, n_pos + n_neg, m_total)()
 
 
-def precision_ci(y_true, y_score, *, thresholds=None, recall=None, confidence_level=0.95, method="percentile",
+def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confidence_level=0.95, method="percentile",
                  bootstrap="stratified", m=None, pos_label=None):
     """Exact bootstrap law and interval of the precision, at fixed thresholds or at fixed recall levels.
 

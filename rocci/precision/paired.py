@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
+from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores, paired_input
 from ..counts import joint_ge_counts, paired_cells
 from ..exact import binomial_pmf, order_statistic_law
 from ._cells import MAX_CELLS, _check_size
@@ -56,6 +56,7 @@ _DELTA_ATOL = 1e-14
 
 
 def _check_paired(y_true, score_a, score_b, pos_label):
+    y_true, score_a, score_b, pos_label = paired_input(y_true, score_a, score_b, pos_label)
     mask, _ = check_labels(y_true, pos_label)
     a = check_scores(score_a, name="score_a (model a)")
     b = check_scores(score_b, name="score_b (model b)")
@@ -208,7 +209,7 @@ def _merge_cells(keys, probs):
     return [key], [np.bincount(inv.ravel(), weights=np.concatenate(probs), minlength=key.size)]
 
 
-def compare_precision(y_true, score_a, score_b, *, thresholds_a=None, thresholds_b=None, recall=None,
+def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, thresholds_b=None, recall=None,
                       metric="precision", confidence_level=0.95, method="percentile", bootstrap="stratified",
                       m=None, pos_label=None, beta=1.0) -> PrecisionComparison:
     """Exact paired bootstrap law of ``Δ = metric_a − metric_b`` (model A − model B), and ``P(A better)``.

@@ -150,7 +150,7 @@ def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: fl
     return build
 
 
-def precision_at_recall(y_true, y_score, *, recall=None, confidence_level=0.95, method="percentile", m=None,
+def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
                         pos_label=None) -> RecallPrecisionCI:
     """Exact bootstrap law of the precision at fixed recall levels (stratified bootstrap).
 

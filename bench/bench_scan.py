@@ -1,0 +1,129 @@
+"""rocci.scan on a large two-model Parquet file, against pandas reading the same file, in one run.
+
+Generates (once, with DuckDB) a Parquet file of N rows: a label with 10% positives and two models whose
+scores are rounded to 4 decimals (as scoring logs usually are).  Then, each step in its own process so
+that its peak memory (max RSS) is its own:
+
+* ``scan``: ``rocci.scan`` (the reduction in DuckDB) and, on the counts, ``threshold_ci`` at 99 rates,
+  ``vertical_ci`` at 99 FPR levels, ``cost_ci`` at 101 w and ``compare_thresholds`` at 9 rates;
+* ``pandas``: ``pandas.read_parquet`` of the three columns and the same four calls on the arrays.
+
+Both give the same numbers (checked here on the AUC). Run: ``python bench/bench_scan.py --rows 10000000``.
+Today the functions expand the counts back to one score per instance (exact; O(rows) memory): the
+reduction's own memory follows the distinct scores, the analysis's does not yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _record import Record, load_average  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, sys, time, resource
+import numpy as np
+sys.path.insert(0, {root!r})
+import rocci
+path, how, paired = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+t0 = time.perf_counter()
+if how == "scan":
+    res = rocci.scan(path, label="y", scores=["a", "b"], pos_label=1, paired=paired)
+    one, pair = res["a"], (res.paired("a", "b") if paired else None)
+    args1, args2 = (one,), (pair,)
+else:
+    import pandas as pd
+    df = pd.read_parquet(path, columns=["y", "a", "b"])
+    y, a, b = df["y"].to_numpy() == 1, df["a"].to_numpy(), df["b"].to_numpy()
+    del df
+    args1, args2 = (y, a), (y, a, b)
+t_read = time.perf_counter() - t0
+rates = np.arange(1, 100) / 100
+t = time.perf_counter(); auc = rocci.roc_auc(*args1).auc
+rocci.threshold_ci(*args1, total_positive_rate=rates); t_thr = time.perf_counter() - t
+t = time.perf_counter(); rocci.vertical_ci(*args1, fpr=rates); t_vert = time.perf_counter() - t
+t = time.perf_counter(); rocci.cost_ci(*args1, w=np.linspace(0, 1, 101)); t_cost = time.perf_counter() - t
+t = time.perf_counter()
+if paired:
+    rocci.compare_thresholds(*args2, total_positive_rate=rates[9::10])
+t_cmp = time.perf_counter() - t
+total = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps(dict(read=t_read, threshold_ci=t_thr, vertical_ci=t_vert, cost_ci=t_cost,
+                      compare_thresholds=t_cmp, total=total, peak=peak, auc=auc)))
+"""
+
+
+def make_file(path: Path, rows: int) -> None:
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(f"""
+        COPY (
+          SELECT y, round(1 / (1 + exp(-(1.6 * y + 0.6 * z + e1 - 1.5))), 4) AS a,
+                    round(1 / (1 + exp(-(1.1 * y + 0.6 * z + e2 - 1.5))), 4) AS b
+          FROM (SELECT (random() < 0.1)::INTEGER AS y,
+                       sqrt(-2 * ln(random())) * cos(2 * pi() * random()) AS z,
+                       sqrt(-2 * ln(random())) * cos(2 * pi() * random()) AS e1,
+                       sqrt(-2 * ln(random())) * cos(2 * pi() * random()) AS e2
+                FROM range({rows}))
+        ) TO '{path}' (FORMAT parquet)""")
+    con.close()
+
+
+def run_child(path: Path, how: str, paired: bool) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT)), str(path), how, str(int(paired))],
+                         capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    if out.returncode != 0:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--dir", default=None, help="where the Parquet file is made (default: a temporary directory)")
+    ap.add_argument("--single", action="store_true",
+                    help="one model only: no pair table (with continuous scores it has about one row per instance)")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    rec = Record("bench_scan")
+    tmp = Path(args.dir or tempfile.mkdtemp())
+    path = tmp / f"scores_{args.rows}.parquet"
+    if not path.exists():
+        t = time.perf_counter()
+        make_file(path, args.rows)
+        print(f"made {path} ({path.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s")
+    results = {}
+    for how in ("scan", "pandas"):
+        r = run_child(path, how, not args.single)
+        results[how] = r
+        if "error" in r:
+            print(f"{how:<7} failed: {r['error']}")
+            rec.add(f"scan/{how}/total", None, "s", n=args.rows, note=r["error"])
+            continue
+        print(f"{how:<7} read/reduce {r['read']:7.2f} s | threshold_ci {r['threshold_ci']:6.2f} s | vertical_ci "
+              f"{r['vertical_ci']:6.2f} s | cost_ci {r['cost_ci']:6.2f} s | compare_thresholds "
+              f"{r['compare_thresholds']:6.2f} s | total {r['total']:7.2f} s | peak {r['peak'] / 2**30:5.2f} GiB "
+              f"[load {'/'.join(map(str, load_average()))}]")
+        for key in ("read", "threshold_ci", "vertical_ci", "cost_ci", "compare_thresholds", "total"):
+            rec.add(f"scan/{how}/{key}", r[key], "s", n=args.rows, paired=not args.single)
+        rec.add(f"scan/{how}/peak_rss", r["peak"], "bytes", n=args.rows, paired=not args.single)
+    if all("auc" in r for r in results.values()):
+        assert results["scan"]["auc"] == results["pandas"]["auc"], "the two paths disagree"
+        print(f"same AUC on both paths: {results['scan']['auc']:.12f}")
+    rec.save(args.json)
+
+
+if __name__ == "__main__":
+    main()

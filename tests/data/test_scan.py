@@ -1,0 +1,174 @@
+"""rocci.scan with DuckDB: the reduced counts are exactly the in-memory path's (prepare_binary, then each
+function on the raw arrays) for Parquet, CSV, globs, a DuckDB database, a query and pandas/Arrow tables,
+with ties, string labels, missing values (counted), several models, pairs and groups; bad input gets a
+clear InputError; nothing outside allowed_root can be read."""
+
+from __future__ import annotations
+
+import duckdb  # in requirements.txt: a missing duckdb fails these tests, never skips them
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci
+from rocci import data as rdata
+
+
+def _frame(n=2000, seed=9, missing=True):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.2, "fraud", "ok")
+    pos = y == "fraud"
+    f = pd.DataFrame({
+        "outcome": y,
+        "gbm": np.round(rng.normal(size=n) + 1.5 * pos, 2),  # ties
+        "logit": np.round(rng.normal(size=n) + 1.0 * pos, 3),
+        "fold": rng.integers(1, 4, n),
+    })
+    if missing:
+        f.loc[rng.choice(n, 15, replace=False), "gbm"] = np.nan
+        f.loc[rng.choice(n, 7, replace=False), "outcome"] = None
+        f.loc[rng.choice(n, 5, replace=False), "logit"] = np.nan
+    return f
+
+
+def _same_counts(counts, y, s):
+    ref = rocci.ScoreCounts.from_arrays(y, s)
+    np.testing.assert_array_equal(counts.pos, ref.pos)
+    np.testing.assert_array_equal(counts.neg, ref.neg)
+
+
+def _check_against_memory(result, frame, models=("gbm", "logit"), fold=None):
+    prep = rdata.prepare_binary(frame, label="outcome", scores=list(models), pos_label="fraud", fold=fold)
+    assert result.n_rows_in == prep.n_rows_in
+    assert result.n_rows_used == prep.n_rows_used and result.n_dropped == prep.n_dropped
+    assert result.dropped_by_column == {str(k): int(v) for k, v in prep.dropped_by_column.items()
+                                        if k in ("outcome", *models, fold)}
+    assert result.pos_label == "fraud"
+    for m in models:
+        _same_counts(result[m], prep.is_positive, prep.scores[m])
+        # and a function on the counts is the function on the rows
+        assert rocci.roc_auc(result[m]).auc == rocci.roc_auc(prep.is_positive, prep.scores[m]).auc
+    if len(models) == 2:
+        p = result.paired(*models)
+        y, a, b = p.arrays()
+        order_ref = np.lexsort((prep.scores[models[1]], prep.scores[models[0]], ~prep.is_positive))
+        order = np.lexsort((b, a, ~y))
+        np.testing.assert_array_equal(a[order], prep.scores[models[0]][order_ref])
+        np.testing.assert_array_equal(b[order], prep.scores[models[1]][order_ref])
+        np.testing.assert_array_equal(y[order], prep.is_positive[order_ref])
+        ref = rocci.compare_thresholds(prep.is_positive, prep.scores[models[0]], prep.scores[models[1]],
+                                       total_positive_rate=[0.2, 0.4])
+        got = rocci.compare_thresholds(p, total_positive_rate=[0.2, 0.4])
+        pd.testing.assert_frame_equal(got.to_frame(), ref.to_frame(), rtol=1e-12)
+
+
+def test_parquet_csv_glob_and_memory_give_the_in_memory_counts(tmp_path):
+    frame = _frame()
+    frame.to_parquet(tmp_path / "scores.parquet", index=False)
+    frame.to_csv(tmp_path / "scores.csv", index=False)
+    half = len(frame) // 2
+    (tmp_path / "parts").mkdir()
+    frame.iloc[:half].to_parquet(tmp_path / "parts" / "p1.parquet", index=False)
+    frame.iloc[half:].to_parquet(tmp_path / "parts" / "p2.parquet", index=False)
+    for source in (tmp_path / "scores.parquet", str(tmp_path / "scores.csv"), str(tmp_path / "parts" / "*.parquet"),
+                   frame):
+        result = rocci.scan(source, label="outcome", scores=["gbm", "logit"], pos_label="fraud", paired=True)
+        _check_against_memory(result, frame)
+    import pyarrow as pa
+
+    result = rocci.scan(pa.Table.from_pandas(frame), label="outcome", scores=["gbm", "logit"], pos_label="fraud",
+                        paired=True)
+    _check_against_memory(result, frame)
+
+
+def test_duckdb_database_table_and_query(tmp_path):
+    frame = _frame(missing=False)
+    db = tmp_path / "warehouse.duckdb"
+    con = duckdb.connect(str(db))
+    con.register("f", frame)
+    con.execute("CREATE TABLE scored AS SELECT * FROM f")
+    con.close()
+    result = rocci.scan(db, table="scored", label="outcome", scores=["gbm", "logit"], pos_label="fraud",
+                        paired=True)
+    _check_against_memory(result, frame)
+    result = rocci.scan(db, query="SELECT * FROM scored WHERE fold <> 3", label="outcome", scores="gbm",
+                        pos_label="fraud")
+    _check_against_memory(result, frame[frame["fold"] != 3], models=("gbm",))
+    with pytest.raises(rocci.InputError, match="say which table"):
+        rocci.scan(db, label="outcome", scores="gbm", pos_label="fraud")
+
+
+def test_groups_are_each_folds_own_scan():
+    frame = _frame()
+    result = rocci.scan(frame, label="outcome", scores=["gbm", "logit"], pos_label="fraud", group="fold",
+                        paired=[("gbm", "logit")])
+    clean = frame.dropna(subset=["outcome", "gbm", "logit"])
+    assert sorted(result.groups) == [1, 2, 3]
+    for g, sub in result.groups.items():
+        part = clean[clean["fold"] == g]
+        _same_counts(sub["gbm"], part["outcome"].to_numpy() == "fraud", part["gbm"].to_numpy())
+        assert sub.paired("logit", "gbm").names == ("logit", "gbm")
+    _check_against_memory(result, frame, fold="fold")
+
+
+def test_default_labels_and_pos_label_rules_are_the_in_memory_ones():
+    frame = _frame(missing=False)
+    frame["y01"] = (frame["outcome"] == "fraud").astype(int)
+    result = rocci.scan(frame, label="y01", scores="gbm")
+    assert result.pos_label == 1 and result.label_counts == {0: int((frame.y01 == 0).sum()), 1: int(frame.y01.sum())}
+    with pytest.raises(rocci.InputError, match="say which one is the positive class"):
+        rocci.scan(frame, label="outcome", scores="gbm")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(label="outcome", scores="nope", pos_label="fraud"), "No column 'nope'"),
+    (dict(label="outcome", scores="text", pos_label="fraud"), "holds VARCHAR values, not numbers"),
+    (dict(label="single", scores="gbm"), "Only one label value"),
+    (dict(label="outcome", scores="gbm", pos_label="fraud", query="SELECT * FROM nowhere"), "DuckDB failed"),
+    (dict(label="outcome", scores="inf", pos_label="fraud"), "infinite value"),
+    (dict(label="outcome", scores=["gbm", "gbm"], pos_label="fraud"), "listed twice"),
+])
+def test_bad_input_gets_a_clear_message(tmp_path, kwargs, message):
+    frame = _frame(missing=False)
+    frame["text"] = "high"
+    frame["single"] = 1
+    frame["inf"] = frame["gbm"]
+    frame.loc[3, "inf"] = np.inf
+    path = tmp_path / "s.parquet"
+    frame.to_parquet(path, index=False)
+    source = path if "query" not in kwargs else tmp_path / "db.duckdb"
+    if "query" in kwargs:
+        duckdb.connect(str(source)).close()
+    with pytest.raises(rocci.InputError, match=message):
+        rocci.scan(source, **kwargs)
+
+
+def test_missing_file_and_paths_outside_the_data_directory(tmp_path):
+    with pytest.raises(rocci.InputError, match="No file"):
+        rocci.scan(tmp_path / "absent.parquet", label="y", scores="s")
+    inside = tmp_path / "data"
+    inside.mkdir()
+    outside = tmp_path / "secret.parquet"
+    _frame(missing=False).to_parquet(outside, index=False)
+    (inside / "link.parquet").symlink_to(outside)
+    for path in (outside, inside / "link.parquet", inside / ".." / "secret.parquet"):
+        with pytest.raises(rocci.InputError, match="outside the data directory"):
+            rocci.scan(path, label="outcome", scores="gbm", pos_label="fraud", allowed_root=inside)
+    # a query cannot read outside it either (DuckDB's external access is limited to the directory)
+    with pytest.raises(rocci.InputError, match="DuckDB failed"):
+        rocci.scan(query=f"SELECT * FROM read_parquet('{outside}')", label="outcome", scores="gbm",
+                   pos_label="fraud", allowed_root=inside)
+    _frame(missing=False).to_parquet(inside / "ok.parquet", index=False)
+    ok = rocci.scan(query=f"SELECT * FROM read_parquet('{inside / 'ok.parquet'}')", label="outcome",
+                    scores="gbm", pos_label="fraud", allowed_root=inside)
+    assert ok.n_rows_used == 2000
+
+
+def test_pairs_are_reduced_only_when_asked():
+    frame = _frame(missing=False)
+    result = rocci.scan(frame, label="outcome", scores=["gbm", "logit"], pos_label="fraud")
+    assert result.pairs == {}
+    with pytest.raises(rocci.InputError, match=r"paired=\[\('gbm', 'logit'\)\]"):
+        result.paired("gbm", "logit")
+    with pytest.raises(rocci.InputError, match="each pair must name two of the score columns"):
+        rocci.scan(frame, label="outcome", scores=["gbm", "logit"], pos_label="fraud", paired=[("gbm", "x")])

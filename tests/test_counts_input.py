@@ -1,0 +1,162 @@
+"""Counts as a first-class input: every single-model function given a ``ScoreCounts`` and every two-model
+function given a ``PairedCounts`` returns exactly what it returns on the raw rows the counts were made from
+(issue 16), with ties, string labels and a chosen positive label; bad tables get a clear InputError."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci
+import rocci.precision as rp
+
+
+def _raw(n=300, seed=4):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.35, "bad", "good")
+    pos = y == "bad"
+    a = np.round(rng.normal(size=n) + 1.2 * pos, 1)  # heavy ties
+    b = np.round(rng.normal(size=n) + 0.8 * pos + 0.3 * a, 1)
+    return y, a, b
+
+
+def _table(y, s, pos_label):
+    frame = pd.DataFrame({"score": s, "positive": y == pos_label})
+    g = frame.groupby("score")["positive"].agg(["sum", "size"]).reset_index()
+    # shuffled rows, as a database returns them
+    g = g.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    return pd.DataFrame({"score": g["score"], "n_pos": g["sum"], "n_neg": g["size"] - g["sum"]})
+
+
+def _paired_table(y, a, b, pos_label):
+    frame = pd.DataFrame({"score_a": a, "score_b": b, "positive": y == pos_label})
+    g = frame.groupby(["score_a", "score_b"])["positive"].agg(["sum", "size"]).reset_index()
+    return pd.DataFrame({"score_a": g["score_a"], "score_b": g["score_b"], "n_pos": g["sum"],
+                         "n_neg": g["size"] - g["sum"]})
+
+
+def _same(x, y, rtol=0.0):
+    """Results equal: frames, arrays and dataclass fields exactly (``rtol=0``) or to ``rtol``."""
+    if isinstance(x, pd.DataFrame):
+        pd.testing.assert_frame_equal(x.reset_index(drop=True), y.reset_index(drop=True),
+                                      check_exact=rtol == 0, rtol=rtol or 1e-5, atol=0)
+    elif hasattr(x, "to_frame"):
+        _same(x.to_frame(), y.to_frame(), rtol)
+    elif isinstance(x, float):
+        np.testing.assert_allclose(x, y, rtol=rtol, atol=0)
+    else:
+        for name in vars(x):
+            vx, vy = getattr(x, name), getattr(y, name)
+            if isinstance(vx, (np.ndarray, float)):
+                np.testing.assert_allclose(vx, vy, rtol=rtol, atol=0, err_msg=name)
+
+
+SINGLE = [
+    ("roc_curve", lambda f, *a: f(*a, pos_label="bad"), rocci.roc_curve),
+    ("roc_auc delong", lambda f, *a: f(*a, pos_label="bad"), rocci.roc_auc),
+    ("roc_auc exact", lambda f, *a: f(*a, pos_label="bad", method="exact-bootstrap"), rocci.roc_auc),
+    ("threshold_ci", lambda f, *a: f(*a, pos_label="bad", method="percentile"), rocci.threshold_ci),
+    ("vertical_ci", lambda f, *a: f(*a, pos_label="bad", fpr=[0.1, 0.3, 0.5]), rocci.vertical_ci),
+    ("cost_curve", lambda f, *a: f(*a, pos_label="bad", w=[0.2, 0.5]), rocci.cost_curve),
+    ("cost_ci", lambda f, *a: f(*a, pos_label="bad", w=[0.2, 0.5, 0.8]), rocci.cost_ci),
+    ("metric_ci", lambda f, *a: f(*a, pos_label="bad", metric="f1", thresholds=[0.0, 0.5]), rocci.metric_ci),
+    ("precision_ci", lambda f, *a: f(*a, pos_label="bad", recall=[0.5, 0.8]), rocci.precision_ci),
+    ("pr_curve", lambda f, *a: f(*a, pos_label="bad"), rp.pr_curve),
+    ("roc_band", lambda f, *a: f(*a, pos_label="bad", thresholds=[1.0, 0.5, 0.0]), rocci.roc_band),
+    ("threshold_table", lambda f, *a: f(*a, pos_label="bad"), rocci.threshold_table),
+    ("gain_curve", lambda f, *a: f(*a, pos_label="bad"), rocci.gain_curve),
+    ("youden_threshold", lambda f, *a: f(*a, pos_label="bad"), rocci.youden_threshold),
+    ("cost_threshold", lambda f, *a: f(*a, pos_label="bad", w=0.3), rocci.cost_threshold),
+]
+
+
+@pytest.mark.parametrize("name,call,fn", SINGLE, ids=[s[0] for s in SINGLE])
+def test_single_model_functions_give_the_raw_data_results(name, call, fn):
+    y, a, _ = _raw()
+    counts = rocci.ScoreCounts.from_frame(_table(y, a, "bad"), pos_label="bad")
+    assert counts.n_pos == int((y == "bad").sum()) and counts.n_neg == int((y != "bad").sum())
+    from_raw = call(fn, y, a)
+    from_counts = call(fn, counts)
+    _same(from_raw, from_counts)
+
+
+def test_positional_threshold_functions_take_counts_with_none():
+    y, a, _ = _raw()
+    counts = rocci.ScoreCounts.from_arrays(y, a, pos_label="bad")
+    _same(rocci.confusion_at(y, a, 0.3, pos_label="bad"), rocci.confusion_at(counts, None, 0.3))
+    assert rocci.rate_threshold(y, a, 0.2, pos_label="bad") == rocci.rate_threshold(counts, None, 0.2)
+
+
+PAIRED = [
+    ("compare_thresholds", lambda f, *a: f(*a, total_positive_rate=[0.2, 0.5])),
+    ("compare_auc", lambda f, *a: f(*a)),
+    ("compare_vertical", lambda f, *a: f(*a, fpr=[0.2])),
+    ("mcnemar", lambda f, *a: f(*a, threshold_a=0.5, threshold_b=0.4)),
+    ("compare_cost", lambda f, *a: f(*a, w=[0.3, 0.6])),
+    ("compare_precision", lambda f, *a: f(*a, thresholds_a=[0.5], thresholds_b=[0.4])),
+]
+
+
+@pytest.mark.parametrize("name,call", PAIRED, ids=[p[0] for p in PAIRED])
+def test_two_model_functions_give_the_raw_data_results(name, call):
+    y, a, b = _raw(n=160)
+    fn = getattr(rocci, name)
+    paired = rocci.PairedCounts.from_frame(_paired_table(y, a, b, "bad"), names=("a", "b"))
+    from_raw = call(fn, y == "bad", a, b)
+    from_counts = call(fn, paired)
+    # The counts expand to the same instances in another order (positives first): sums over instances
+    # (DeLong's placements) may differ in their last bits, nothing more.
+    _same(from_raw, from_counts, rtol=1e-12)
+
+
+def test_paired_margins_are_each_models_counts():
+    y, a, b = _raw()
+    paired = rocci.PairedCounts.from_frame(_paired_table(y, a, b, "bad"), names=("gbm", "logit"))
+    for which, s in (("gbm", a), ("b", b)):
+        margin = paired.model(which)
+        direct = rocci.ScoreCounts.from_arrays(y == "bad", s)
+        np.testing.assert_array_equal(margin.pos, direct.pos)
+        np.testing.assert_array_equal(margin.neg, direct.neg)
+    with pytest.raises(rocci.InputError, match="No model 'x'"):
+        paired.model("x")
+
+
+def test_to_frame_round_trips_and_sums_repeated_scores():
+    y, a, _ = _raw()
+    counts = rocci.ScoreCounts.from_arrays(y, a, pos_label="bad")
+    table = counts.to_frame()
+    assert table["score"].is_monotonic_increasing and table["score"].is_unique
+    assert table["n_pos"].sum() == counts.n_pos and table["n_neg"].sum() == counts.n_neg
+    again = rocci.ScoreCounts.from_frame(table)
+    np.testing.assert_array_equal(again.pos, counts.pos)
+    np.testing.assert_array_equal(again.neg, counts.neg)
+    doubled = rocci.ScoreCounts.from_frame(pd.concat([table, table]))  # the same scores twice: added up
+    assert doubled.n_pos == 2 * counts.n_pos and doubled.n_neg == 2 * counts.n_neg
+
+
+@pytest.mark.parametrize("table,message", [
+    (pd.DataFrame({"score": [0.1, 0.2], "n_pos": [1, -1], "n_neg": [2, 3]}), "negative count"),
+    (pd.DataFrame({"score": [0.1, 0.2], "n_pos": [1, 1.5], "n_neg": [2, 3]}), "whole numbers"),
+    (pd.DataFrame({"score": [0.1, np.nan], "n_pos": [1, 1], "n_neg": [2, 3]}), "missing or infinite"),
+    (pd.DataFrame({"score": ["a", "b"], "n_pos": [1, 1], "n_neg": [2, 3]}), "numeric scores"),
+    (pd.DataFrame({"score": [0.1, 0.2], "n_pos": [0, 0], "n_neg": [2, 3]}), "no positive instance"),
+    (pd.DataFrame({"s": [0.1, 0.2], "n_pos": [1, 1], "n_neg": [2, 3]}), "no column 'score'"),
+])
+def test_bad_count_tables_are_refused_with_a_clear_message(table, message):
+    with pytest.raises(rocci.InputError, match=message):
+        rocci.ScoreCounts.from_frame(table)
+
+
+def test_mixing_counts_and_arrays_is_refused():
+    y, a, b = _raw()
+    counts = rocci.ScoreCounts.from_arrays(y, a, pos_label="bad")
+    with pytest.raises(rocci.InputError, match="either a ScoreCounts alone"):
+        rocci.roc_auc(counts, a)
+    with pytest.raises(rocci.InputError, match="PairedCounts"):
+        rocci.compare_auc(counts)
+    paired = rocci.PairedCounts.from_frame(_paired_table(y, a, b, "bad"))
+    with pytest.raises(rocci.InputError, match="one model's counts"):
+        rocci.threshold_ci(paired)
+    with pytest.raises(rocci.InputError, match="either a PairedCounts alone"):
+        rocci.compare_auc(paired, a, b)
