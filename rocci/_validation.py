@@ -295,6 +295,21 @@ def check_binary(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str 
     return scores[mask], scores[~mask], pos_label
 
 
+def binary_counts(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
+    """One model's :class:`rocci.counts.ScoreCounts` and positive label, from raw arrays or given as ``y_true``.
+
+    A ``ScoreCounts`` passes through unchanged (a table of counts keeps its
+    O(distinct scores) representation); raw arrays are validated by
+    :func:`check_binary` and sorted by class.
+    """
+    from .counts import ScoreCounts, score_counts
+
+    if isinstance(y_true, ScoreCounts) and y_score is None:
+        return y_true, y_true.pos_label if y_true.pos_label is not None else pos_label
+    pos, neg, label = check_binary(y_true, y_score, pos_label, name=name)
+    return score_counts(pos, neg), label
+
+
 def paired_input(y_true: Any, score_a: Any, score_b: Any, pos_label: Any = None):
     """``(y_true, score_a, score_b, pos_label)``, from raw arrays or from a ``PairedCounts`` given as ``y_true``.
 

@@ -55,7 +55,6 @@ def _frame_column(df, column, what: str):
         raise InputError(f"The table has no column {column!r} for {what}; its columns are {cols}.") from None
 
 
-@dataclass(frozen=True, repr=False)
 class ScoreCounts:
     """One model's scores by class: the engine's input, from raw data or from a table of counts.
 
@@ -64,6 +63,12 @@ class ScoreCounts:
     ``ScoreCounts`` made from such a table (:meth:`from_frame`, or
     ``rocci.scan`` where the data live) is accepted by every single-model
     function in place of ``(y_true, y_score)``, and gives the same results.
+
+    Two representations answer the same questions with the same integers:
+    each class's sorted scores (``ScoreCounts(pos, neg)``, from raw rows), or
+    the table (:meth:`from_counts`), whose counting methods work on the
+    distinct scores alone (cumulative sums and binary searches: memory
+    O(distinct scores)); its ``pos`` and ``neg`` are expanded on first use.
 
     Attributes
     ----------
@@ -74,9 +79,88 @@ class ScoreCounts:
         The positive label, when known.
     """
 
-    pos: np.ndarray
-    neg: np.ndarray
-    pos_label: Any = field(default=None, compare=False)
+    __slots__ = ("_pos", "_neg", "pos_label", "_table")
+
+    def __init__(self, pos: np.ndarray, neg: np.ndarray, pos_label: Any = None):
+        self._pos, self._neg, self.pos_label, self._table = pos, neg, pos_label, None
+
+    @classmethod
+    def _from_table(cls, values, n_pos, n_neg, pos_label) -> "ScoreCounts":
+        """``values`` distinct increasing; counts int64 with no row empty in both classes."""
+        obj = cls.__new__(cls)
+        obj._pos = obj._neg = None
+        obj.pos_label = pos_label
+        below_pos = np.concatenate([[0], np.cumsum(n_pos)])  # positives below values[i]: below_pos[i]
+        below_neg = np.concatenate([[0], np.cumsum(n_neg)])
+        obj._table = (values, n_pos, n_neg, below_pos, below_neg)
+        return obj
+
+    @property
+    def pos(self) -> np.ndarray:
+        if self._pos is None:
+            self._pos = np.repeat(self._table[0], self._table[1])
+        return self._pos
+
+    @property
+    def neg(self) -> np.ndarray:
+        if self._neg is None:
+            self._neg = np.repeat(self._table[0], self._table[2])
+        return self._neg
+
+    @property
+    def n_pos(self) -> int:
+        return int(self._table[3][-1]) if self._table is not None else int(self._pos.size)
+
+    @property
+    def n_neg(self) -> int:
+        return int(self._table[4][-1]) if self._table is not None else int(self._neg.size)
+
+    def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct scores increasing, with the positives and negatives at each (int64)."""
+        if self._table is not None:
+            return self._table[0], self._table[1], self._table[2]
+        values = np.unique(np.concatenate([self._pos, self._neg]))
+        n_pos = np.diff(np.searchsorted(self._pos, values, side="left"), append=self._pos.size)
+        n_neg = np.diff(np.searchsorted(self._neg, values, side="left"), append=self._neg.size)
+        return values, n_pos.astype(np.int64), n_neg.astype(np.int64)
+
+    def n_pos_ge(self, t) -> np.ndarray:
+        """``#{positives with score >= t}`` for each ``t`` (any real or ±inf)."""
+        if self._table is not None:
+            values, _, _, below, _ = self._table
+            return below[-1] - below[np.searchsorted(values, t, side="left")]
+        return self._pos.size - np.searchsorted(self._pos, t, side="left")
+
+    def n_neg_ge(self, t) -> np.ndarray:
+        """``#{negatives with score >= t}`` for each ``t``."""
+        if self._table is not None:
+            values, _, _, _, below = self._table
+            return below[-1] - below[np.searchsorted(values, t, side="left")]
+        return self._neg.size - np.searchsorted(self._neg, t, side="left")
+
+    def distinct_thresholds(self) -> np.ndarray:
+        """Distinct scores in decreasing order with ``+inf`` first."""
+        if self._table is not None:
+            return np.concatenate([[np.inf], self._table[0][::-1]])
+        scores = np.unique(np.concatenate([self.pos, self.neg]))[::-1]
+        return np.concatenate([[np.inf], scores])
+
+    def score_at_rank(self, rank) -> np.ndarray:
+        """The ``rank``-th largest score of all instances (``rank`` from 1 to n, an integer array)."""
+        rank = np.asarray(rank, dtype=np.int64)
+        if self._table is not None:
+            values, _, _, below_pos, below_neg = self._table
+            return _at_rank(values, (below_pos[-1] + below_neg[-1]) - (below_pos[:-1] + below_neg[:-1]), rank)
+        all_scores = np.sort(np.concatenate([self.pos, self.neg]))
+        return all_scores[all_scores.size - rank]
+
+    def neg_at_rank(self, rank) -> np.ndarray:
+        """The ``rank``-th largest negative score (``rank`` from 1 to n−): ``neg_desc()[rank − 1]``."""
+        rank = np.asarray(rank, dtype=np.int64)
+        if self._table is not None:
+            values, _, _, _, below_neg = self._table
+            return _at_rank(values, below_neg[-1] - below_neg[:-1], rank)
+        return self._neg[self._neg.size - rank]
 
     @classmethod
     def from_counts(cls, score, n_pos, n_neg, *, pos_label: Any = None) -> "ScoreCounts":
@@ -90,13 +174,16 @@ class ScoreCounts:
         if not (s.size == p.size == q.size):
             raise InputError(f"score, n_pos and n_neg must have one value per row; they have {s.size}, "
                               f"{p.size} and {q.size} values.")
-        order = np.argsort(s, kind="stable")
-        s, p, q = s[order], p[order], q[order]
         if int(p.sum()) == 0 or int(q.sum()) == 0:
             which = "positive" if int(p.sum()) == 0 else "negative"
             raise InputError(f"The counts hold no {which} instance; both classes are needed (ROC analysis "
-                              "compares positives with negatives).")
-        return cls(np.repeat(s, p), np.repeat(s, q), pos_label)
+                             "compares positives with negatives).")
+        keep = (p + q) > 0
+        s, p, q = s[keep], p[keep], q[keep]
+        order = np.argsort(s, kind="stable")
+        s, p, q = s[order], p[order], q[order]
+        starts = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]]))  # repeated scores added up
+        return cls._from_table(s[starts], np.add.reduceat(p, starts), np.add.reduceat(q, starts), pos_label)
 
     @classmethod
     def from_frame(cls, df, *, score="score", n_pos="n_pos", n_neg="n_neg", pos_label: Any = None) -> "ScoreCounts":
@@ -125,36 +212,13 @@ class ScoreCounts:
         """The table of distinct scores (increasing) with ``n_pos`` and ``n_neg``: what :meth:`from_frame` reads."""
         import pandas as pd
 
-        values = np.unique(np.concatenate([self.pos, self.neg]))
-        n_pos = np.diff(np.searchsorted(self.pos, values, side="left"), append=self.pos.size)
-        n_neg = np.diff(np.searchsorted(self.neg, values, side="left"), append=self.neg.size)
-        return pd.DataFrame({"score": values, "n_pos": n_pos.astype(np.int64), "n_neg": n_neg.astype(np.int64)})
+        values, n_pos, n_neg = self.table()
+        return pd.DataFrame({"score": values, "n_pos": n_pos, "n_neg": n_neg})
 
     def __repr__(self) -> str:
-        distinct = np.unique(np.concatenate([self.pos, self.neg])).size
+        distinct = self.table()[0].size
         return (f"ScoreCounts(n_pos={self.n_pos}, n_neg={self.n_neg}, distinct_scores={distinct}"
                 + (f", pos_label={self.pos_label!r})" if self.pos_label is not None else ")"))
-
-    @property
-    def n_pos(self) -> int:
-        return int(self.pos.size)
-
-    @property
-    def n_neg(self) -> int:
-        return int(self.neg.size)
-
-    def n_pos_ge(self, t) -> np.ndarray:
-        """``#{positives with score >= t}`` for each ``t`` (any real or ±inf)."""
-        return self.pos.size - np.searchsorted(self.pos, t, side="left")
-
-    def n_neg_ge(self, t) -> np.ndarray:
-        """``#{negatives with score >= t}`` for each ``t``."""
-        return self.neg.size - np.searchsorted(self.neg, t, side="left")
-
-    def distinct_thresholds(self) -> np.ndarray:
-        """Distinct scores in decreasing order with ``+inf`` first."""
-        scores = np.unique(np.concatenate([self.pos, self.neg]))[::-1]
-        return np.concatenate([[np.inf], scores])
 
     def threshold_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`distinct_thresholds` with ``n_pos_ge`` and ``n_neg_ge`` at each, from one merge.
@@ -170,6 +234,12 @@ class ScoreCounts:
             Distinct scores decreasing, ``+inf`` first.
         n_pos_ge, n_neg_ge : ndarray of int64
         """
+        if self._table is not None:
+            values, _, _, below_pos, below_neg = self._table
+            thresholds = np.concatenate([[np.inf], values[::-1]])
+            tp = np.concatenate([[0], (below_pos[-1] - below_pos[:-1])[::-1]])
+            fp = np.concatenate([[0], (below_neg[-1] - below_neg[:-1])[::-1]])
+            return thresholds, tp, fp
         n_pos, n = self.pos.size, self.pos.size + self.neg.size
         merged = np.concatenate([self.pos, self.neg])
         order = np.argsort(merged, kind="stable")
@@ -249,6 +319,13 @@ class PairedCounts:
     def __repr__(self) -> str:
         return (f"PairedCounts({self.names[0]!r} vs {self.names[1]!r}: n_pos={int(self.n_pos.sum())}, "
                 f"n_neg={int(self.n_neg.sum())}, distinct_pairs={self.score_a.size})")
+
+
+def _at_rank(values: np.ndarray, at_or_above: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """``values[i]`` for the largest ``i`` with ``at_or_above[i] >= rank`` (``at_or_above`` non-increasing):
+    the ``rank``-th largest instance.  That ``values[i]`` holds an instance, since ``at_or_above[i + 1] <
+    rank <= at_or_above[i]``."""
+    return values[np.searchsorted(-at_or_above, -rank, side="right") - 1]
 
 
 def score_counts(pos: np.ndarray, neg: np.ndarray) -> ScoreCounts:

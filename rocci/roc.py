@@ -6,8 +6,8 @@ import numpy as np
 from scipy import special
 
 from ._results import AucResult, RocCurve
-from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
-from .counts import ScoreCounts, score_counts
+from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
+from .counts import ScoreCounts
 
 __all__ = ["roc_curve", "roc_auc", "AUC_METHODS"]
 
@@ -56,8 +56,7 @@ def roc_curve(y_true, y_score=None, *, pos_label=None) -> RocCurve:
     >>> curve.tpr.tolist(), curve.fpr.tolist(), curve.auc
     ([0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0], 0.75)
     """
-    pos, neg, pos_label = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, pos_label = binary_counts(y_true, y_score, pos_label)
     thresholds, tp, fp = _curve(counts)
     n_pos, n_neg = counts.n_pos, counts.n_neg
     return RocCurve(
@@ -90,6 +89,34 @@ def _placements(counts: ScoreCounts):
     n_greater = int(less.sum(dtype=np.int64))
     n_ties = int((leq - less).sum(dtype=np.int64))
     return v10, v01, n_greater, n_ties
+
+
+def _placement_moments(counts: ScoreCounts):
+    """``(n_greater, n_ties, var10, var01)``: the pair counts and the population variances of DeLong's
+    placements (:func:`_placements`), from each instance or, for a table of counts, from the distinct
+    scores weighted by their counts (the same values up to the order of the floating-point sums)."""
+    if counts._table is None:
+        v10, v01, n_greater, n_ties = _placements(counts)
+        return n_greater, n_ties, v10, v01
+    values, npos, nneg, below_pos, below_neg = counts._table
+    n_pos, n_neg = int(below_pos[-1]), int(below_neg[-1])
+    v10 = (2 * below_neg[:-1] + nneg) / (2.0 * n_neg)  # each positive at values[i]
+    v01 = (2 * n_pos - 2 * below_pos[:-1] - npos) / (2.0 * n_pos)  # each negative at values[i]
+    n_greater = int(np.dot(npos, below_neg[:-1]))
+    n_ties = int(np.dot(npos, nneg))
+    return n_greater, n_ties, _Weighted(v10, npos), _Weighted(v01, nneg)
+
+
+class _Weighted:
+    """Values with integer weights, with the ``var(ddof)`` of the expanded array."""
+
+    def __init__(self, x, w):
+        self.x, self.w = x, w
+
+    def var(self, ddof: int = 0) -> float:
+        total = float(self.w.sum())
+        mean = float(np.dot(self.w, self.x)) / total
+        return float(np.dot(self.w, (self.x - mean) ** 2)) / (total - ddof)
 
 
 def roc_auc(y_true, y_score=None, *, pos_label=None, confidence_level=0.95, method="delong", m=None) -> AucResult:
@@ -125,11 +152,10 @@ def roc_auc(y_true, y_score=None, *, pos_label=None, confidence_level=0.95, meth
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, AUC_METHODS)
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, _ = binary_counts(y_true, y_score, pos_label)
     n_pos, n_neg = counts.n_pos, counts.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
-    v10, v01, n_greater, n_ties = _placements(counts)
+    n_greater, n_ties, v10, v01 = _placement_moments(counts)
     auc = (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
     if method == "delong":
         if n_pos < 2 or n_neg < 2:

@@ -6,8 +6,8 @@ import numpy as np
 from scipy import stats
 
 from ._results import ThresholdCI
-from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
-from .counts import ScoreCounts, score_counts
+from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
+from .counts import ScoreCounts
 from .intervals import PROPORTION_METHODS, REGIONS, axis_alpha, proportion_interval
 
 __all__ = ["threshold_ci", "thresholds_for_total_positive_rate"]
@@ -36,12 +36,11 @@ def thresholds_for_total_positive_rate(counts: ScoreCounts, rates) -> np.ndarray
     rates = _as_float_array("total_positive_rate", rates)
     if ((rates < 0) | (rates > 1)).any():
         raise InputError(f"total_positive_rate values must lie in [0, 1]; got {rates.tolist()!r}.")
-    all_scores = np.sort(np.concatenate([counts.pos, counts.neg]))
-    n = all_scores.size
+    n = counts.n_pos + counts.n_neg
     rank = np.ceil(np.round(rates * n, 9)).astype(np.int64)  # round guards 0.3*10 = 3.0000000000000004
     out = np.full(rates.shape, np.inf)
     has = rank > 0
-    out[has] = all_scores[n - rank[has]]
+    out[has] = counts.score_at_rank(rank[has])
     return out
 
 
@@ -117,8 +116,7 @@ def threshold_ci(
     level = check_confidence_level(confidence_level)
     check_choice("method", method, PROPORTION_METHODS)
     check_choice("region", region, REGIONS)
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, _ = binary_counts(y_true, y_score, pos_label)
     n_pos, n_neg = counts.n_pos, counts.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
 

@@ -6,8 +6,7 @@ import numpy as np
 from scipy import special
 
 from ._results import VerticalCI
-from ._validation import InputError, check_binary, check_choice, check_confidence_level, check_m
-from .counts import score_counts
+from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
 from .exact import mixture_quantile, mixture_quantiles_by_table, mixture_skewness, order_statistic_laws
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
@@ -142,12 +141,10 @@ def vertical_ci(
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, VERTICAL_METHODS)
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, _ = binary_counts(y_true, y_score, pos_label)
     n_pos, n_neg = counts.n_pos, counts.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     r_levels = fpr_levels(fpr, m_neg)
-    s_desc = counts.neg_desc()
     alpha = 1.0 - level
     z = float(special.ndtri(1 - alpha / 2))
 
@@ -155,12 +152,12 @@ def vertical_ci(
     out = {key: np.empty(h) for key in ("low", "high")}
     levels = r_levels / m_neg
     k_obs = np.clip(np.ceil(np.round(levels * n_neg, 9)).astype(np.int64), 1, n_neg)
-    tpr = counts.n_pos_ge(s_desc[k_obs - 1]) / n_pos
+    tpr = counts.n_pos_ge(counts.neg_at_rank(k_obs)) / n_pos
 
     # The laws of T_r at every level in one pass (order_statistic_laws), then each level's
     # mixture compressed over equal p (and its threshold law over tied scores) by segments.
     k, w, offsets, trunc = order_statistic_laws(r_levels, m_neg, n_neg)
-    t_scores = s_desc[k - 1]
+    t_scores = counts.neg_at_rank(k)  # the k-th largest negative (neg_desc()[k − 1]) without expanding a table
     p = counts.n_pos_ge(t_scores) / n_pos
     level_start = np.zeros(k.size, dtype=bool)
     level_start[offsets[:-1]] = True

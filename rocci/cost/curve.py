@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, check_binary
-from ..counts import score_counts
+from .._validation import InputError, binary_counts
 from ._common import _check_w, _real
 from .hull import _Envelope
 from .results import CostCurve
@@ -106,9 +105,9 @@ def cost_curve(y_true, y_score=None, *, w=None, pos_label=None) -> CostCurve:
     >>> curve.breakpoints.tolist()
     [0.5, 1.0]
     """
-    pos, neg, pos_label = check_binary(y_true, y_score, pos_label)
+    counts, pos_label = binary_counts(y_true, y_score, pos_label)
     w = _check_w(w)
-    env = _Envelope.from_counts(score_counts(pos, neg))
+    env = _Envelope.from_counts(counts)
     i = env.minimiser(w)
     vis = env.visible()
     return CostCurve(

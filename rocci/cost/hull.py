@@ -43,6 +43,8 @@ def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
     and two binary searches of every threshold.
     """
     n_pos, n_neg = counts.n_pos, counts.n_neg
+    if counts._table is not None:  # a table of counts: already distinct, no expansion
+        return counts.threshold_counts()
     (vn, cn), (vp, cp) = _distinct(counts.neg), _distinct(counts.pos)
     merged = np.concatenate([vn, vp])
     order = np.argsort(merged, kind="stable")

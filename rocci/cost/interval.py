@@ -7,8 +7,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import check_binary, check_choice, check_confidence_level
-from ..counts import score_counts
+from .._validation import binary_counts, check_choice, check_confidence_level
 from ._common import (
     AGRESTI_ADD,
     BOOTSTRAPS,
@@ -188,9 +187,8 @@ def cost_ci(
     check_choice("bootstrap", bootstrap, BOOTSTRAPS)
     check_choice("method", method, COST_METHODS)
     add = _check_add(add)
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
+    counts, _ = binary_counts(y_true, y_score, pos_label)
     w = _check_w(w)
-    counts = score_counts(pos, neg)
     n_pos, n_neg = counts.n_pos, counts.n_neg
     sizes = _bootstrap_sizes(bootstrap, m, n_pos, n_neg)
     if thresholds is None:
