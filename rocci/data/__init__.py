@@ -34,11 +34,13 @@ from ._common import MAX_GUESSED_SCORES
 from .guess import PosLabelGuess, guess_columns, guess_pos_label, label_values, score_candidates, suggest_pos_label
 from .prepare import SUMMARY_COLUMNS, PreparedData, prepare_binary, summarize
 from .reshape import long_to_wide
-from .scan import ScanResult, scan
+from .scan import RoundingEffect, ScanResult, rounding_effect, scan
 
 __all__ = [
     "scan",
     "ScanResult",
+    "RoundingEffect",
+    "rounding_effect",
     "PreparedData",
     "guess_columns",
     "score_candidates",

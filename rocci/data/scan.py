@@ -23,6 +23,7 @@ in-memory rules (:func:`rocci._validation.check_labels` on the label values).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ import pandas as pd
 from .._validation import InputError, check_labels
 from ..counts import PairedCounts, ScoreCounts
 
-__all__ = ["scan", "ScanResult"]
+__all__ = ["scan", "ScanResult", "RoundingEffect", "rounding_effect"]
 
 _PARQUET = (".parquet", ".pq", ".parq")
 _CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")
@@ -63,6 +64,9 @@ class ScanResult:
         Rows missing a value in each used column (a row missing several counts in each).
     groups : dict
         One :class:`ScanResult` per value of the ``group`` column (empty without one).
+    rounding : dict of str to RoundingEffect
+        When the scores were rounded: each model's largest possible change of the AUC and of the
+        rates (empty otherwise).
     source : str
         What was read.
     """
@@ -76,6 +80,7 @@ class ScanResult:
     pairs: dict = field(default_factory=dict)
     groups: dict = field(default_factory=dict)
     source: str = ""
+    rounding: dict = field(default_factory=dict)
 
     @property
     def n_dropped(self) -> int:
@@ -114,6 +119,62 @@ class ScanResult:
     def __repr__(self) -> str:
         return (f"ScanResult({self.source}: {self.n_rows_in:,} rows, {self.n_rows_used:,} used, "
                 f"positive = {self.pos_label!r}, models {self.models})")
+
+
+@dataclass(frozen=True, repr=False)
+class RoundingEffect:
+    """The largest possible effect of rounding the scores, computed exactly from the rounded counts.
+
+    Rounding to a grid or to significant digits is non-decreasing, so two
+    instances in different bins keep their order and only instances that
+    share a bin (``P_b`` positives and ``N_b`` negatives) can have been
+    reordered: after rounding they are tied.
+
+    * AUC: each positive–negative pair of a bin counted ½; before, 0, ½ or 1.
+      Largest possible change ``Σ_b ½·P_b·N_b / (n+·n−)`` (``auc_bound``),
+      reached when every bin's positives all lay above (or all below) its
+      negatives.
+    * Rates at the threshold ``score >= v`` (``v`` a rounded score): before
+      rounding, the instances of v's bin that lay below v were not flagged.
+      Largest possible change of the TPR ``P_b/n+`` and of the FPR
+      ``N_b/n−`` (columns ``tpr_bound``, ``fpr_bound``); other thresholds'
+      bins are whole on both sides, so nothing else moves.
+
+    Attributes
+    ----------
+    description : str
+    auc_bound : float
+    table : pandas.DataFrame
+        ``score`` (rounded, increasing), ``n_pos``, ``n_neg``, ``tpr_bound``, ``fpr_bound``.
+    """
+
+    description: str
+    auc_bound: float
+    table: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return (f"RoundingEffect({self.description}: AUC within ±{self.auc_bound:.3g}; rates within "
+                f"±{self.table['tpr_bound'].max():.3g} (TPR), ±{self.table['fpr_bound'].max():.3g} (FPR))")
+
+
+def rounding_effect(counts: ScoreCounts, description: str = "rounded scores") -> RoundingEffect:
+    """The largest possible effect of the rounding that produced ``counts`` (see :class:`RoundingEffect`)."""
+    values, n_pos, n_neg = counts.table()
+    np_, nn = counts.n_pos, counts.n_neg
+    bound = 0.5 * float(np.dot(n_pos.astype(float), n_neg.astype(float))) / (float(np_) * float(nn))
+    table = pd.DataFrame({"score": values, "n_pos": n_pos, "n_neg": n_neg,
+                          "tpr_bound": n_pos / np_, "fpr_bound": n_neg / nn})
+    return RoundingEffect(description, bound, table)
+
+
+def _rounding_sql(column: str, significant: int | None, step: float | None) -> tuple[str, str]:
+    """A non-decreasing rounding of ``column`` in SQL, and its description."""
+    x = f"CAST({column} AS DOUBLE)"
+    if step is not None:
+        return f"round({x} / {float(step)!r}) * {float(step)!r}", f"scores rounded to a grid of step {step:g}"
+    scale = f"pow(10, {int(significant) - 1} - floor(log10(abs({x}))))"
+    return (f"CASE WHEN {x} = 0 THEN 0.0 ELSE round({x} * {scale}) / {scale} END",
+            f"scores rounded to {int(significant)} significant digits")
 
 
 def _quote(name: str) -> str:
@@ -192,6 +253,7 @@ def _sql(con, sql: str, params=None, what: str = "reading the data"):
 
 def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str = "duckdb", table: str | None = None,
          query: str | None = None, group: str | None = None, paired: Any = False,
+         significant_digits: int | None = None, grid: float | None = None,
          allowed_root: str | os.PathLike | None = None) -> ScanResult:
     """Read scored rows where they live and return the counts every rocci function accepts.
 
@@ -219,6 +281,12 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         functions.  A pair's table has one row per distinct (score_a, score_b):
         with continuous scores that is nearly one row per instance (8.3 million
         of 10⁷ rows with scores to 4 decimals), so it is made only when asked.
+    significant_digits, grid : optional
+        Round every score to this many significant digits, or to multiples of
+        ``grid``, before counting: scores with as many distinct values as rows
+        do not reduce.  Never silent: ``result.rounding[model]`` gives the
+        largest possible change of the AUC and of each rate that the rounding
+        can have caused, computed exactly from the counts (:class:`RoundingEffect`).
     allowed_root : path, optional
         When given, nothing outside this directory can be read (paths and
         symbolic links are resolved; DuckDB's external access is limited to it).
@@ -239,6 +307,15 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
     """
     if engine != "duckdb":
         raise InputError(f"engine must be 'duckdb' (got {engine!r}); the Spark reducer is not available yet.")
+    if significant_digits is not None and grid is not None:
+        raise InputError("Round by significant_digits or to a grid, not both.")
+    if significant_digits is not None and (isinstance(significant_digits, bool) or
+                                           not isinstance(significant_digits, (int, np.integer)) or
+                                           not 1 <= significant_digits <= 15):
+        raise InputError(f"significant_digits must be a whole number from 1 to 15; got {significant_digits!r}.")
+    if grid is not None and not (isinstance(grid, (int, float, np.number)) and np.isfinite(grid) and grid > 0):
+        raise InputError(f"grid must be a positive step, e.g. grid=0.001; got {grid!r}.")
+    rounding = None if significant_digits is None and grid is None else (significant_digits, grid)
     models = [scores] if isinstance(scores, str) else list(scores)
     if not models:
         raise InputError("Give at least one score column (scores=).")
@@ -257,7 +334,7 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
             if not _numeric(kinds[col]):
                 raise InputError(f"Score column {col!r} holds {kinds[col]} values, not numbers: scores must be "
                                  "numeric. Cast it in a query= (e.g. CAST(col AS DOUBLE)) if it holds numbers as text.")
-        return _scan(con, rel, described, label, models, pos_label, group, paired, kinds)
+        return _scan(con, rel, described, label, models, pos_label, group, paired, kinds, rounding)
     finally:
         con.close()
 
@@ -269,7 +346,7 @@ def _numeric(kind: str) -> bool:
         "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL"))
 
 
-def _scan(con, rel, described, label, models, pos_label, group, paired, kinds) -> ScanResult:
+def _scan(con, rel, described, label, models, pos_label, group, paired, kinds, rounding=None) -> ScanResult:
     q = {c: _quote(c) for c in [label, *models] + ([group] if group is not None else [])}
     # One pass for the row counts, the missing values per column and the infinite scores.
     parts = ["count(*) AS n"] + [f"count(*) FILTER (WHERE {q[c]} IS NULL OR isnan(TRY_CAST({q[c]} AS DOUBLE))) "
@@ -295,10 +372,19 @@ def _scan(con, rel, described, label, models, pos_label, group, paired, kinds) -
     where_pos = f"{q[label]} = ?"
     group_sql = [q[group]] if group is not None else []
 
+    rounded_text = ""
+
+    def key(c):
+        nonlocal rounded_text
+        if rounding is None:
+            return q[c]
+        expr, rounded_text = _rounding_sql(q[c], *rounding)
+        return f"{expr} AS {q[c]}"
+
     def reduce(cols):
-        keys = ", ".join([q[c] for c in cols] + group_sql)
+        keys = ", ".join([key(c) for c in cols] + group_sql)
         sql = (f"SELECT {keys}, count(*) FILTER (WHERE {where_pos}) AS n_pos, "
-               f"count(*) FILTER (WHERE NOT ({where_pos})) AS n_neg FROM {rel} WHERE {keep} GROUP BY {keys}")
+               f"count(*) FILTER (WHERE NOT ({where_pos})) AS n_neg FROM {rel} WHERE {keep} GROUP BY ALL")
         return _sql(con, sql, [_param(pos_value)] * 2, what=f"reducing {', '.join(map(repr, cols))}")
 
     singles = {m: reduce([m]) for m in models}
@@ -324,7 +410,8 @@ def _scan(con, rel, described, label, models, pos_label, group, paired, kinds) -
 
     n_in = int(stats["n"])
     if group is None:
-        return build(singles, joint, n_in, n_used, label_counts, described)
+        result = build(singles, joint, n_in, n_used, label_counts, described)
+        return _with_rounding(result, rounded_text)
     total = build({m: f.groupby(m, as_index=False)[["n_pos", "n_neg"]].sum() for m, f in singles.items()},
                   {p: f.groupby(list(p), as_index=False)[["n_pos", "n_neg"]].sum() for p, f in joint.items()},
                   n_in, n_used, label_counts, described)
@@ -337,7 +424,16 @@ def _scan(con, rel, described, label, models, pos_label, group, paired, kinds) -
             groups[g] = build(sub, subj, n_g, n_g, {}, f"{described}, {group} = {g}")
         except InputError as exc:
             raise InputError(f"Group {group} = {g!r}: {exc}") from None
-    return ScanResult(total.counts, pos, label_counts, n_in, n_used, dropped, total.pairs, groups, described)
+    groups = {g: _with_rounding(r, rounded_text) for g, r in groups.items()}
+    return _with_rounding(ScanResult(total.counts, pos, label_counts, n_in, n_used, dropped, total.pairs, groups,
+                                     described), rounded_text)
+
+
+def _with_rounding(result: ScanResult, description: str) -> ScanResult:
+    if not description:
+        return result
+    effects = {m: rounding_effect(c, description) for m, c in result.counts.items()}
+    return dataclasses.replace(result, rounding=effects)
 
 
 def _param(value):

@@ -172,3 +172,64 @@ def test_pairs_are_reduced_only_when_asked():
         result.paired("gbm", "logit")
     with pytest.raises(rocci.InputError, match="each pair must name two of the score columns"):
         rocci.scan(frame, label="outcome", scores=["gbm", "logit"], pos_label="fraud", paired=[("gbm", "x")])
+
+
+def _half_away(x, step):
+    return np.sign(x) * np.floor(np.abs(x) / step + 0.5) * step
+
+
+def test_rounding_is_reported_with_bounds_that_hold_and_are_reached():
+    """Scores rounded to a grid: the counts are the rounded scores' counts; the reported AUC bound
+    ½·Σ P_b·N_b/(n+·n−) and rate bounds P_b/n+, N_b/n− hold on random data, and are reached when each
+    bin's positives all lay above (AUC) or below (rates) its negatives."""
+    rng = np.random.default_rng(12)
+    n = 3000
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y
+    frame = pd.DataFrame({"y": y.astype(int), "s": s})
+    res = rocci.scan(frame, label="y", scores="s", grid=0.25)
+    eff = res.rounding["s"]
+    assert "grid of step 0.25" in eff.description
+    rounded = _half_away(s, 0.25)
+    _same_counts(res["s"], y, rounded)
+    auc_orig = rocci.roc_auc(y, s).auc
+    auc_round = rocci.roc_auc(res["s"]).auc
+    assert abs(auc_orig - auc_round) <= eff.auc_bound + 1e-15
+    assert eff.auc_bound > 0.01  # the bound says something here
+    tab = eff.table
+    for v, tb, fb in zip(tab["score"], tab["tpr_bound"], tab["fpr_bound"]):
+        d_tpr = abs((s[y] >= v).mean() - (rounded[y] >= v).mean())
+        d_fpr = abs((s[~y] >= v).mean() - (rounded[~y] >= v).mean())
+        assert d_tpr <= tb + 1e-15 and d_fpr <= fb + 1e-15
+    # reached: in every bin the positives lie 0.3 above the bin's centre and the negatives 0.3 below
+    centres = rng.integers(0, 20, n).astype(float)
+    s2 = centres + np.where(y, 0.3, -0.3)
+    res2 = rocci.scan(pd.DataFrame({"y": y.astype(int), "s": s2}), label="y", scores="s", grid=1.0)
+    eff2 = res2.rounding["s"]
+    assert rocci.roc_auc(y, s2).auc - rocci.roc_auc(res2["s"]).auc == pytest.approx(eff2.auc_bound, rel=1e-12)
+    # ... and with the positives 0.3 below, each rate bound is reached at its bin's centre
+    s3 = centres + np.where(y, -0.3, 0.3)
+    eff3 = rocci.scan(pd.DataFrame({"y": y.astype(int), "s": s3}), label="y", scores="s", grid=1.0).rounding["s"]
+    for v, tb in zip(eff3.table["score"], eff3.table["tpr_bound"]):
+        assert (np.round(s3[y]) >= v).mean() - (s3[y] >= v).mean() == pytest.approx(tb, abs=1e-15)
+
+
+def test_significant_digits_and_bad_rounding_requests():
+    rng = np.random.default_rng(1)
+    s = np.concatenate([rng.lognormal(size=500) * 10.0 ** rng.integers(-3, 3, 500), [0.0]])
+    y = rng.random(s.size) < 0.4
+    y[:2] = [True, False]
+    res = rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", significant_digits=2)
+    assert "2 significant digits" in res.rounding["s"].description
+    values = res["s"].table()[0]
+    nonzero = values[values != 0]
+    mant = nonzero / 10.0 ** np.floor(np.log10(np.abs(nonzero)))
+    np.testing.assert_allclose(mant, np.round(mant, 1), atol=1e-9)  # two significant digits
+    assert res["s"].n_pos == y.sum() and res["s"].n_neg == (~y).sum()
+    assert rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s").rounding == {}
+    with pytest.raises(rocci.InputError, match="not both"):
+        rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", significant_digits=2, grid=0.1)
+    with pytest.raises(rocci.InputError, match="significant_digits must be"):
+        rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", significant_digits=0)
+    with pytest.raises(rocci.InputError, match="grid must be a positive step"):
+        rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", grid=-1)
