@@ -93,7 +93,7 @@ def _log1p(v: np.ndarray) -> np.ndarray:
     return np.log(u) * (v / (u - 1.0))
 
 
-def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False) -> list:
+def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False, symmetric: bool = False) -> list:
     """``binomial_quantile(q, m, p)`` for each ``q`` in ``qs``; ``p`` sorted, distinct, in [0, 1].
 
     The same answer as :func:`rocci.exact.binomial_quantile` (smallest ``k``
@@ -133,6 +133,10 @@ def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False) -> l
     the level (then the exact walk decides); the margin is widened by
     ``m·|Δp|`` for the rounding of ``1 − p`` (``|∂B/∂p| <= m``).
 
+    ``symmetric=True`` says that ``p`` is ``(0, 1, …, n)/n``, each an IEEE
+    quotient: then ``|(1 − p[n − i]) − p[i]| <= 2⁻⁵² + 2⁻⁵³`` is known and not
+    measured.
+
     The columns are processed in blocks of :data:`_CHAIN_CHUNK` (each starts
     at an anchor), so that the temporaries stay in cache.
     """
@@ -141,34 +145,39 @@ def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False) -> l
     size = p.size
     mirror = None
     if not lattice and len(qs) == 2 and abs(qs[1] - (1.0 - qs[0])) <= 1e-15:
-        dev = float(np.max(np.abs((1.0 - p[::-1]) - p)))
+        # 1 − (n − i)/n has error <= 2⁻⁵³ (the quotient's) + 2⁻⁵³ (the subtraction's, < 1) and i/n <= 2⁻⁵³.
+        dev = 3 * 2.0 ** -53 if symmetric else float(np.max(np.abs((1.0 - p[::-1]) - p)))
         if dev <= 1e-12:
             mirror = _CHAIN_MARGIN + mf * (dev + 2.3e-16) + 1e-15
     levels = qs[:1] if mirror is not None else qs
+    zs = [float(special.ndtri(q)) for q in levels]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        sd = np.sqrt(mf * p * (1 - p))
-        skew = (1 - 2 * p) / 6
-        rows = []
-        for q in levels:
-            z = float(special.ndtri(q))
-            guess = mf * p + z * sd + (z * z - 1) * skew
-            guess[sd == 0] = mf * p[sd == 0]
-            rows.append(np.maximum.accumulate(np.clip(np.floor(guess), 0, mf)))
-        del sd, skew
         if lattice:
-            out = [(g, np.empty(size), np.empty(size)) for g in rows]
+            out = [(np.empty(size), np.empty(size), np.empty(size)) for _ in levels]
         else:
             out = [(np.empty(size, np.int64), np.empty(size, bool)) for _ in levels]
+        carry = [0.0] * len(levels)  # the guesses' running maximum so far
         for start in range(0, size, _CHAIN_CHUNK):
             blk = slice(start, start + _CHAIN_CHUNK)
-            columns = _chain_columns(mf, p[blk])
-            for q, g, res in zip(levels, rows, out):
-                pmf, cdf = _chain_block(mf, p[blk], g[blk], columns)
+            pb = p[blk]
+            columns = _chain_columns(mf, pb)
+            # Cornish–Fisher guesses, made non-decreasing along the column.
+            mean = mf * pb
+            sd = np.sqrt(mean * (1 - pb))
+            skew = (1 - 2 * pb) / 6
+            for i, (q, z, res) in enumerate(zip(levels, zs, out)):
+                guess = mean + z * sd + (z * z - 1) * skew
+                guess[sd == 0] = mean[sd == 0]
+                g = np.clip(np.floor(guess), 0, mf)
+                g[0] = max(g[0], carry[i])
+                g = np.maximum.accumulate(g)
+                carry[i] = g[-1]
+                pmf, cdf = _chain_block(mf, pb, g, columns)
                 if lattice:
-                    res[1][blk], res[2][blk] = pmf, cdf
+                    res[0][blk], res[1][blk], res[2][blk] = g, pmf, cdf
                 else:
                     margin = _CHAIN_MARGIN if mirror is None else mirror
-                    res[0][blk], res[1][blk] = _chain_decide(q, mf, g[blk], pmf, cdf, columns[0], margin)
+                    res[0][blk], res[1][blk] = _chain_decide(q, mf, g, pmf, cdf, columns[0], margin)
     if lattice:
         return out
     if mirror is not None:
@@ -188,29 +197,52 @@ def _chain_columns(mf, p):
     x1, y1 = x / (1 + x), y / (1 - y)  # the same at the far end s = 1
     logs = _log1p(x), _log1p(-y)
     powers = [(x, y, x1, y1)]
-    for _ in range(4):
+    for _ in range(2):  # to the third power; the fourth and fifth only where they matter (_chain_block)
         last = powers[-1]
         powers.append((last[0] * x, last[1] * y, last[2] * x1, last[3] * y1))
     edge = (p0 > 0) & (p[1:] < 1) & (x <= _CHAIN_MAX_STEP) & (y1 <= _CHAIN_MAX_STEP)
-    return odds, y, y1, logs, powers, edge
+    with np.errstate(invalid="ignore"):
+        steps = (float(np.max(x)) if x.size else 0.0, float(np.max(y1)) if y1.size else 0.0)
+    return odds, y, y1, logs, powers, edge, steps
 
 
-def _bell(j, r, xk, yk):
-    """``F'/F, F'''/F, F⁽⁵⁾/F`` for ``F = exp(ψ)``, ``ψ⁽ᵏ⁾ = (k − 1)!·((−1)^(k−1)·j·xᵏ − r·yᵏ)`` at one end."""
-    d1 = j * xk[0] - r * yk[0]
+#: Relative size below which the Euler–Maclaurin term in F⁽⁵⁾ is left out of a whole block: under
+#: the rule's own truncation error after that term (~3e-13 at the limits above).
+_CHAIN_FIFTH_TOL = 1e-13
+
+
+def _bell(d1, j, r, xk, yk, fifth: bool):
+    """``F‴/F`` (and ``F⁽⁵⁾/F`` when ``fifth``) for ``F = exp(ψ)`` at one end, ``d1 = ψ'`` given.
+
+    ``ψ⁽ᵏ⁾ = (k − 1)!·((−1)^(k−1)·j·xᵏ − r·yᵏ)``.
+    """
     d2 = -(j * xk[1] + r * yk[1])
     d3 = 2 * (j * xk[2] - r * yk[2])
-    d4 = -6 * (j * xk[3] + r * yk[3])
-    d5 = 24 * (j * xk[4] - r * yk[4])
     d1s = d1 * d1
     g3 = d3 + d1 * (3 * d2 + d1s)
+    if not fifth:
+        return g3, None
+    d4 = -6 * (j * xk[3] + r * yk[3])
+    d5 = 24 * (j * xk[4] - r * yk[4])
     g5 = d5 + 5 * d1 * d4 + 10 * d3 * (d2 + d1s) + d1 * (15 * d2 * d2 + d1s * (10 * d2 + d1s))
-    return d1, g3, g5
+    return g3, g5
+
+
+def _fifth_bound(d1_max, j_max, r_max, x_max, y_max):
+    """An upper bound of ``|F⁽⁵⁾/F|`` over a block from bounds of ``|ψ'|``, ``j``, ``r`` and the steps.
+
+    ``|ψ⁽ᵏ⁾| <= (k − 1)!·(j·xᵏ + r·yᵏ)`` for k >= 2, then term by term in
+    ``F⁽⁵⁾/F = ψ⁽⁵⁾ + 5ψ'ψ⁗ + 10ψ‴(ψ'' + ψ'²) + ψ'(15ψ''² + ψ'²(10ψ'' + ψ'²))``.
+    """
+    d1 = d1_max
+    d2, d3, d4, d5 = (factorial * (j_max * x_max ** k + r_max * y_max ** k)
+                      for k, factorial in ((2, 1), (3, 2), (4, 6), (5, 24)))
+    return d5 + 5 * d1 * d4 + 10 * d3 * (d2 + d1 * d1) + d1 * (15 * d2 * d2 + d1 * d1 * (10 * d2 + d1 * d1))
 
 
 def _chain_block(mf, p, g, columns):
     """The chained ``b(g; m, p)`` and ``B(g; m, p)`` on one block (its first column is an anchor)."""
-    odds, y, y1, (log_x, log_y), powers, edge = columns
+    odds, y, y1, (log_x, log_y), powers, edge, (x_max, y_max) = columns
     size = p.size
     j, gi = g[:-1], g[1:]
     d = gi - j
@@ -221,37 +253,82 @@ def _chain_block(mf, p, g, columns):
     # by Euler–Maclaurin: (F(0) + F(1))/2 − ΔF'/12 + ΔF'''/720 − ΔF⁽⁵⁾/30240, with F(0) = 1.
     ratio_p = np.exp(j * log_x + rest * log_y)
     far = ratio_p * (1 + y1)  # F(1) = exp(ψ(1))
-    a1, a3, a5 = _bell(j, r, [w[0] for w in powers], [w[1] for w in powers])
-    b1, b3, b5 = _bell(j, r, [w[2] for w in powers], [w[3] for w in powers])
-    integral = 0.5 * (1 + far) - (far * b1 - a1) / 12 + (far * b3 - a3) / 720 - (far * b5 - a5) / 30240
+    x_, y_, x1, y1_ = powers[0]
+    a1 = j * x_ - r * y_
+    b1 = j * x1 - r * y1_
+    # The F⁽⁵⁾ term matters only near the ends of a column (|ψ'| and the steps are small elsewhere):
+    # it is left out of a block where its bound is below _CHAIN_FIFTH_TOL of the integral (>= 1/2 there).
+    with np.errstate(invalid="ignore", over="ignore"):
+        if a1.size:
+            d1_max = max(float(np.max(np.abs(a1))), float(np.max(np.abs(b1))))
+            j_max, r_max = float(np.max(j)), float(np.max(r))
+            bound = (1.0 + float(np.max(far))) * _fifth_bound(d1_max, j_max, r_max, x_max, y_max) / 30240
+        else:
+            bound = d1_max = j_max = r_max = 0.0
+    fifth = not bound <= 0.5 * _CHAIN_FIFTH_TOL
+    if fifth:
+        last = powers[-1]
+        fourth = (last[0] * x_, last[1] * y_, last[2] * x1, last[3] * y1_)
+        powers = powers + [fourth, (fourth[0] * x_, fourth[1] * y_, fourth[2] * x1, fourth[3] * y1_)]
+    a3, a5 = _bell(a1, j, r, [w[0] for w in powers], [w[1] for w in powers], fifth)
+    b3, b5 = _bell(b1, j, r, [w[2] for w in powers], [w[3] for w in powers], fifth)
+    integral = 0.5 * (1 + far) - (far * b1 - a1) / 12 + (far * b3 - a3) / 720
+    if fifth:
+        integral -= (far * b5 - a5) / 30240
     integral *= rest * y
     # Steps in j at column i, from g_{i−1} to g_i (d = 0, 1 or 2): pmf ratio and the pmfs added.
     up1 = rest / (j + 1) * odds[1:]
     one, two = d >= 1, d >= 2
     ratio_j = np.where(two, up1 * ((rest - 1) / (j + 2) * odds[1:]), np.where(one, up1, 1.0))
     added = one + two * (gi / (mf - gi + 1) / odds[1:])  # in units of b(g_i; p_i); b(g_i − 1)/b(g_i)
-    flat = (np.abs(a1) <= _CHAIN_MAX_SLOPE) & (np.abs(b1) <= _CHAIN_MAX_SLOPE) \
-        & (j * powers[1][0] + r * powers[1][3] <= _CHAIN_MAX_CURVE)
     ratio = ratio_p * ratio_j
-    ok = edge & (d <= 2) & flat & np.isfinite(ratio) & (ratio > 0) & np.isfinite(integral)
-    anchor = np.ones(size, dtype=bool)
-    anchor[1:] = ~ok
-    anchor[::_CHAIN_BLOCK] = True
-    at = np.flatnonzero(anchor)
-    segment = np.cumsum(anchor) - 1
+    # Where a column may be chained: a step that is short (edge), nearly flat, at most two rows, with finite
+    # positive factors.  Decided for the whole block from its extremes when they allow it (p is sorted,
+    # so x is largest and y₁ too at the block's ends), else column by column.
+    with np.errstate(invalid="ignore"):
+        smooth = (size > 1 and p[0] > 0 and p[-1] < 1 and x_max <= _CHAIN_MAX_STEP and y_max <= _CHAIN_MAX_STEP
+                  and d1_max <= _CHAIN_MAX_SLOPE and j_max * x_max * x_max + r_max * y_max * y_max <= _CHAIN_MAX_CURVE
+                  and float(np.max(d)) <= 2 and float(np.min(ratio)) > 0 and np.isfinite(float(np.max(ratio)))
+                  and np.isfinite(float(np.min(integral))) and np.isfinite(float(np.max(integral))))
+    if smooth:
+        at = np.arange(0, size, _CHAIN_BLOCK)
+        segment = _chain_segments(size)
+        anchor = slice(None, None, _CHAIN_BLOCK)
+    else:
+        flat = (np.abs(a1) <= _CHAIN_MAX_SLOPE) & (np.abs(b1) <= _CHAIN_MAX_SLOPE) \
+            & (j * powers[1][0] + r * powers[1][3] <= _CHAIN_MAX_CURVE)
+        ok = edge & (d <= 2) & flat & np.isfinite(ratio) & (ratio > 0) & np.isfinite(integral)
+        anchor = np.ones(size, dtype=bool)
+        anchor[1:] = ~ok
+        anchor[::_CHAIN_BLOCK] = True
+        at = np.flatnonzero(anchor)
+        segment = np.cumsum(anchor) - 1
 
     # pmf chain: a running product whose quotients carry only the rounding made since the anchor.
     steps = np.concatenate([[1.0], ratio])
     steps[anchor] = 1.0
     running = np.cumprod(steps)
     pmf = (_boost_binom_pmf(g[at], mf, p[at]) / running[at])[segment] * running
-    pmf[(running < 1e-290) | (running > 1e290)] = np.nan  # precision lost: decided exactly
+    if not (float(np.min(running)) >= 1e-290 and float(np.max(running)) <= 1e290):
+        pmf[(running < 1e-290) | (running > 1e290)] = np.nan  # precision lost: decided exactly
     # CDF chain: B(g_i; p_i) = B(g_{i−1}; p_{i−1}) − b(g_{i−1}; p_{i−1})·integral + b(g_i; p_i)·added.
     steps = np.concatenate([[0.0], pmf[1:] * added - pmf[:-1] * integral])
     steps[anchor] = 0.0
     running = np.cumsum(steps)
     cdf = (binomial_cdf(g[at], mf, p[at]) - running[at])[segment] + running
     return pmf, cdf
+
+
+_SEGMENTS: dict[int, np.ndarray] = {}
+
+
+def _chain_segments(size: int) -> np.ndarray:
+    """``i // _CHAIN_BLOCK`` for i < size: each column's anchor when anchors are only the block starts."""
+    seg = _SEGMENTS.get(size)
+    if seg is None:
+        seg = _SEGMENTS[size] = np.arange(size) // _CHAIN_BLOCK
+        seg.flags.writeable = False
+    return seg
 
 
 def _chain_decide(q, mf, g, pmf, cdf, odds, margin):
@@ -296,12 +373,42 @@ def _binomial_quantiles(qs, m, p) -> list[np.ndarray]:
     return [binomial_quantile(q, m, p).reshape(p.shape) for q in qs]
 
 
-def _percentile(p, m, alpha):
-    low, high = _binomial_quantiles((alpha / 2, 1 - alpha / 2), m, p)
+def _distinct_counts(k: np.ndarray, n: int):
+    """Distinct values of integer counts ``k`` in 0..n, increasing, and each count's index among them.
+
+    O(n) by a presence table (no sort): continuous scores give every count
+    0..n along a ROC column, and then the index is ``k`` itself.  When ``n``
+    is far above the number of counts (a table of a few distinct scores
+    standing for billions of instances) the counts are sorted instead.
+    """
+    if n + 1 > 4 * k.size:
+        return _sorted_distinct(k)
+    present = np.zeros(n + 1, dtype=bool)
+    present[k] = True
+    if present.all():
+        return np.arange(n + 1), k
+    distinct = np.flatnonzero(present)
+    position = np.cumsum(present) - 1
+    return distinct, position[k]
+
+
+def _percentile(p, m, alpha, counts=None):
+    qs = (alpha / 2, 1 - alpha / 2)
+    if counts is not None and np.ndim(m) == 0 and float(m) == int(m) and m > 0:
+        k, n = counts
+        k = np.asarray(k)
+        if k.size >= _CHAIN_MIN_SIZE and k.ndim == 1 and n > 0:
+            distinct, index = _distinct_counts(k, int(n))
+            if distinct.size >= _CHAIN_MIN_SIZE:
+                # the same proportions as k/n, computed the same way (one IEEE division each)
+                dense = distinct.size == n + 1  # every count 0..n: p = (0, 1, …, n)/n
+                low, high = _chained_quantiles(qs, int(m), distinct / n, symmetric=dense)
+                return low[index] / m, high[index] / m
+    low, high = _binomial_quantiles(qs, m, p)
     return low / m, high / m
 
 
-def proportion_interval(p, m, alpha: float, method: str, *, add: float = 2.0):
+def proportion_interval(p, m, alpha: float, method: str, *, add: float = 2.0, counts=None):
     """Two-sided interval at level ``1 − alpha`` for a proportion.
 
     Parameters
@@ -321,13 +428,18 @@ def proportion_interval(p, m, alpha: float, method: str, *, add: float = 2.0):
         ``percentile``: the ``alpha/2`` and ``1 − alpha/2`` quantiles of the
         exact bootstrap law ``Bin(m, p)/m``.
 
+    counts : (k, n), optional
+        Integer counts with ``p = k / n`` (a ROC column): the percentile
+        interval then finds the distinct proportions without sorting.
+        The result is the same.
+
     Returns
     -------
     low, high : ndarray
     """
     p = np.asarray(p, dtype=float)
     if method == "percentile":
-        return _percentile(p, m, alpha)
+        return _percentile(p, m, alpha, counts)
     z = _z(alpha)
     if method == "wilson":
         return _wilson(p, m, z)

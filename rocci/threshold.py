@@ -142,8 +142,8 @@ def threshold_ci(
         fpr_low, fpr_high = np.clip(fpr - fpr_radius, 0, 1), np.clip(fpr + fpr_radius, 0, 1)
         tpr_low, tpr_high = np.clip(tpr - tpr_radius, 0, 1), np.clip(tpr + tpr_radius, 0, 1)
     else:
-        tpr_low, tpr_high = proportion_interval(tpr, m_pos, a, method)
-        fpr_low, fpr_high = proportion_interval(fpr, m_neg, a, method)
+        tpr_low, tpr_high = proportion_interval(tpr, m_pos, a, method, counts=(tp, n_pos))
+        fpr_low, fpr_high = proportion_interval(fpr, m_neg, a, method, counts=(fp, n_neg))
 
     return ThresholdCI(
         thresholds=t,

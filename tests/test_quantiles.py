@@ -85,3 +85,35 @@ def test_two_levels_on_a_symmetric_column_share_one_chain(n):
             if n <= 4097:
                 np.testing.assert_array_equal(low, binomial_quantile(a, m, p))
                 np.testing.assert_array_equal(high, binomial_quantile(1 - a, m, p))
+
+
+@pytest.mark.parametrize("n", [512, 4097, 300_001, 1_000_000])
+def test_lattice_column_has_the_stated_symmetry(n):
+    # symmetric=True takes |(1 − p[n − i]) − p[i]| <= 3·2⁻⁵³ for p = (0..n)/n instead of measuring it.
+    p = np.arange(n + 1) / n
+    assert np.max(np.abs((1.0 - p[::-1]) - p)) <= 3 * 2.0 ** -53
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_percentile_interval_from_counts_equals_from_proportions(ties):
+    # threshold_ci passes (tp, n_pos): the distinct proportions come from a presence table, not a sort;
+    # the bounds must be those of the proportions themselves (dense counts, sparse counts, other m).
+    from rocci import ScoreCounts
+    from rocci.intervals import _distinct_counts
+    rng = np.random.default_rng(11)
+    for n in (600, 5_000, 40_000):
+        y = rng.random(n) < 0.3
+        s = rng.normal(size=n) + y
+        if ties:
+            s = np.round(s, 1)
+        _, k, _ = ScoreCounts.from_arrays(y, s).threshold_counts()  # a ROC column of counts
+        n_pos = int(y.sum())
+        distinct, index = _distinct_counts(k, n_pos)
+        np.testing.assert_array_equal(distinct[index], k)
+        assert (distinct.size == n_pos + 1) == (not ties)
+        for m in (n_pos, 2 * n_pos + 3, n_pos // 3 + 1):
+            for a in (0.05, 0.0253):
+                got = proportion_interval(k / n_pos, m, a, "percentile", counts=(k, n_pos))
+                want = proportion_interval(k / n_pos, m, a, "percentile")
+                np.testing.assert_array_equal(got[0], want[0], err_msg=f"n={n} m={m} a={a}")
+                np.testing.assert_array_equal(got[1], want[1], err_msg=f"n={n} m={m} a={a}")
