@@ -71,8 +71,8 @@ class AucComparison(_FrameResult):
         )
 
 
-def _placements_in_order(scores, mask, n_pos: int, n_neg: int, pos_idx=None, neg_idx=None):
-    """DeLong placement values of each positive and each negative, in the input order.
+def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
+    """DeLong placement values of each positive and each negative, in the order of the model's scores.
 
     One sort of all ``n`` scores: in each run of tied scores, the negatives
     below the run and in it give each positive's
@@ -80,11 +80,12 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int, pos_idx=None, neg
     it each negative's ``V01 = (2·#{pos > y} + #{pos = y})/(2n+)`` (the same
     integers and divisions as :func:`rocci.roc._placements`).  The AUC is
     ``(#{pairs ordered} + ½·#{tied pairs})/(n+·n−)`` from integer counts.
-    ``pos_idx``, ``neg_idx`` (``np.flatnonzero(mask)``, ``np.flatnonzero(~mask)``)
-    may be passed when two models share them.
+
+    Returns ``(ids_pos, v10, ids_neg, v01, auc)``: the instances (indices
+    into ``scores``) of the positives and negatives in increasing score, and
+    their placements in that order.  Without ties the r-th positive in that
+    order has ``position − r`` negatives below it, so nothing is scattered.
     """
-    if pos_idx is None:
-        pos_idx, neg_idx = np.flatnonzero(mask), np.flatnonzero(~mask)
     n = scores.size
     order = np.argsort(scores)
     ss = scores[order]
@@ -92,36 +93,29 @@ def _placements_in_order(scores, mask, n_pos: int, n_neg: int, pos_idx=None, neg
     first = np.empty(n, dtype=bool)  # starts of runs of tied scores
     first[0] = True
     np.not_equal(ss[1:], ss[:-1], out=first[1:])
-    pos_before = np.cumsum(is_pos)
-    if first.all():  # no ties: i sorted scores below, pos_before[i − 1] of them positive
-        below_pos = pos_before - is_pos
-        below_neg = np.arange(n) - below_pos
-        placement = np.where(is_pos, below_neg / float(n_neg), (n_pos - pos_before) / float(n_pos))
-        values = np.empty(n)
-        values[order] = placement
-        # Σ over positives of the negatives below: their sorted positions minus the positives below (0, 1, …).
-        n_greater = int(np.flatnonzero(is_pos).sum(dtype=np.int64)) - n_pos * (n_pos - 1) // 2
-        return values.take(pos_idx), values.take(neg_idx), (n_greater + 0.5 * 0) / (n_pos * n_neg)
+    del ss
+    at_pos, at_neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    if first.all():  # no ties
+        below_neg = at_pos - np.arange(n_pos)  # negatives below the r-th positive
+        above_pos = n_pos - (at_neg - np.arange(n_neg))  # positives above the s-th negative
+        n_greater = int(below_neg.sum(dtype=np.int64))
+        return (order[at_pos], below_neg / float(n_neg), order[at_neg], above_pos / float(n_pos),
+                n_greater / (n_pos * n_neg))
     idx = np.arange(n)
     start = np.maximum.accumulate(np.where(first, idx, 0))
     last = np.empty(n, dtype=bool)
     last[-1] = True
     last[:-1] = first[1:]
     stop = np.minimum.accumulate(np.where(last, idx + 1, n)[::-1])[::-1]  # one past each run
-    pos_before = np.concatenate([[0], pos_before])  # positives among the first i sorted scores
-    below_pos, below_all = pos_before[start], start
+    pos_before = np.concatenate([[0], np.cumsum(is_pos)])  # positives among the first i sorted scores
+    below_pos = pos_before[start]
     tied_pos = pos_before[stop] - below_pos
-    below_neg, tied_neg = below_all - below_pos, (stop - start) - tied_pos
-    placement = np.where(
-        is_pos,
-        (2 * below_neg + tied_neg) / (2.0 * n_neg),
-        (2 * (n_pos - below_pos) - tied_pos) / (2.0 * n_pos),
-    )
-    values = np.empty(n)
-    values[order] = placement
-    n_greater = int(below_neg[is_pos].sum(dtype=np.int64))
-    n_ties = int(tied_neg[is_pos].sum(dtype=np.int64))
-    return values.take(pos_idx), values.take(neg_idx), (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
+    below_neg, tied_neg = start - below_pos, (stop - start) - tied_pos
+    v10 = (2 * below_neg[at_pos] + tied_neg[at_pos]) / (2.0 * n_neg)
+    v01 = (2 * (n_pos - below_pos[at_neg]) - tied_pos[at_neg]) / (2.0 * n_pos)
+    n_greater = int(below_neg[at_pos].sum(dtype=np.int64))
+    n_ties = int(tied_neg[at_pos].sum(dtype=np.int64))
+    return order[at_pos], v10, order[at_neg], v01, (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
 def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
@@ -136,7 +130,7 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
 
     (sample variances, ddof = 1; this equals
     ``[S10_aa + S10_bb − 2·S10_ab]/n+ + [S01_aa + S01_bb − 2·S01_ab]/n−`` in
-    DeLong's notation).  O(n log n) by binary search.
+    DeLong's notation).  O(n log n): one sort per model.
 
     Parameters
     ----------
@@ -171,9 +165,15 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
         raise InputError(
             f"DeLong's test needs at least 2 positives and 2 negatives (got {n_pos} and {n_neg})."
         )
-    pos_idx, neg_idx = np.flatnonzero(mask), np.flatnonzero(~mask)
-    v10a, v01a, auc_a = _placements_in_order(a, mask, n_pos, n_neg, pos_idx, neg_idx)
-    v10b, v01b, auc_b = _placements_in_order(b, mask, n_pos, n_neg, pos_idx, neg_idx)
+    pos_a, v10a, neg_a, v01a, auc_a = _sorted_placements(a, mask, n_pos, n_neg)
+    pos_b, v10b, neg_b, v01b, auc_b = _sorted_placements(b, mask, n_pos, n_neg)
+    # Model b's placements in model a's order of the same instances: one scatter and one gather a class.
+    by_instance = np.empty(a.size)
+    by_instance[pos_b] = v10b
+    v10b = by_instance[pos_a]
+    by_instance[neg_b] = v01b
+    v01b = by_instance[neg_a]
+    del by_instance, pos_a, pos_b, neg_a, neg_b
     s10 = np.cov(v10a, v10b, ddof=1)
     s01 = np.cov(v01a, v01b, ddof=1)
     var_a = s10[0, 0] / n_pos + s01[0, 0] / n_neg
