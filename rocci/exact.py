@@ -226,7 +226,7 @@ def _binomial_tails_by_column(x_num: np.ndarray, n: int, m: int, j_levels: np.nd
     ratio_j = np.zeros(m + width + 1)
     jj = np.arange(m, dtype=np.float64)
     ratio_j[:m] = (m - jj) / (jj + 1.0)
-    up = ratio_j[j_lo[:, None] + cols]
+    up = np.lib.stride_tricks.sliding_window_view(ratio_j, width)[j_lo]  # rows copied whole, not cell by cell
     up *= (x_num / (n - x_num))[:, None]
     np.copyto(up, 0.0, where=cols >= span[:, None])
     # pmf[t]/pmf[0] by one forward product; pmf = anchor · (that)/(that at the anchor)
