@@ -333,13 +333,15 @@ def score_counts(pos: np.ndarray, neg: np.ndarray) -> ScoreCounts:
     return ScoreCounts(np.sort(pos), np.sort(neg))
 
 
-def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb) -> np.ndarray:
+def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> np.ndarray:
     """``C[i, j] = #{k : a_k >= ta[i] and b_k >= tb[j]}`` for every pair of thresholds.
 
     Two models' scores ``a`` and ``b`` of the same instances.  Each instance
     falls in one cell of the grid of distinct thresholds; a 2-D histogram and
     a reversed 2-D cumulative sum give all counts in O(n log n + P·Q) time and
-    O(n + P·Q) memory, for ``P`` and ``Q`` distinct thresholds.
+    O(n + P·Q) memory, for ``P`` and ``Q`` distinct thresholds.  With
+    ``weights`` (integer counts of a table of distinct pairs) each entry
+    counts ``weights[k]`` instances; the sums are exact below 2⁵³.
 
     Returns
     -------
@@ -352,17 +354,33 @@ def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb) -> np.ndarray:
     alpha = np.searchsorted(ua, a, side="right")
     beta = np.searchsorted(ub, b, side="right")
     width = ub.size + 1
-    hist = np.bincount(alpha * width + beta, minlength=(ua.size + 1) * width).reshape(ua.size + 1, width)
+    cells = alpha * width + beta
+    size = (ua.size + 1) * width
+    if weights is None:
+        hist = np.bincount(cells, minlength=size)
+    else:
+        hist = np.bincount(cells, weights=np.asarray(weights, dtype=np.float64), minlength=size).astype(np.int64)
+    hist = hist.reshape(ua.size + 1, width)
     cum = hist[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
     # cum[x, y] = #{alpha >= x, beta >= y}; a_k >= ua[i] iff alpha_k >= i + 1.
     return cum[1:, 1:][np.ix_(inv_a.ravel(), inv_b.ravel())].astype(np.int64)
 
 
-def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _weighted_ge(x: np.ndarray, weights, t: np.ndarray) -> np.ndarray:
+    """``#{k : x_k >= t}`` for each ``t``, each entry counting ``weights[k]`` instances (or 1)."""
+    if weights is None:
+        return x.size - np.searchsorted(np.sort(x), t, side="left")
+    order = np.argsort(x, kind="stable")
+    above = np.concatenate([np.cumsum(np.asarray(weights, dtype=np.int64)[order][::-1])[::-1], [0]])
+    return above[np.searchsorted(x[order], t, side="left")]
+
+
+def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Paired confusion cells at threshold pairs ``(ta[p], tb[p])``.
 
     Cell **a**: model a says positive, model b negative (``a >= ta``, ``b < tb``);
-    cell **b**: the reverse; the rest agree (math.md, Conventions).
+    cell **b**: the reverse; the rest agree (math.md, Conventions).  ``weights``:
+    None (one instance per entry) or the counts of a table of distinct pairs.
 
     Returns
     -------
@@ -372,8 +390,6 @@ def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb) -> tuple[np.ndarray, np.n
     ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
     ua, ia = np.unique(ta, return_inverse=True)
     ub, ib = np.unique(tb, return_inverse=True)
-    both = joint_ge_counts(a, b, ua, ub)[ia.ravel(), ib.ravel()]
-    sa, sb = np.sort(a), np.sort(b)
-    ge_a = a.size - np.searchsorted(sa, ta, side="left")
-    ge_b = b.size - np.searchsorted(sb, tb, side="left")
+    both = joint_ge_counts(a, b, ua, ub, weights)[ia.ravel(), ib.ravel()]
+    ge_a, ge_b = _weighted_ge(a, weights, ta), _weighted_ge(b, weights, tb)
     return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)

@@ -206,3 +206,31 @@ def test_threshold_and_cost_functions_do_not_expand_a_table():
     for method in ("delong", "exact-bootstrap", "hanley-mcneil"):
         rocci.roc_auc(counts, method=method)
     assert counts._pos is None and counts._neg is None
+
+
+def test_paired_threshold_and_auc_comparisons_do_not_expand_a_table(monkeypatch):
+    """compare_thresholds and compare_auc work on a PairedCounts table's rows with their counts as weights:
+    the per-instance arrays are never built, and the results are the raw data's (tied scores)."""
+    rng = np.random.default_rng(5)
+    n = 4000
+    y = rng.random(n) < 0.25
+    a = np.round(rng.normal(size=n) + y, 1)
+    b = np.round(0.6 * a + rng.normal(size=n), 1)
+    frame = pd.DataFrame({"a": a, "b": b, "y": y})
+    table = frame.groupby(["a", "b"]).agg(n_pos=("y", "sum"), n_neg=("y", lambda v: int((~v).sum()))).reset_index()
+    pairs = rocci.PairedCounts.from_frame(table, score_a="a", score_b="b")
+    monkeypatch.setattr(rocci.PairedCounts, "arrays", lambda self: (_ for _ in ()).throw(AssertionError("expanded")))
+    q = [0.02, 0.1, 0.3, 0.6]
+    for kwargs in ({"total_positive_rate": q}, {"thresholds_a": [0.0, 0.5, 1.2], "thresholds_b": [0.3, 0.3, 0.9]}):
+        got = rocci.compare_thresholds(pairs, **kwargs).to_frame()
+        want = rocci.compare_thresholds(y, a, b, **kwargs).to_frame()
+        pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12, atol=1e-14)
+    got, want = rocci.compare_auc(pairs), rocci.compare_auc(y, a, b)
+    for field in ("auc_a", "auc_b", "delta", "std", "statistic", "pvalue", "correlation"):
+        assert getattr(got, field) == pytest.approx(getattr(want, field), rel=1e-12, abs=1e-14), field
+    # 10^9 instances in 40 rows: the same calls stay O(rows)
+    big = table.head(40).assign(n_pos=lambda t: t.n_pos * 10**7 + 1, n_neg=lambda t: t.n_neg * 10**7 + 1)
+    huge = rocci.PairedCounts.from_frame(big, score_a="a", score_b="b")
+    res = rocci.compare_thresholds(huge, total_positive_rate=[0.1, 0.5])
+    assert res.n_pos == int(big.n_pos.sum()) and res.n_neg == int(big.n_neg.sum())
+    assert np.isfinite(rocci.compare_auc(huge).std)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from dataclasses import dataclass
+
 from .._validation import InputError, check_labels, check_scores, paired_input
-from ..counts import score_counts
+from ..counts import PairedCounts, ScoreCounts, score_counts
 from ..threshold import _as_float_array, thresholds_for_total_positive_rate
 
 
@@ -49,18 +51,55 @@ def _check_paired(y_true, score_a, score_b, pos_label):
     return mask, a, b, pos_label
 
 
+@dataclass(frozen=True)
+class _PairedClasses:
+    """Two models' scores split by class, as arrays with optional counts.
+
+    ``pos = (a, b, w)``: model a's and model b's scores of the positives, one
+    entry per instance (``w`` None) or per distinct pair of a
+    :class:`~rocci.PairedCounts` table (``w`` its counts); ``neg`` the same.
+    A table is never expanded to one row per instance.
+    """
+
+    pos: tuple
+    neg: tuple
+    n_pos: int
+    n_neg: int
+    table: PairedCounts | None = None
+
+    def model(self, which: int) -> ScoreCounts:
+        """Model a's (0) or model b's (1) own :class:`~rocci.ScoreCounts`."""
+        if self.table is not None:
+            return self.table.model(which)
+        return score_counts(self.pos[which], self.neg[which])
+
+
+def _paired_classes(y_true, score_a, score_b, pos_label) -> _PairedClasses:
+    """:func:`_check_paired`, split by class; a ``PairedCounts`` stays a table (its rows and counts)."""
+    if isinstance(y_true, PairedCounts):
+        if score_a is not None or score_b is not None:
+            paired_input(y_true, score_a, score_b, pos_label)  # its message
+        t = y_true
+        p, q = t.n_pos > 0, t.n_neg > 0
+        return _PairedClasses((t.score_a[p], t.score_b[p], t.n_pos[p]), (t.score_a[q], t.score_b[q], t.n_neg[q]),
+                              int(t.n_pos.sum()), int(t.n_neg.sum()), t)
+    mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
+    return _PairedClasses((a[mask], b[mask], None), (a[~mask], b[~mask], None), int(mask.sum()),
+                          int((~mask).sum()))
+
+
 def _check_thresholds(name, values):
     return _as_float_array(name, values)
 
 
-def _threshold_pairs(pos_a, neg_a, pos_b, neg_b, thresholds_a, thresholds_b, total_positive_rate):
+def _threshold_pairs(data: _PairedClasses, thresholds_a, thresholds_b, total_positive_rate):
     """The threshold pairs ``(t_a, t_b)`` to compare, and the rates ``q`` (or None)."""
     if total_positive_rate is not None:
         if thresholds_a is not None or thresholds_b is not None:
             raise InputError("Give either thresholds (thresholds_a, thresholds_b) or total_positive_rate, not both.")
         q = _as_float_array("total_positive_rate", total_positive_rate)
-        ta = thresholds_for_total_positive_rate(score_counts(pos_a, neg_a), q)
-        tb = thresholds_for_total_positive_rate(score_counts(pos_b, neg_b), q)
+        ta = thresholds_for_total_positive_rate(data.model(0), q)
+        tb = thresholds_for_total_positive_rate(data.model(1), q)
         return ta, tb, q
     if thresholds_a is None:
         if thresholds_b is not None:

@@ -10,7 +10,8 @@ from scipy import special
 
 from .._results import ConfidenceInterval, _FrameResult
 from .._validation import InputError, check_choice, check_confidence_level
-from ._common import COMPARE_AUC_METHODS, _check_paired
+from ..counts import PairedCounts
+from ._common import COMPARE_AUC_METHODS, _check_paired, _paired_classes
 
 @dataclass(repr=False)
 class AucComparison(_FrameResult):
@@ -118,6 +119,54 @@ def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     return order[at_pos], v10, order[at_neg], v01, (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
+def _enough(n_pos: int, n_neg: int) -> None:
+    if n_pos < 2 or n_neg < 2:
+        raise InputError(
+            f"DeLong's test needs at least 2 positives and 2 negatives (got {n_pos} and {n_neg})."
+        )
+
+
+def _table_placements(data, which: int):
+    """DeLong placements of one model for each row of a table of distinct pairs, and its AUC.
+
+    The placement of an instance depends only on its own score: per distinct
+    score ``v`` of the model, ``V10(v) = (2·#{neg < v} + #{neg = v})/(2n−)`` and
+    ``V01(v) = (2·#{pos > v} + #{pos = v})/(2n+)`` from the model's cumulative
+    counts; each row of the table takes its score's values (its count is its weight).
+    """
+    counts = data.model(which)
+    values, npos, nneg, below_pos, below_neg = counts._table
+    n_pos, n_neg = data.n_pos, data.n_neg
+    v10_at = (2 * below_neg[:-1] + nneg) / (2.0 * n_neg)
+    v01_at = (2 * n_pos - 2 * below_pos[:-1] - npos) / (2.0 * n_pos)
+    pairs = (float(np.dot(npos.astype(np.float64), below_neg[:-1].astype(np.float64)))
+             + 0.5 * float(np.dot(npos.astype(np.float64), nneg.astype(np.float64))))
+    pos_scores, neg_scores = data.pos[which], data.neg[which]
+    return (v10_at[np.searchsorted(values, pos_scores)], v01_at[np.searchsorted(values, neg_scores)],
+            pairs / (float(n_pos) * float(n_neg)))
+
+
+def _cov(x, y, w=None) -> np.ndarray:
+    """``np.cov(x, y, ddof=1)`` of the instances (each entry counting ``w`` instances when given)."""
+    if w is None:
+        return np.cov(x, y, ddof=1)
+    wf = w.astype(np.float64)
+    total = float(wf.sum())
+    dx, dy = x - np.dot(wf, x) / total, y - np.dot(wf, y) / total
+    sxy = float(np.dot(wf, dx * dy))
+    return np.array([[float(np.dot(wf, dx * dx)), sxy], [sxy, float(np.dot(wf, dy * dy))]]) / (total - 1.0)
+
+
+def _var(x, w=None) -> float:
+    """``np.var(x, ddof=1)`` of the instances (each entry counting ``w`` instances when given)."""
+    if w is None:
+        return float(np.var(x, ddof=1))
+    wf = w.astype(np.float64)
+    total = float(wf.sum())
+    d = x - np.dot(wf, x) / total
+    return float(np.dot(wf, d * d)) / (total - 1.0)
+
+
 def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
     """DeLong's test for the difference of two correlated AUCs.
 
@@ -159,28 +208,33 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, COMPARE_AUC_METHODS)
-    mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
-    if n_pos < 2 or n_neg < 2:
-        raise InputError(
-            f"DeLong's test needs at least 2 positives and 2 negatives (got {n_pos} and {n_neg})."
-        )
-    pos_a, v10a, neg_a, v01a, auc_a = _sorted_placements(a, mask, n_pos, n_neg)
-    pos_b, v10b, neg_b, v01b, auc_b = _sorted_placements(b, mask, n_pos, n_neg)
-    # Model b's placements in model a's order of the same instances: one scatter and one gather a class.
-    by_instance = np.empty(a.size)
-    by_instance[pos_b] = v10b
-    v10b = by_instance[pos_a]
-    by_instance[neg_b] = v01b
-    v01b = by_instance[neg_a]
-    del by_instance, pos_a, pos_b, neg_a, neg_b
-    s10 = np.cov(v10a, v10b, ddof=1)
-    s01 = np.cov(v01a, v01b, ddof=1)
+    if isinstance(y_true, PairedCounts):  # a table of distinct pairs: weighted, never expanded
+        data = _paired_classes(y_true, score_a, score_b, pos_label)
+        n_pos, n_neg = data.n_pos, data.n_neg
+        _enough(n_pos, n_neg)
+        (v10a, v01a, auc_a), (v10b, v01b, auc_b) = _table_placements(data, 0), _table_placements(data, 1)
+        w10, w01 = data.pos[2], data.neg[2]
+    else:
+        mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
+        n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+        _enough(n_pos, n_neg)
+        pos_a, v10a, neg_a, v01a, auc_a = _sorted_placements(a, mask, n_pos, n_neg)
+        pos_b, v10b, neg_b, v01b, auc_b = _sorted_placements(b, mask, n_pos, n_neg)
+        # Model b's placements in model a's order of the same instances: one scatter and one gather a class.
+        by_instance = np.empty(a.size)
+        by_instance[pos_b] = v10b
+        v10b = by_instance[pos_a]
+        by_instance[neg_b] = v01b
+        v01b = by_instance[neg_a]
+        del by_instance, pos_a, pos_b, neg_a, neg_b
+        w10 = w01 = None
+    s10 = _cov(v10a, v10b, w10)
+    s01 = _cov(v01a, v01b, w01)
     var_a = s10[0, 0] / n_pos + s01[0, 0] / n_neg
     var_b = s10[1, 1] / n_pos + s01[1, 1] / n_neg
     cov_ab = s10[0, 1] / n_pos + s01[0, 1] / n_neg
     # The variance of the difference from the differences themselves (no cancellation).
-    var = np.var(v10a - v10b, ddof=1) / n_pos + np.var(v01a - v01b, ddof=1) / n_neg
+    var = _var(v10a - v10b, w10) / n_pos + _var(v01a - v01b, w01) / n_neg
     delta = auc_a - auc_b
     if not var > 0:
         raise InputError(

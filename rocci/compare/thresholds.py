@@ -11,7 +11,7 @@ import pandas as pd
 from .._results import ConfidenceInterval, _FrameResult
 from .._validation import check_choice, check_confidence_level, check_m
 from ..counts import joint_ge_counts, paired_cells
-from ._common import GAMMAS, PAIRED_REGIONS, _check_paired, _check_thresholds, _threshold_pairs
+from ._common import GAMMAS, PAIRED_REGIONS, _check_paired, _check_thresholds, _paired_classes, _threshold_pairs
 from .laws import _dominance, difference_pmf, difference_sign_probabilities, paired_score_interval
 
 @dataclass(repr=False)
@@ -241,14 +241,14 @@ def compare_thresholds(
     level = check_confidence_level(confidence_level)
     check_choice("region", region, PAIRED_REGIONS)
     check_choice("gamma", gamma, GAMMAS)
-    mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
-    pos_a, neg_a, pos_b, neg_b = a[mask], a[~mask], b[mask], b[~mask]
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+    data = _paired_classes(y_true, score_a, score_b, pos_label)  # a PairedCounts stays a table
+    n_pos, n_neg = data.n_pos, data.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
-    ta, tb, q = _threshold_pairs(pos_a, neg_a, pos_b, neg_b, thresholds_a, thresholds_b, total_positive_rate)
+    ta, tb, q = _threshold_pairs(data, thresholds_a, thresholds_b, total_positive_rate)
 
-    na_p, nb_p, both_p = paired_cells(pos_a, pos_b, ta, tb)
-    na_n, nb_n, both_n = paired_cells(neg_a, neg_b, ta, tb)
+    (pa, pb, pw), (qa, qb, qw) = data.pos, data.neg
+    na_p, nb_p, both_p = paired_cells(pa, pb, ta, tb, pw)
+    na_n, nb_n, both_n = paired_cells(qa, qb, ta, tb, qw)
     sign_pos = difference_sign_probabilities(na_p, nb_p, n_pos, m_pos)
     sign_neg = difference_sign_probabilities(na_n, nb_n, n_neg, m_neg)
     f1, f2 = _dominance(sign_pos, sign_neg)
