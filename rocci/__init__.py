@@ -55,9 +55,11 @@ from .folds import (
 from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 from .bands import RocBand, roc_band
 from .precision import (
+    AveragePrecision,
     MetricCI,
     PrecisionComparison,
     RecallPrecisionCI,
+    average_precision,
     compare_precision,
     metric_ci,
     precision_at_recall,
@@ -130,6 +132,8 @@ __all__ = [
     "metric_ci",
     "precision_at_recall",
     "compare_precision",
+    "average_precision",
+    "AveragePrecision",
     "MetricCI",
     "RecallPrecisionCI",
     "PrecisionComparison",

@@ -9,12 +9,14 @@
 * :func:`pr_curve`: the precision–recall curve with Davis and Goadrich's
   interpolation between ROC points (precision is not linear in recall).
 
-Average precision is not covered: its exact-bootstrap standard error has not
-been derived here (see the module notes of :mod:`rocci.precision.paired`).
+* :func:`average_precision`: scikit-learn's step-wise average precision, with a
+  seeded **Monte Carlo** bootstrap interval and its Monte Carlo error (its exact
+  bootstrap law has not been derived: it is a sum of ratios at every threshold).
 """
 
 from ._metrics import METRICS, UNDEFINED
 from ._results import MetricCI, PrecisionComparison, RecallPrecisionCI
+from .average import AveragePrecision, average_precision
 from .curve import pr_curve
 from .metrics import metric_ci, precision_ci
 from .paired import compare_precision
@@ -25,6 +27,8 @@ __all__ = [
     "precision_ci",
     "precision_at_recall",
     "pr_curve",
+    "average_precision",
+    "AveragePrecision",
     "compare_precision",
     "MetricCI",
     "RecallPrecisionCI",

@@ -272,3 +272,18 @@ def test_verdict_button_on_a_larger_file():
     # computed once: the next rerun shows it without a click
     at.select_slider(key="pr_level").set_value(0.95).run()
     assert "Δprecision, gbm − logit" in metrics(at)
+
+
+def test_average_precision_tab_is_the_seeded_monte_carlo_and_says_so(fraud):
+    at = upload_app(fraud)
+    assert_clean(at)
+    tab = table(at, "average_precision")
+    assert list(tab["model"]) == MODELS
+    for _, row in tab.iterrows():
+        y, s = fraud_arrays(fraud, row["model"])
+        ref = rocci.average_precision(y, s, n_boot=2000, seed=0)
+        assert row["average_precision"] == pytest.approx(ref.average_precision, abs=1e-12)
+        assert (row["low"], row["high"]) == pytest.approx((ref.low, ref.high), abs=1e-12)
+        assert row["baseline"] == pytest.approx(y.mean())
+    text = captions(at)
+    assert "**Monte Carlo** bootstrap: 2,000 stratified resamples, seed 0" in text

@@ -66,3 +66,10 @@ def compare_at_recall(key: str, model_a: str, model_b: str, recall: float, confi
     thresholds taken from the same bootstrap sample of positives."""
     return _lean(rprec.compare_precision(_y, _sa, _sb, recall=[recall], metric="precision",
                                          confidence_level=confidence_level, method=method))
+
+
+@st.cache_data(max_entries=16, scope="session", show_spinner="Drawing bootstrap resamples for the average precision "
+                                                              "(Monte Carlo)…")
+def average_precision(key: str, model: str, confidence_level: float, n_boot: int, seed: int, _y, _s):
+    """:func:`rocci.average_precision`: a seeded Monte Carlo bootstrap (its exact law is not derived)."""
+    return rocci.average_precision(_y, _s, confidence_level=confidence_level, n_boot=n_boot, seed=seed)
