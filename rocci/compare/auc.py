@@ -89,8 +89,8 @@ def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     """
     n = scores.size
     order = np.argsort(scores)
-    ss = scores[order]
-    is_pos = mask[order]
+    ss = scores.take(order)  # (take: faster than fancy indexing for a gather)
+    is_pos = mask.take(order)
     first = np.empty(n, dtype=bool)  # starts of runs of tied scores
     first[0] = True
     np.not_equal(ss[1:], ss[:-1], out=first[1:])
@@ -223,9 +223,9 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
         # Model b's placements in model a's order of the same instances: one scatter and one gather a class.
         by_instance = np.empty(a.size)
         by_instance[pos_b] = v10b
-        v10b = by_instance[pos_a]
+        v10b = by_instance.take(pos_a)
         by_instance[neg_b] = v01b
-        v01b = by_instance[neg_a]
+        v01b = by_instance.take(neg_a)
         del by_instance, pos_a, pos_b, neg_a, neg_b
         w10 = w01 = None
     s10 = _cov(v10a, v10b, w10)
