@@ -21,6 +21,7 @@ import rocci
 from rocci.coverage import EXPERIMENTS
 from rocci.bands.coverage import BAND_METHODS
 from rocci.coverage.experiments import BANDS, SHAPES
+from rocci.coverage.pr import PR_METHODS
 from rocci.plots import plotly_config
 from rocci.plots.coverage import SERIES_NAMES, coverage_figure
 from ui.cache import coverage as cache_coverage
@@ -38,10 +39,13 @@ LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
 VERT_METHODS = ["score", "percentile", "kernel", "bootstrap"]
 COST_METHODS = ["agresti-coull", "wald"]
+#: Short names of the precision-at-recall intervals for the method pills (the chart uses PR_METHODS' names).
+PR_SHORT = {"percentile": "Exact bootstrap, percentile", "wald": "Wald (exact sd)",
+            "bootstrap": "Monte Carlo bootstrap"}
 THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
 NAMES = list(EXPERIMENTS)
-#: Typed lists: at most this many values.  FPR levels allow more: the vertical-averaging presets draw coverage as
-#: a curve over 19 FPR levels (0.05, 0.10, …, 0.95), as the thesis's figures 4.6–4.8 do.
+#: Typed lists: at most this many values.  FPR (and recall) levels allow more: the vertical-averaging presets draw
+#: coverage as a curve over 19 FPR levels (0.05, 0.10, …, 0.95), as the thesis's figures 4.6–4.8 do.
 MAX_VALUES = 12
 MAX_FPR_LEVELS = 25
 #: Parameter widgets have one key per experiment ("fig4.3_n", …): each experiment keeps its own
@@ -83,7 +87,8 @@ def pick_experiment() -> str:
     name = st.selectbox(
         "Preset", NAMES, key="cov_exp", format_func=lambda n: EXPERIMENTS[n].choice,
         help="One preset per coverage figure of the thesis. Chapter 4: intervals on ROC curves (threshold and "
-        "vertical averaging, one model or the difference of two). Chapter 5: intervals on costs.",
+        "vertical averaging, one model or the difference of two). Chapter 5: intervals on costs. Then studies "
+        "beyond the thesis: simultaneous bands, precision at fixed recall.",
     )
     st.query_params["cov_exp"] = name
     return name
@@ -115,10 +120,24 @@ def controls(name: str) -> tuple[dict, bool] | None:
             "Confidence level (target coverage)", LEVELS, value=base["level"] if base["level"] in LEVELS else 0.9,
             format_func=percent, key=f"{pre}_level", bind=URL,
             help="Nominal level of every interval; the dashed line in the chart.")
-        if "n" in d:
+        if "n" in d and exp.x == "recall":  # n instances in all, a share π of them positive
+            p["n"] = int(st.number_input("Instances per test set (n)", min_value=10, max_value=100_000,
+                                         value=int(base["n"]), step=100, key=f"{pre}_n", bind=URL,
+                                         help="Size of each simulated test set, both classes together: "
+                                         "round(π·n) positives (fixed class counts), the rest negatives."))
+        elif "n" in d:
             p["n"] = int(st.number_input("Instances per class (n)", min_value=5, max_value=100_000,
                                          value=int(base["n"]), step=10, key=f"{pre}_n", bind=URL,
                                          help="Size of each simulated test set: n positives and n negatives."))
+        if "priors" in d:
+            p["priors"] = _text_list("Shares of positives π", f"{pre}_priors", base["priors"],
+                                     "Fraction of positives in each test set, e.g. 0.01 for 1%; one panel per "
+                                     "value.", low=0.0, high=1.0, what="share")
+        if "mu" in d:
+            p["mu"] = float(st.number_input(
+                "Positives' mean μ", min_value=-10.0, max_value=10.0, value=float(base["mu"]), step=0.25,
+                format="%g", key=f"{pre}_mu", bind=URL,
+                help="Positives score N(μ, 1), negatives N(0, 1): larger μ separates the classes more."))
         if "sizes" in d:
             p["sizes"] = _text_list("Sizes per class", f"{pre}_sizes", base["sizes"],
                                     "One panel per size (n positives and n negatives).", low=5, high=100_000,
@@ -145,13 +164,17 @@ def controls(name: str) -> tuple[dict, bool] | None:
             if not chosen:
                 st.caption("None chosen: showing the preset's own.")
         if "methods" in d:
-            options = list(BAND_METHODS) if name == BANDS else VERT_METHODS if exp.x == "fpr" else THR_METHODS
+            options = (list(BAND_METHODS) if name == BANDS else VERT_METHODS if exp.x == "fpr"
+                       else list(PR_METHODS) if exp.x == "recall" else THR_METHODS)
+            short = PR_SHORT if exp.x == "recall" else BAND_SHORT
             chosen = st.pills(
                 "Interval methods", options, selection_mode="multi", default=list(base["methods"]),
-                key=f"{pre}_methods", bind=URL, format_func=lambda m: BAND_SHORT.get(m) or SERIES_NAMES.get(m, m),
+                key=f"{pre}_methods", bind=URL, format_func=lambda m: short.get(m) or SERIES_NAMES.get(m, m),
                 help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
                 "rocci's exact bootstrap (its score interval, or the percentile of the exact law), kernel "
-                "smoothing, and the usual random (Monte Carlo) bootstrap as pROC computes it.")
+                "smoothing, and the usual random (Monte Carlo) bootstrap as pROC computes it. Precision at fixed "
+                "recall: rocci's exact percentile interval, a Wald interval on the exact bootstrap sd, and the usual "
+                "random (Monte Carlo) bootstrap.")
             p["methods"] = tuple(m for m in options if m in chosen) or tuple(base["methods"])
             if not chosen:
                 st.caption("None chosen: showing the preset's own.")
@@ -178,6 +201,11 @@ def controls(name: str) -> tuple[dict, bool] | None:
                                   f"False positive rates at which the TPR (or ΔTPR) interval is checked (at most "
                                   f"{MAX_FPR_LEVELS}). Each level adds to the simulation time.",
                                   low=0.0, high=1.0, what="FPR level", max_count=MAX_FPR_LEVELS)
+        if "recall" in d:
+            p["recall"] = _text_list("Recall levels", f"{pre}_recall", base["recall"],
+                                     f"Recall values at which the precision interval is checked (at most "
+                                     f"{MAX_FPR_LEVELS}); each maps to the nearest level r/n+ with r ≥ 1 positives "
+                                     "found.", low=0.0, high=1.0, what="recall level", max_count=MAX_FPR_LEVELS)
         simulated = not cache_coverage.is_exact(name, dict(base, **p))
         if simulated:
             p["replicates"] = int(st.number_input(
@@ -230,7 +258,7 @@ def show(study) -> None:
     cfg["panel"] = st.column_config.TextColumn("Panel", help="Configuration of the chart panel.")
     cfg["series"] = st.column_config.TextColumn("Series", help="Interval method or design of the line.")
     st.dataframe(table, hide_index=True, column_config=cfg, key="cov_summary")
-    params = ", ".join(f"{k}={v}" for k, v in study.params.items() if k not in ("rates", "w", "fpr"))
+    params = ", ".join(f"{k}={v}" for k, v in study.params.items() if k not in ("rates", "w", "fpr", "recall"))
     download_csv(frame.assign(parameters=params), label="Download coverage (CSV)",
                  file_name=f"rocci_coverage_{exp.name}.csv", key="dl_cov",
                  help="One row per panel, series and x: coverage, Monte Carlo se, target, exact or simulated.")

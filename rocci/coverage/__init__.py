@@ -8,8 +8,11 @@
   averaging, paired cost intervals, random class counts).
 * :mod:`rocci.coverage.baselines` — kernel-smoothing and Monte Carlo
   percentile-bootstrap intervals to compare against.
-* :mod:`rocci.coverage.experiments` — the thesis's figures by name
-  (:func:`run_experiment`, :data:`EXPERIMENTS`).
+* :mod:`rocci.coverage.pr` — precision at fixed recall (issue 14): the
+  population's true precision, a Monte Carlo percentile bootstrap of rocci's
+  statistic, and the simulated coverage of the exact, Wald and Monte Carlo intervals.
+* :mod:`rocci.coverage.experiments` — the thesis's figures by name, and the
+  studies beyond it (:func:`run_experiment`, :data:`EXPERIMENTS`).
 
 Command line: ``python -m rocci.coverage EXPERIMENT [--param value …]``
 writes a CSV and an HTML figure.
@@ -35,6 +38,7 @@ from .simulate import (
     simulate_vertical_coverage,
 )
 from .baselines import bootstrap_vertical_interval, kernel_vertical_interval, reference_bandwidth
+from .pr import bootstrap_precision_interval, simulate_precision_coverage, true_precision_at_recall
 from .experiments import EXPERIMENTS, CoverageStudy, Experiment, list_experiments, run_experiment
 
 __all__ = [
@@ -56,6 +60,9 @@ __all__ = [
     "kernel_vertical_interval",
     "bootstrap_vertical_interval",
     "reference_bandwidth",
+    "true_precision_at_recall",
+    "bootstrap_precision_interval",
+    "simulate_precision_coverage",
     "EXPERIMENTS",
     "Experiment",
     "CoverageStudy",

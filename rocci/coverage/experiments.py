@@ -1,7 +1,7 @@
-"""The thesis's coverage experiments by name ("fig4.2" … "fig5.12").
+"""The thesis's coverage experiments by name ("fig4.2" … "fig5.12"), and studies beyond it ("bands", "pr_recall").
 
 Each :class:`Experiment` has a short description, the x axis of the thesis's
-figure (total positive rate, FPR, or operating point ``w``), the target
+figure (total positive rate, FPR, operating point ``w``; beyond the thesis: ``n``, recall), the target
 level, default parameters (the thesis's, except where noted as reduced for
 speed) and a runner.  :func:`run_experiment` returns a :class:`CoverageStudy`
 whose :meth:`~CoverageStudy.to_frame` is tidy: one row per
@@ -20,6 +20,7 @@ import pandas as pd
 from .._validation import InputError
 from .. import populations as P
 from .exact import cost_coverage, paired_threshold_coverage, threshold_coverage_curve
+from .pr import PR_METHODS, simulate_precision_coverage
 from .simulate import (
     simulate_cost_coverage,
     simulate_paired_cost_coverage,
@@ -35,6 +36,7 @@ X_LABELS = {
     "fpr": "False positive rate",
     "w": "Operating point w",
     "n": "Instances per class (n)",
+    "recall": "Recall",
 }
 
 #: The shape experiment's five pairs (thesis §4.5.1).
@@ -49,6 +51,7 @@ SHAPES = {
 RATES = tuple(np.round(np.arange(1, 100) / 100, 2))
 W_GRID = tuple(np.round(np.arange(0, 101) / 100, 2))
 FPR_GRID = tuple(np.round(np.arange(1, 20) / 20, 2))
+RECALL_GRID = tuple(np.round(np.arange(1, 10) / 10, 2))
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Experiment:
         ("Vertical averaging: coverage vs FPR, score shapes").
     description : str
         In plain words: the question the experiment answers and its size.
-    x : {"total_positive_rate", "fpr", "w"}
+    x : {"total_positive_rate", "fpr", "w", "n", "recall"}
     kind : {"exact", "simulation", "mixed"}
     defaults : dict
         Parameters and their default values (tuples for lists).
@@ -573,6 +576,65 @@ _register(BANDS, "Simultaneous bands: is the whole ROC curve inside?",
           "Carlo: the same sup-t calibration from seeded resamples; Šidák: Wilson intervals at the adjusted level "
           "(thresholds) or the exact vertical laws at 99 FPR levels. Simulated coverage, ±1.96 Monte Carlo "
           "standard errors; the CSV has each band's mean area. docs/bands.md has the full study.")
+
+
+def _class_counts(prior: float, n: int) -> tuple[int, int]:
+    """Positives ``round(π·n)`` (halves up) and negatives of a stratified test set of ``n`` instances."""
+    if not 0.0 < prior < 1.0:
+        raise InputError(f"Shares of positives must lie strictly between 0 and 1; got {prior!r}.")
+    n_pos = int(np.floor(prior * n + 0.5))
+    if not 1 <= n_pos <= n - 1:
+        raise InputError(f"{prior:g} of {n:,} instances rounds to {n_pos:,} positives: a test set needs at least "
+                         "one positive and one negative; take more instances (n).")
+    return n_pos, n - n_pos
+
+
+def _run_precision_recall(p, progress):
+    n, mu = int(p["n"]), float(p["mu"])
+    if not np.isfinite(mu):
+        raise InputError(f"mu ({mu!r}) must be a finite number.")
+    methods = tuple(p["methods"])
+    for m in methods:
+        if m not in PR_METHODS:
+            raise InputError(f"Unknown method {m!r}; choose from {', '.join(PR_METHODS)}.")
+    counts = [(prior, *_class_counts(prior, n)) for prior in p["priors"]]
+    steps = _Steps(progress, len(counts))
+    out = []
+    for prior, n_pos, n_neg in counts:
+        panel = f"{100 * prior:g}% positives ({n_pos:,} of {n:,})"
+        pop = P.Population(P.normal(mu, 1.0), P.normal(0.0, 1.0), n_pos / n)
+        df = simulate_precision_coverage(pop, n_pos, n_neg, p["recall"], confidence_level=p["level"],
+                                         methods=methods, n_boot=p["n_boot"], replicates=p["replicates"],
+                                         seed=p["seed"], progress=steps.sub(panel))
+        for m in methods:
+            out.append(_tidy(df[df["method"] == m], "recall", panel, PR_METHODS[m], "simulation"))
+    return pd.concat(out, ignore_index=True)
+
+
+#: Precision at fixed recall (issue 14; beyond the thesis).
+PR_RECALL = "pr_recall"
+_SHORT[PR_RECALL] = "Precision at fixed recall"
+_register(PR_RECALL, "Precision at fixed recall: coverage, 1%/10%/50% positives",
+          "Does the interval for the precision at a fixed recall hold its level, from balanced classes down to 1% "
+          "positives? rocci's exact bootstrap percentile interval beside a Wald interval on the exact bootstrap "
+          "standard deviation and the usual random (Monte Carlo) bootstrap, 2,000 instances per test set (20 "
+          "positives at 1%), recall 0.1 to 0.9, 95% target.", "recall", "simulation",
+          dict(priors=(0.01, 0.1, 0.5), n=2000, mu=1.5, recall=RECALL_GRID, methods=tuple(PR_METHODS),
+               n_boot=1000, level=0.95, replicates=200, seed=0),
+          dict(priors=(0.1, 0.5), n=400, recall=(0.3, 0.5, 0.7), n_boot=200, replicates=40),
+          _run_precision_recall,
+          "Binormal scores: positives N(μ, 1), negatives N(0, 1), μ = 1.5 (AUC 0.86; at 1% positives the true "
+          "precision then runs from 0.27 at recall 0.1 to 0.02 at 0.9, at 50% from 0.97 to 0.69). Each test set "
+          "has n = 2,000 instances with the class counts fixed at round(π·n) positives (stratified, as the "
+          "bootstrap is), π ∈ {1%, 10%, 50%}, one panel each. Truth at recall r: the threshold t_r with "
+          "P(S+ ≥ t_r) = r, FPR(r) = P(S− ≥ t_r) and precision(r) = π·r / (π·r + (1 − π)·FPR(r)), π the test "
+          "set's share n+/n. Intervals (rocci.precision_ci with recall=, stratified bootstrap): the percentile "
+          "interval of the exact law of r/(r + FP*), T_r the r-th largest resampled positive score (r = recall·n+ "
+          "rounded, at least 1); the Wald interval mean ± z·sd of that exact law, clipped to [0, 1] (precision_ci's "
+          "method=\"wald\"); "
+          "and a Monte Carlo percentile bootstrap of the same statistic with 1,000 stratified resamples "
+          "(type-7 quantiles). Recall 0.1, 0.2, …, 0.9; α = 5%; 200 simulated test sets per panel, ±1.96 Monte "
+          "Carlo standard errors.")
 
 
 def list_experiments() -> pd.DataFrame:

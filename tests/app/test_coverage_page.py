@@ -180,3 +180,34 @@ def test_old_links_and_an_unknown_preset():
     at = new_app(PAGE, {"cov_exp": "fig9.9"})
     assert_clean(at)
     assert at.selectbox(key="cov_exp").value == "fig4.2"
+
+
+def test_precision_recall_preset_runs_and_draws_one_panel_per_share():
+    """The precision-at-recall preset (beyond the thesis): its own controls (instances per test set, shares of
+    positives, μ, recall levels, its three methods), and its reduced size runs from the page: one panel per share
+    of positives, three series, x = the recall levels, axis titled Recall."""
+    at = new_app(PAGE, {"cov_exp": "pr_recall"})
+    assert_clean(at)
+    assert at.number_input(key="pr_recall_n").value == 2000
+    assert at.number_input(key="pr_recall_n").label == "Instances per test set (n)"
+    assert at.text_input(key="pr_recall_priors").value == "0.01, 0.1, 0.5"
+    assert at.number_input(key="pr_recall_mu").value == 1.5
+    assert [float(v) for v in at.text_input(key="pr_recall_recall").value.split(",")] == [
+        0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert at.button_group(key="pr_recall_methods").value == ["percentile", "wald", "bootstrap"]
+    assert at.number_input(key="pr_recall_boot").value == 1000
+    # A share too small for n: the runner's message, not an exception.
+    at.text_input(key="pr_recall_priors").set_value("0.0001").run()
+    at.button(key="cov_run").click().run()
+    assert not at.exception and at.error and "at least one positive" in at.error[0].value
+    quick = new_app(PAGE, {"cov_exp": "pr_recall", "pr_recall_small": "true"})
+    quick.number_input(key="pr_recalls_reps").set_value(10).run()
+    quick.button(key="cov_run").click().run()
+    assert_clean(quick)
+    spec = figure(quick, "cov_chart")
+    sims = traces(spec, "simulation")
+    assert len(sims) == 2 * 3  # two panels (10% and 50% positives), three methods
+    assert {tuple(decode(t["x"])) for t in sims} == {(0.3, 0.5, 0.7)}
+    assert spec["layout"]["xaxis"]["title"]["text"] == "Recall"
+    summary = next(df.value for df in quick.dataframe if "min" in df.value.columns)
+    assert set(summary["panel"]) == {"10% positives (40 of 400)", "50% positives (200 of 400)"}

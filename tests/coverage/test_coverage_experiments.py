@@ -20,17 +20,18 @@ THESIS_FIGURES = ["fig4.2", "fig4.3", "fig4.4", "fig4.5", "fig4.6", "fig4.7", "f
 
 
 def test_registry_covers_every_thesis_figure():
-    """Every coverage figure of the thesis, in order, then the studies beyond it (simultaneous bands)."""
-    assert list(EXPERIMENTS) == THESIS_FIGURES + ["bands"]
+    """Every coverage figure of the thesis, in order, then the studies beyond it (simultaneous bands, precision at
+    fixed recall)."""
+    assert list(EXPERIMENTS) == THESIS_FIGURES + ["bands", "pr_recall"]
     table = list_experiments()
-    assert list(table["name"]) == THESIS_FIGURES + ["bands"]
-    assert set(table["x"]) == {"total_positive_rate", "fpr", "w", "n"}
+    assert list(table["name"]) == THESIS_FIGURES + ["bands", "pr_recall"]
+    assert set(table["x"]) == {"total_positive_rate", "fpr", "w", "n", "recall"}
     for exp in EXPERIMENTS.values():
         assert exp.description and exp.title and "level" in exp.defaults
         assert set(exp.small) <= set(exp.defaults)
 
 
-@pytest.mark.parametrize("name", THESIS_FIGURES + ["bands"])
+@pytest.mark.parametrize("name", THESIS_FIGURES + ["bands", "pr_recall"])
 def test_each_experiment_runs_end_to_end_small(name):
     calls = []
     study = run_experiment(name, small=True, progress=lambda f, m: calls.append(f))
