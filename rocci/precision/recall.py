@@ -26,7 +26,8 @@ from .._validation import InputError, check_binary, check_choice, check_confiden
 from ..counts import score_counts
 from ..exact import (
     QUANTILE_TOL,
-    binomial_pmf,
+    _boost_binom_pmf,
+    _outward_ratio_products,
     compress_mixture,
     mixture_moments,
     mixture_pmf,
@@ -68,6 +69,20 @@ _NODES = (16, 32, 64, 128)
 _CHEB_TOL = 1e-13
 
 
+def _pmf_rows(m: int, q: np.ndarray, lo: np.ndarray, hi: np.ndarray, width: int) -> np.ndarray:
+    """``b(lo_j + t; m, q_j)`` for t = 0 … width − 1 (0 past ``hi_j``): one boost pmf per row, at the row's
+    mode, and the ratios ``b(f + 1)/b(f) = (m − f)/(f + 1)·q/(1 − q)`` multiplied outwards from it
+    (:func:`rocci.exact._outward_ratio_products`: no product exceeds 1; a few ulp per step)."""
+    f = lo[:, None] + np.arange(width)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        up = (m - f) / (f + 1.0) * (q / (1.0 - q))[:, None]
+        a = (np.clip(np.floor((m + 1.0) * q), lo, hi) - lo).astype(np.int64)
+        pmf = _outward_ratio_products(up, a)
+    pmf *= _boost_binom_pmf((lo + a).astype(np.float64), float(m), q)[:, None]
+    pmf[(f > hi[:, None]) | ~np.isfinite(pmf)] = 0.0
+    return pmf
+
+
 def _component_moments(r: int, q: np.ndarray, m: int, centre: float):
     """``h_k(q_j) = Σ_f b(f; m, q_j)·(r/(r + f) − centre)^k``, k = 1, 2, each over the window of ``Bin(m, q_j)``
     (1e-17 per tail), in blocks of components."""
@@ -79,7 +94,7 @@ def _component_moments(r: int, q: np.ndarray, m: int, centre: float):
     for a in range(0, q.size, rows):  # blocks of mixture components, never of instances
         b = slice(a, a + rows)
         f = lo[b, None] + offs[None, :]
-        pmf = np.where(f <= hi[b, None], binomial_pmf(f, m, q[b, None]), 0.0)
+        pmf = _pmf_rows(m, q[b], lo[b], hi[b], width)
         d = r / (r + f) - centre
         h1[b] = (pmf * d).sum(axis=1)
         h2[b] = (pmf * d * d).sum(axis=1)
@@ -134,7 +149,7 @@ def _precision_moments(r: int, weights: np.ndarray, q: np.ndarray, m: int, centr
     for a in range(0, q.size, rows):  # blocks of mixture components, never of instances
         b = slice(a, a + rows)
         f = lo[b, None] + offs[None, :]
-        pmf = np.where(f <= hi[b, None], binomial_pmf(f, m, q[b, None]), 0.0)
+        pmf = _pmf_rows(m, q[b], lo[b], hi[b], width)
         d = r / (r + f) - centre
         s1 += float(weights[b] @ (pmf * d).sum(axis=1))
         s2 += float(weights[b] @ (pmf * d * d).sum(axis=1))
