@@ -14,7 +14,9 @@ Debian's Chromium with Playwright, uploads a CSV of N rows with two models
 Times include Streamlit's rerun and the browser's drawing; they are single
 runs on a shared machine, so read them as orders of magnitude.
 
-Usage: ``python bench/bench_browser.py [--rows N]`` (e.g. ``--rows 10000`` and ``--rows 1000000``).
+Usage: ``python bench/bench_browser.py [--rows N]`` (e.g. ``--rows 10000`` and ``--rows 1000000``);
+``--quick``: 2,000 rows, the Data and ROC pages only (a smoke run); ``--json PATH``: every printed time also as a record
+(``bench/_record.py``; one run per step, so ``repeats`` is 1).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _record import Record  # noqa: E402
 CHROMIUM = os.environ.get("ROCCI_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -81,7 +85,13 @@ def settle(page, heading: str | None = None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--quick", action="store_true", help="2,000 rows, Data and ROC pages only (smoke run)")
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write the times as a JSON record")
     args = parser.parse_args()
+    rec = Record("bench_browser", argv=sys.argv[1:])
+    pages = ("Cost curves", "Compare models", "Threshold explorer", "Folds & classes")
+    if args.quick:
+        args.rows, pages = 2000, ()
     from playwright.sync_api import expect, sync_playwright
 
     rng = np.random.default_rng(1)
@@ -94,7 +104,11 @@ def main() -> None:
     with open(path, "w") as f:
         f.write("label,model_a,model_b\n")
         np.savetxt(f, np.c_[y, a, b], fmt=["%d", "%.6f", "%.6f"], delimiter=",")
-    print(f"{n:,} rows, two models: {path.stat().st_size / 1e6:.1f} MB")
+    size = path.stat().st_size
+    print(f"{n:,} rows, two models: {size / 1e6:.1f} MB")
+
+    def record(key, seconds, **ctx):
+        rec.add("browser/" + key, seconds, "s", n=n, file_bytes=size, repeats=1, **ctx)
 
     port = free_port()
     with open(tmp / "server.log", "wb") as log:
@@ -115,6 +129,7 @@ def main() -> None:
                 page.get_by_test_id("stMetric").filter(has_text="Rows used").filter(has_text=f"{n:,}").first.wait_for(
                     timeout=600_000)
                 print(f"upload -> data summary: {time.perf_counter() - t:6.1f} s")
+                record("upload_to_summary", time.perf_counter() - t)
 
                 nav = page.get_by_test_id("stSidebarNavLink")
                 t = time.perf_counter()
@@ -122,18 +137,21 @@ def main() -> None:
                 settle(page, "ROC curve")
                 expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
                 print(f"ROC page, first chart:  {time.perf_counter() - t:6.1f} s")
+                record("roc/first_chart", time.perf_counter() - t)
                 slider = page.get_by_test_id("stSlider").first.get_by_role("slider")
                 t = time.perf_counter()
                 slider.focus()
                 slider.press("ArrowLeft")
                 settle(page)
                 print(f"ROC page, control change -> redraw: {time.perf_counter() - t:6.1f} s")
+                record("roc/control_change", time.perf_counter() - t)
                 # The floor: a rerun with nothing new to compute (the sidebar's image format switch).
                 t = time.perf_counter()
                 page.get_by_test_id("stSidebar").get_by_text("SVG", exact=True).click()
                 settle(page)
                 print(f"ROC page, rerun with nothing to compute: {time.perf_counter() - t:6.1f} s")
-                for title in ("Cost curves", "Compare models", "Threshold explorer", "Folds & classes"):
+                record("roc/rerun_floor", time.perf_counter() - t)
+                for title in pages:
                     link = nav.filter(has_text=title)
                     if link.count() == 0:
                         continue
@@ -145,20 +163,27 @@ def main() -> None:
                         page.get_by_text("At the 95% level:").first.wait_for(timeout=600_000)
                         waited = page.locator(".st-key-verdict_tpr").get_by_role(
                             "button", name="Compute ΔTPR").count() > 0
-                        print(f"Compare models, verdict: {time.perf_counter() - t:6.1f} s"
+                        elapsed = time.perf_counter() - t
+                        print(f"Compare models, verdict: {elapsed:6.1f} s"
                               + (" (ΔTPR card waits for its button at this size)" if waited else
                                  " (AUC, ΔTPR at 10% FPR and cost, all computed)"))
+                        record("compare_models/verdict", elapsed, delta_tpr_waits_for_button=bool(waited))
                     settle(page, title)
                     first = page.get_by_test_id("stPlotlyChart").first
                     drawn = first.count() > 0
-                    print(f"{title}, first chart: {time.perf_counter() - t:6.1f} s"
+                    elapsed = time.perf_counter() - t
+                    print(f"{title}, first chart: {elapsed:6.1f} s"
                           + ("" if drawn else " (no chart on this page for these data)"))
-                    if page.get_by_test_id("stException").count():
+                    exception = page.get_by_test_id("stException").count() > 0
+                    if exception:
                         print(f"  !! exception on {title}")
+                    slug = title.lower().replace(" & ", "_").replace(" ", "_")
+                    record(f"{slug}/first_chart", elapsed, chart_drawn=bool(drawn), exception=exception)
                 browser.close()
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
+    rec.save(args.json)
 
 
 if __name__ == "__main__":

@@ -42,9 +42,11 @@ The load average is printed before and after (the machine is shared).
 (The paired vertical comparison has its own benchmark,
 ``bench/bench_vertical_paired.py``.)
 
-Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R] [--only issue17]``
+Usage: ``python bench/bench_compare_cost.py [--quick] [--repeats R] [--only issue17] [--json PATH]``
 (``--quick``: n up to 10⁵, one repeat of the slow cells; ``--only issue17``:
-the issue-17 sections only).
+the issue-17 sections only; ``--max-n N``: no n above N, e.g. ``--quick --max-n 1000
+--repeats 1 --fixed-repeats 1 --mc-resamples 200`` for a smoke run of seconds; ``--json PATH``: every
+printed figure also as a record, ``bench/_record.py``).
 """
 
 from __future__ import annotations
@@ -58,13 +60,18 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocci  # noqa: E402
+from _record import Record  # noqa: E402
 import rocci.cost.hull  # noqa: E402
 import rocci.cost.paired  # noqa: E402
 from rocci.counts import score_counts  # noqa: E402
 from rocci.cost._common import _scales  # noqa: E402
 from rocci.cost.fourier import _paired_law_direct  # noqa: E402
 from rocci.cost.hull import _prune_pass, _roc_counts, _upper_hull  # noqa: E402
+
+#: the record of this run (``--json``): every printed figure
+REC = Record("bench_compare_cost", argv=sys.argv[1:])
 
 
 def median_time(fn, repeats):
@@ -203,13 +210,13 @@ def equal_models(n, rng):
 
 
 def issue17(args, w):
-    big = 10**5 if args.quick else 10**6
+    big = min(10**5 if args.quick else 10**6, args.max_n)
     rng = np.random.default_rng(17)
     print("\nROC hull behind every cost call (issue 17): distinct-score counts + hull of both classes' "
           "sorted scores, as multiples of one argsort of the same scores")
     print(f"{'n':>9} {'scores':>10} {'argsort':>9} {'points':>8} {'vertices':>8} {'Qhull route x':>14} "
           f"{'monotone chain x':>17} {'speed-up':>9}")
-    for n in ([10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]):
+    for n in [m for m in ([10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]) if m <= args.max_n]:
         for kind, (y, a, _) in (("continuous", paired_data(n, rng)), ("tied", tied_data(n, rng))):
             counts = score_counts(a[y], a[~y])
             t_sort = median_time(lambda: np.argsort(a), args.repeats)
@@ -227,6 +234,11 @@ def issue17(args, w):
             points = _roc_counts(counts)[1].size
             print(f"{n:>9,} {kind:>10} {t_sort * 1e3:>7.2f}ms {points:>8,} {new().size:>8} {t_old / t_sort:>13.1f}x "
                   f"{t_new / t_sort:>16.1f}x {t_old / t_new:>8.1f}x")
+            ctx = dict(n=n, data=kind, repeats=args.repeats)
+            REC.add("hull/argsort", t_sort, "s", **ctx)
+            REC.add("hull/monotone_chain", t_new, "s", ratio_argsort=t_new / t_sort, points=points,
+                    vertices=int(new().size), anchor="Qhull route (before issue 17)", anchor_value=t_old,
+                    anchor_ratio_argsort=t_old / t_sort, anchor_measured=True, speedup=t_old / t_new, **ctx)
 
     print(f"\ncompare_cost at n = {big:,}, 101 w, Agresti-Coull (issue 17: target <= 1 s), seconds (x argsort)")
     print(f"{'data':>12} {'argsort':>9} {'laws':>5} {'stratified':>15} {'full':>15} {'full, Qhull hull':>17} "
@@ -253,12 +265,18 @@ def issue17(args, w):
 
         print(f"{kind:>12} {t_sort * 1e3:>7.1f}ms {laws:>5} {cell(t_strat):>15} {cell(t_full):>15} "
               f"{cell(t_qhull):>17} {cell(t_every):>21}")
+        data = kind.split()[0]
+        REC.add("big/argsort", t_sort, "s", n=big, data=data, repeats=args.repeats)
+        for key, t, r in (("big/compare_cost/stratified", t_strat, reps), ("big/compare_cost/full", t_full, reps),
+                          ("big/compare_cost/full_qhull", t_qhull, reps),
+                          ("big/compare_cost/full_law_every_w", t_every, 1)):
+            REC.add(key, t, "s", n=big, data=data, w=int(w.size), ratio_argsort=t / t_sort, repeats=r, laws=laws)
     print("(laws: operating points whose P(dC* < 0) needed the exact law; the others are settled within 1e-20 "
           "of 0 or 1 by a Chernoff bound)")
 
     n = 10**3
     y, a, b = paired_data(n, rng)
-    reps = max(args.repeats, 15)
+    reps = args.fixed_repeats or max(args.repeats, 15)
     calls = [("cost_curve", lambda: rocci.cost_curve(y, a, w=w)),
              ("cost_ci", lambda: rocci.cost_ci(y, a, w=w)),
              ("cost_ci full", lambda: rocci.cost_ci(y, a, w=w, bootstrap="full")),
@@ -268,8 +286,12 @@ def issue17(args, w):
              ("compare_cost pct", lambda: rocci.compare_cost(y, a, b, w=w, method="percentile"))]
     t_sort = median_time(lambda: np.argsort(a), reps)
     print(f"\nfixed costs at n = {n:,}, 101 w (medians of {reps}; argsort {t_sort * 1e3:.3f} ms)")
+    REC.add("fixed/argsort", t_sort, "s", n=n, repeats=reps)
     for name, fn in calls:
-        print(f"{name:>20} {median_time(fn, reps) * 1e3:>9.1f} ms")
+        t = median_time(fn, reps)
+        print(f"{name:>20} {t * 1e3:>9.1f} ms")
+        REC.add("fixed/" + name.replace(" ", "/").replace("pct", "percentile"), t, "s", n=n, w=int(w.size),
+                repeats=reps, ratio_argsort=t / t_sort)
 
 
 def main():
@@ -277,15 +299,21 @@ def main():
     parser.add_argument("--quick", action="store_true", help="n up to 10^5 only")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", choices=["issue17"], help="run the issue-17 sections only")
+    parser.add_argument("--max-n", type=int, default=10**6, help="no n above this (default 10^6)")
+    parser.add_argument("--mc-resamples", type=int, default=2000, help="Monte Carlo resamples B (default 2,000)")
+    parser.add_argument("--fixed-repeats", type=int, default=None,
+                        help="calls per fixed cost at n = 10^3 (default: max(repeats, 15))")
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     w = np.linspace(0, 1, 101)
     if args.only == "issue17":
         issue17(args, w)
         print(f"load average after:  {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+        REC.save(args.json)
         return
     rng = np.random.default_rng(20261122)
-    sizes = [10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]
+    sizes = [m for m in ([10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]) if m <= args.max_n]
     rates = np.linspace(0.01, 0.99, 99)
     w = np.linspace(0, 1, 101)
 
@@ -302,21 +330,38 @@ def main():
         t_pct = median_time(lambda: rocci.cost_ci(y, a, w=w, method="percentile"), 1)
         t_brute = median_time(lambda: brute_envelope(y, a, w), 1) if n <= 10**5 else float("nan")
         mc = "—"
+        mc_ctx = dict(anchor=f"Monte Carlo stratified bootstrap, B={args.mc_resamples}", anchor_measured=False,
+                      note="Monte Carlo only up to n = 10^4")
         if n <= 10**4:
             res = rocci.compare_thresholds(y, a, b, total_positive_rate=rates)
             ta, tb = res.to_frame()["threshold_a"].to_numpy(), res.to_frame()["threshold_b"].to_numpy()
             t = time.perf_counter()
-            mc_dominance(y, a, b, ta, tb, 2000, rng)
-            mc = f"{(time.perf_counter() - t) / t_cmp:.0f}x"
+            mc_dominance(y, a, b, ta, tb, args.mc_resamples, rng)
+            t_mc = time.perf_counter() - t
+            mc = f"{t_mc / t_cmp:.0f}x"
+            mc_ctx = dict(anchor=f"Monte Carlo stratified bootstrap, B={args.mc_resamples}", anchor_value=t_mc,
+                          anchor_measured=True, resamples=args.mc_resamples,
+                          anchor_repeats=1, speedup=t_mc / t_cmp)
         print(f"{n:>9,} {t_sort * 1e3:>7.2f}ms {t_cmp / t_sort:>9.1f}x {mc:>9} {t_curve / t_sort:>12.1f}x "
               f"{t_ci / t_sort:>9.1f}x {t_pct / t_sort:>8.0f}x {t_brute / t_sort:>11.1f}x")
+        REC.add("argsort", t_sort, "s", n=n, repeats=args.repeats)
+        REC.add("compare_thresholds/99", t_cmp, "s", n=n, repeats=args.repeats, ratio_argsort=t_cmp / t_sort,
+                **mc_ctx)
+        REC.add("cost_curve/101", t_curve, "s", n=n, repeats=args.repeats, ratio_argsort=t_curve / t_sort)
+        REC.add("cost_ci/agresti_coull/101", t_ci, "s", n=n, repeats=args.repeats, ratio_argsort=t_ci / t_sort)
+        REC.add("cost_ci/percentile/101", t_pct, "s", n=n, repeats=1, ratio_argsort=t_pct / t_sort)
+        if n <= 10**5:
+            REC.add("brute_envelope/101", t_brute, "s", n=n, repeats=1, ratio_argsort=t_brute / t_sort)
+        else:
+            REC.add("brute_envelope/101", None, "s", n=n, note="brute force only up to n = 10^5")
 
-    n = 10**4 if args.quick else 10**5
+    n = min(10**4 if args.quick else 10**5, args.max_n)
     y, a, b = paired_data(n, rng)
     grid_a, grid_b = np.quantile(a, np.linspace(0.02, 0.98, 50)), np.quantile(b, np.linspace(0.02, 0.98, 50))
     t_map = median_time(lambda: rocci.dominance_map(y, a, b, thresholds_a=grid_a, thresholds_b=grid_b),
                         args.repeats)
     print(f"\ndominance_map 50 x 50 at n = {n:,}: {t_map:.3f} s")
+    REC.add("dominance_map/50x50", t_map, "s", n=n, repeats=args.repeats)
 
     print("\ncompare_cost at 101 w (Agresti-Coull; exact p_a_cheaper = P(C_a* - C_b* < 0) at every w), seconds:")
     print(f"{'n':>9} {'pairs':>6} {'stratified':>11} {'full':>8} {'full, percentile':>17} "
@@ -327,23 +372,32 @@ def main():
         res = rocci.compare_cost(y, a, b, w=w)
         pairs = len(set(zip(res.na_pos, res.nb_pos, res.na_neg, res.nb_neg)))
         t_strat = median_time(lambda: rocci.compare_cost(y, a, b, w=w), reps)
+        raw = {"full": None, "full_percentile": None, "full_direct": None}
         full = "—"
         if n <= 10**6 and not (args.quick and n > 10**5):
-            full = f"{median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full'), reps):.2f}"
+            raw["full"] = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap='full'), reps)
+            full = f"{raw['full']:.2f}"
         pct = "—"
         if n <= 10**5:
             t_pct = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap="full", method="percentile"), 1)
             pct = f"{t_pct:.2f}"
+            raw["full_percentile"] = t_pct
         direct = "—"
         if n <= 10**4:
-            direct = f"{median_time(lambda: direct_full_p_cheaper(y, a, b, w), 1):.2f}"
+            raw["full_direct"] = median_time(lambda: direct_full_p_cheaper(y, a, b, w), 1)
+            direct = f"{raw['full_direct']:.2f}"
             got = rocci.compare_cost(y, a, b, w=w, bootstrap="full").p_a_cheaper
             assert np.max(np.abs(direct_full_p_cheaper(y, a, b, w) - got)) < 1e-10, "routes disagree"
         print(f"{n:>9,} {pairs:>6} {t_strat:>11.3f} {full:>8} {pct:>17} {direct:>19}")
+        REC.add("compare_cost/stratified/101", t_strat, "s", n=n, pairs=pairs, repeats=reps)
+        for route, t in raw.items():
+            REC.add(f"compare_cost/{route}/101", t, "s", n=n, pairs=pairs, repeats=reps if route == "full" else 1,
+                    **({"note": "not run at this n"} if t is None else {}))
     print("(full, percentile bounds: the W x W table of each pair's joint law is built as well; rocci refuses "
           "beyond 4e7 cells, about n = 6·10^5 here, and suggests the stratified bootstrap or a smaller m)")
     issue17(args, w)
     print(f"load average after:  {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    REC.save(args.json)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,11 @@ For each call: the median wall time over ``--repeats`` runs, the median ratio
 to one ``numpy.argsort`` of the same scores (timed right before each run), the
 anchor (the old rocci path, pROC or scikit-learn when installed) timed the same
 way, and the load average at the time.  Run: ``python bench/bench_hotspots.py``.
+
+``--json PATH`` also writes every printed figure (``bench/_record.py``): seconds,
+ratio to argsort, the anchor's name and figures, repeats and the load average of
+each line.  ``--quick``: n = 10^4, one repeat, no old paths, 3 calls per fixed
+cost (a smoke run).
 """
 
 from __future__ import annotations
@@ -21,9 +26,16 @@ import time
 
 import numpy as np
 
-import rocci
-import rocci.intervals as intervals
-from rocci.exact import binomial_quantile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import rocci  # noqa: E402
+import rocci.intervals as intervals  # noqa: E402
+from _record import Record  # noqa: E402
+from rocci.exact import binomial_quantile  # noqa: E402
+
+#: the record of this run (``--json``); every printed figure goes into it
+REC = Record("bench_hotspots", argv=sys.argv[1:])
 
 
 def _load() -> str:
@@ -45,14 +57,24 @@ def measure(fn, scores, repeats):
     return float(np.median(times)), float(np.median(ratios))
 
 
-def report(name, fn, scores, repeats, anchor_name=None, anchor=None, anchor_repeats=None):
+def report(name, fn, scores, repeats, anchor_name=None, anchor=None, anchor_repeats=None, *, key):
     t, r = measure(fn, scores, repeats)
     result = t
     line = f"{name:<44} {t:8.3f} s  {r:7.1f} x argsort"
+    ctx = {}
     if anchor is not None:
-        ta, ra = measure(anchor, scores, anchor_repeats or repeats)
-        line += f" | {anchor_name}: {ta:8.3f} s {ra:7.1f} x argsort ({ta / t:.1f}x rocci's time)"
+        name = f"rocci {anchor_name}" if anchor_name.startswith("at ") else anchor_name
+        try:
+            ta, ra = measure(anchor, scores, anchor_repeats or repeats)
+        except Exception as exc:  # the previous code no longer fits today's callers: say so, do not stop
+            line += f" | {anchor_name}: failed ({type(exc).__name__}: {exc})"
+            ctx = dict(anchor=name, anchor_measured=False, note=f"anchor failed: {type(exc).__name__}: {exc}")
+        else:
+            line += f" | {anchor_name}: {ta:8.3f} s {ra:7.1f} x argsort ({ta / t:.1f}x rocci's time)"
+            ctx = dict(anchor=name, anchor_value=ta, anchor_ratio_argsort=ra, anchor_measured=True,
+                       anchor_repeats=anchor_repeats or repeats)
     print(line + f"  [{_load()}]", flush=True)
+    REC.add(key, t, "s", n=scores.size, ratio_argsort=r, repeats=repeats, label=name.strip(), **ctx)
     return result
 
 
@@ -76,7 +98,7 @@ def rscript_times(r_body: str, columns: dict, repeats: int):
         return float(out.stdout.split()[-1])
 
 
-def report_r(name, r_body, columns, scores, repeats):
+def report_r(name, r_body, columns, scores, repeats, *, key, compared_with=None, compared_value=None):
     """An R anchor: its median time and its ratio to numpy argsort medians timed just before and after."""
     def argsort_median():
         ts = []
@@ -91,10 +113,15 @@ def report_r(name, r_body, columns, scores, repeats):
     b1 = argsort_median()
     if t is None:
         print(f"{name:<44} pROC not installed: no comparison  [{_load()}]", flush=True)
+        REC.add(key, None, "s", n=scores.size, anchor_measured=False, label=name.strip(),
+                note="pROC not installed (Rscript with r-cran-proc): not measured")
         return None
     ratio = t / np.median([b0, b1])
     print(f"{name:<44} {t:8.3f} s  {ratio:7.1f} x argsort (numpy argsort timed around it)  [{_load()}]",
           flush=True)
+    REC.add(key, t, "s", n=scores.size, ratio_argsort=ratio, repeats=repeats, anchor_measured=True,
+            label=name.strip(), compared_with=compared_with, compared_value=compared_value,
+            speedup=None if compared_value is None else t / compared_value)
     return t
 
 
@@ -149,12 +176,26 @@ class _PreviousPercentile:
             return t, c.n_pos_ge(t).astype(np.int64), c.n_neg_ge(t).astype(np.int64)
 
         self.saved = intervals._chained_quantiles, ScoreCounts.threshold_counts
-        intervals._chained_quantiles = self.old._chained_quantiles
+        intervals._chained_quantiles = _accepting_only_its_own(self.old._chained_quantiles)
         ScoreCounts.threshold_counts = counts
 
     def __exit__(self, *exc):
         from rocci.counts import ScoreCounts
         intervals._chained_quantiles, ScoreCounts.threshold_counts = self.saved
+
+
+def _accepting_only_its_own(old):
+    """``old`` called with only the keyword arguments it knows: the current callers may pass hints
+    about their input (``symmetric=``: the proportions are k/n) that the previous code did not take and
+    does not need (it computes the same quantiles without them)."""
+    import inspect
+
+    known = set(inspect.signature(old).parameters)
+
+    def call(*args, **kwargs):
+        return old(*args, **{k: v for k, v in kwargs.items() if k in known})
+
+    return call
 
 
 def _previous_compare_auc(y, a, b):
@@ -163,6 +204,10 @@ def _previous_compare_auc(y, a, b):
     old = _git_module(_BEFORE, "rocci/compare/auc.py", "_old_compare_auc")
     if old is None:
         return None
+    if not hasattr(compare, "_placements_in_order"):
+        # the placements have been rewritten since: the whole function as it was at _BEFORE (its
+        # helpers from today's package), the same results
+        return old.compare_auc(y, a, b)
     saved = compare._placements_in_order
     compare._placements_in_order = lambda scores, mask, n_pos, n_neg, *_: old._placements_in_order(
         scores, mask, n_pos, n_neg)
@@ -187,6 +232,21 @@ def _previous_compare_thresholds(*args, **kwargs):
         return rocci.compare_thresholds(*args, **kwargs)
     finally:
         thresholds.difference_sign_probabilities = saved
+
+
+#: record keys of the fixed costs at n = 10^3
+FIXED_KEYS = {
+    "vertical_ci score, 99 levels": "fixed/vertical_ci/score/99",
+    "vertical_ci percentile, 99 levels": "fixed/vertical_ci/percentile/99",
+    "compare_thresholds, 99 rates": "fixed/compare_thresholds/99",
+    "threshold_ci wilson, 99 rates": "fixed/threshold_ci/wilson/99",
+    "threshold_ci percentile, 99 rates": "fixed/threshold_ci/percentile/99",
+    "threshold_ci wilson, every threshold": "fixed/threshold_ci/wilson/every",
+    "threshold_ci percentile, every threshold": "fixed/threshold_ci/percentile/every",
+    "roc_curve": "fixed/roc_curve",
+    "roc_auc (DeLong)": "fixed/roc_auc/delong",
+    "compare_auc (DeLong)": "fixed/compare_auc/delong",
+}
 
 
 def fixed_costs(repeats: int):
@@ -223,8 +283,12 @@ def fixed_costs(repeats: int):
     for name, fn in calls.items():
         old = before.get(name)
         fn()
+        failed = None
         if old is not None:
-            old()
+            try:
+                old()
+            except Exception as exc:  # the previous code no longer fits today's package: say so, do not stop
+                failed, old = f"anchor failed: {type(exc).__name__}: {exc}", None
         ts, ts_old = [], []
         for _ in range(repeats):
             t = time.perf_counter()
@@ -235,9 +299,15 @@ def fixed_costs(repeats: int):
                 old()
                 ts_old.append(time.perf_counter() - t)
         line = f"  {name:<44} {1e3 * float(np.median(ts)):8.2f} ms"
+        ctx = {} if failed is None else dict(anchor=f"rocci at {_BEFORE_FIXED}", anchor_measured=False, note=failed)
+        if failed:
+            line += f" | at {_BEFORE_FIXED}: {failed}"
         if ts_old:
             line += f" | at {_BEFORE_FIXED}: {1e3 * float(np.median(ts_old)):8.2f} ms"
+            ctx = dict(anchor=f"rocci at {_BEFORE_FIXED}", anchor_value=float(np.median(ts_old)),
+                       anchor_measured=True, anchor_repeats=repeats)
         print(line + f"  [{_load()}]", flush=True)
+        REC.add(FIXED_KEYS[name], float(np.median(ts)), "s", n=n, repeats=repeats, label=name, **ctx)
 
 
 def _old_compare_auc(y, a, b):
@@ -268,11 +338,21 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--skip-old", action="store_true", help="do not time the old rocci paths (slow)")
     ap.add_argument("--fixed-only", action="store_true", help="only the fixed costs at n = 10^3")
+    ap.add_argument("--fixed-repeats", type=int, default=None,
+                    help="calls per fixed cost at n = 10^3 (default: max(20, 4 x repeats))")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: n = 10^4, 1 repeat, --skip-old, 3 calls per fixed cost")
+    ap.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = ap.parse_args()
+    if args.quick:
+        args.n, args.repeats, args.skip_old = min(args.n, 10**4), 1, True
+        args.fixed_repeats = args.fixed_repeats or 3
+    fixed_repeats = args.fixed_repeats or max(20, 4 * args.repeats)
     if args.fixed_only:
         print(f"# bench_hotspots  {datetime.datetime.now():%Y-%m-%d %H:%M}  "
               f"{platform.machine()} {os.cpu_count()} cpus  numpy {np.__version__}  [{_load()}]")
-        fixed_costs(max(20, 4 * args.repeats))
+        fixed_costs(fixed_repeats)
+        REC.save(args.json)
         return
     n = args.n
     rng = np.random.default_rng(2009)
@@ -291,31 +371,45 @@ def main():
         with previous:
             rocci.threshold_ci(y, s, method="percentile")
 
-    report("threshold_ci wilson, every threshold", lambda: rocci.threshold_ci(y, s), s, args.repeats)
+    report("threshold_ci wilson, every threshold", lambda: rocci.threshold_ci(y, s), s, args.repeats,
+           key="threshold_ci/wilson/every")
     report("threshold_ci percentile, every threshold", lambda: rocci.threshold_ci(y, s, method="percentile"),
-           s, args.repeats, *(() if previous.old is None else (f"at {_BEFORE}", previous_percentile)))
+           s, args.repeats, *(() if previous.old is None else (f"at {_BEFORE}", previous_percentile)),
+           key="threshold_ci/percentile/every")
     if not args.skip_old:
-        report("  (exact walk per threshold, the first path)", old_percentile, s, 1)
+        report("  (exact walk per threshold, the first path)", old_percentile, s, 1,
+               key="old/threshold_ci/percentile/every/exact_walk")
+    else:
+        REC.add("old/threshold_ci/percentile/every/exact_walk", None, "s", n=n, note="not run (--skip-old)")
 
     # compare_auc (DeLong), model b a noisier copy of model a
     b = s + rng.normal(size=n)
     t_rocci = report("compare_auc (DeLong)", lambda: rocci.compare_auc(y, s, b), s, args.repeats,
-                     f"at {_BEFORE}", lambda: _previous_compare_auc(y, s, b))
-    if not args.skip_old:
-        report("  (two argsorts and two sorts per model)", lambda: _old_compare_auc(y, s, b), s, args.repeats)
-    report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats)
+                     f"at {_BEFORE}", lambda: _previous_compare_auc(y, s, b), key="compare_auc/delong")
+    import rocci.compare.auc as compare_module
+    if not args.skip_old and hasattr(compare_module, "_placements_in_order"):
+        report("  (two argsorts and two sorts per model)", lambda: _old_compare_auc(y, s, b), s, args.repeats,
+               key="old/compare_auc/delong/two_argsorts")
+    else:
+        REC.add("old/compare_auc/delong/two_argsorts", None, "s", n=n,
+                note="not run (--skip-old)" if args.skip_old else "not run (the placements it patches are gone)")
+    report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats, key="roc_auc/delong")
     from rocci._validation import check_labels
     old_validation = _git_module(_BEFORE_FIXED, "rocci/_validation.py", "_old_validation")
     report("check_labels (booleans)", lambda: check_labels(y), s, args.repeats,
-           *(() if old_validation is None else (f"at {_BEFORE_FIXED}", lambda: old_validation.check_labels(y))))
+           *(() if old_validation is None else (f"at {_BEFORE_FIXED}",
+                                                lambda: old_validation.check_labels(y))),
+           key="check_labels/bool")
     t_r = report_r("  pROC roc.test(delong) incl. 2x roc()",
                    "r1 <- roc(d$y, d$a, levels=c(0,1), direction='<', quiet=TRUE); "
                    "r2 <- roc(d$y, d$b, levels=c(0,1), direction='<', quiet=TRUE); "
                    "roc.test(r1, r2, method='delong')",
-                   {"y": y.astype(int), "a": s, "b": b}, s, 3)
+                   {"y": y.astype(int), "a": s, "b": b}, s, 3,
+                   key="pROC/roc.test/delong", compared_with="compare_auc/delong", compared_value=t_rocci)
     if t_r is not None:
         print(f"  -> rocci compare_auc {t_rocci:.3f} s vs pROC {t_r:.3f} s: {t_r / t_rocci:.1f}x faster (same run)")
-    fixed_costs(max(20, 4 * args.repeats))
+    fixed_costs(fixed_repeats)
+    REC.save(args.json)
 
 
 if __name__ == "__main__":

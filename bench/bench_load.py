@@ -24,6 +24,10 @@ Usage::
 
     .venv/bin/python bench/bench_load.py                       # everything (~15 min)
     .venv/bin/python bench/bench_load.py --phases large,idle --uploads 5
+    .venv/bin/python bench/bench_load.py --quick     # 1 session of 2,000 rows, 1 upload of 5,000 (smoke run)
+
+``--json PATH`` also writes every printed figure as a record (``bench/_record.py``): times in
+seconds, RSS in MB, errors, with the load average of each.
 
 Needs playwright (requirements-dev.txt) and Debian's chromium; psutil is used
 for RSS when installed, else /proc/PID/status.
@@ -45,7 +49,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _record import Record  # noqa: E402
 from tests.bad_files import corpus  # noqa: E402  (the generators of the large files)
+
+#: the record of this run (``--json``): every printed figure
+REC = Record("bench_load", argv=sys.argv[1:])
+
+
+def fmt_rows(rows: int) -> str:
+    return {100_000: "10^5", 1_500_000: "1.5*10^6"}.get(rows, f"{rows:,}")
+
+
+def record_session(phase: str, r: dict, **ctx) -> None:
+    """One session's printed figures (time to the Data page, to the first chart, errors)."""
+    for k in ("data_page_s", "first_chart_s"):
+        REC.add(f"{phase}/{k[:-2]}", r.get(k), "s", file=r["file"], errors=list(r["errors"]), **ctx)
 
 CHROMIUM = os.environ.get("ROCCI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -221,36 +240,50 @@ async def run(args, url: str, sampler: Sampler, tmp: Path) -> None:
         try:
             if "concurrent" in phases:
                 n = min(args.sessions, MAX_SESSIONS)
-                files = [write(tmp / f"rows1e5_{i}.csv", corpus.big_csv(rows=100_000, seed=100 + i)) for i in range(n)]
+                rows = args.concurrent_rows
+                files = [write(tmp / f"rows1e5_{i}.csv", corpus.big_csv(rows=rows, seed=100 + i)) for i in range(n)]
                 sampler.phase = "concurrent"
-                print(f"\n## {n} concurrent sessions, 10^5-row CSVs ({files[0].stat().st_size / 1e6:.1f} MB each)",
-                      flush=True)
+                print(f"\n## {n} concurrent sessions, {fmt_rows(rows)}-row CSVs "
+                      f"({files[0].stat().st_size / 1e6:.1f} MB each)", flush=True)
                 t0 = time.monotonic()
                 results = await asyncio.gather(*(session(browser, url, f) for f in files))
                 for r in results:
                     print("  " + fmt(r))
-                print(f"  all done in {time.monotonic() - t0:.1f} s; server RSS peak {sampler.peak('concurrent'):.0f} MB, "
-                      f"now {rss_mb(sampler.pid):.0f} MB", flush=True)
+                    record_session("concurrent", r, n=rows, sessions=n, file_bytes=files[0].stat().st_size)
+                done, peak, now = time.monotonic() - t0, sampler.peak('concurrent'), rss_mb(sampler.pid)
+                print(f"  all done in {done:.1f} s; server RSS peak {peak:.0f} MB, "
+                      f"now {now:.0f} MB", flush=True)
+                REC.add("concurrent/all_done", done, "s", n=rows, sessions=n)
+                REC.add("concurrent/rss_peak", peak, "MB", n=rows, sessions=n)
+                REC.add("concurrent/rss_after", now, "MB", n=rows, sessions=n)
 
             if "large" in phases:
                 sampler.phase = "large"
-                base = corpus.big_csv(seed=1000)
-                print(f"\n## {args.uploads} large CSVs in turn ({len(base) / 1e6:.0f} MB, 1.5*10^6 rows, 3 models), "
-                      "one session each", flush=True)
+                base = corpus.big_csv(rows=args.large_rows, seed=1000)
+                print(f"\n## {args.uploads} large CSVs in turn ({len(base) / 1e6:.0f} MB, {fmt_rows(args.large_rows)} "
+                      "rows, 3 models), one session each", flush=True)
                 for i in range(args.uploads):
                     # each file different (its own digest, so nothing is shared between them): one more row
                     f = write(tmp / f"big_{i:02d}.csv", base + f"1,{i + 1}.5,0.25,0.125\n".encode())
                     r = await session(browser, url, f)
                     f.unlink()
-                    print(f"  {i + 1:2d}. {fmt(r)}  RSS {rss_mb(sampler.pid):5.0f} MB", flush=True)
+                    rss = rss_mb(sampler.pid)
+                    print(f"  {i + 1:2d}. {fmt(r)}  RSS {rss:5.0f} MB", flush=True)
+                    record_session("large", r, n=args.large_rows, upload=i + 1, file_bytes=len(base))
+                    REC.add("large/rss_after", rss, "MB", n=args.large_rows, upload=i + 1)
                 print(f"  server RSS peak during the large uploads: {sampler.peak('large'):.0f} MB", flush=True)
+                REC.add("large/rss_peak", sampler.peak("large"), "MB", n=args.large_rows, uploads=args.uploads,
+                        file_bytes=len(base))
 
             if "wide" in phases:
                 sampler.phase = "wide"
                 f = write(tmp / "wide_10000_columns.csv", corpus.wide_csv())
                 print(f"\n## a 10,000-column CSV ({f.stat().st_size / 1e6:.1f} MB)", flush=True)
-                print("  " + fmt(await session(browser, url, f)), flush=True)
+                r = await session(browser, url, f)
+                print("  " + fmt(r), flush=True)
                 print(f"  RSS peak {sampler.peak('wide'):.0f} MB", flush=True)
+                record_session("wide", r, columns=10_000, file_bytes=f.stat().st_size)
+                REC.add("wide/rss_peak", sampler.peak("wide"), "MB", columns=10_000)
 
             if "bombs" in phases:
                 sampler.phase = "bombs"
@@ -260,7 +293,10 @@ async def run(args, url: str, sampler: Sampler, tmp: Path) -> None:
                     f = write(tmp / name, data)
                     r = await session(browser, url, f, chart=False)
                     print(f"  {fmt(r)}  ({len(data) / 1e6:.1f} MB file)", flush=True)
+                    REC.add("bombs/data_page", r.get("data_page_s"), "s", file=r["file"], errors=list(r["errors"]),
+                            file_bytes=len(data), refused=any(e.startswith("error:") for e in r["errors"]))
                 print(f"  RSS peak {sampler.peak('bombs'):.0f} MB", flush=True)
+                REC.add("bombs/rss_peak", sampler.peak("bombs"), "MB")
 
             if "idle" in phases:
                 sampler.phase = "idle"
@@ -269,7 +305,9 @@ async def run(args, url: str, sampler: Sampler, tmp: Path) -> None:
                 for wait_s in sorted({5, 30, args.ttl + 15}):
                     await asyncio.sleep(max(0, wait_s - waited))
                     waited = max(waited, wait_s)
-                    print(f"  after {wait_s:4d} s: RSS {rss_mb(sampler.pid):5.0f} MB", flush=True)
+                    rss = rss_mb(sampler.pid)
+                    print(f"  after {wait_s:4d} s: RSS {rss:5.0f} MB", flush=True)
+                    REC.add("idle/rss", rss, "MB", after_s=wait_s, ttl=args.ttl)
                 # Streamlit reaps expired disconnected sessions when another one disconnects: one short visit.
                 ctx = await browser.new_context()
                 page = await ctx.new_page()
@@ -277,7 +315,9 @@ async def run(args, url: str, sampler: Sampler, tmp: Path) -> None:
                 await wait_app(page)
                 await ctx.close()
                 await asyncio.sleep(5)
-                print(f"  after one more short visit: RSS {rss_mb(sampler.pid):5.0f} MB", flush=True)
+                rss = rss_mb(sampler.pid)
+                print(f"  after one more short visit: RSS {rss:5.0f} MB", flush=True)
+                REC.add("idle/rss_after_visit", rss, "MB", ttl=args.ttl)
         finally:
             await browser.close()
 
@@ -292,7 +332,15 @@ def main() -> None:
     ap.add_argument("--glibc-defaults", action="store_true",
                     help="run the server without the Dockerfile's MALLOC_* settings")
     ap.add_argument("--deadline", type=int, default=45 * 60, help="stop everything after this many seconds")
+    ap.add_argument("--concurrent-rows", type=int, default=100_000, help="rows of each concurrent session's CSV")
+    ap.add_argument("--large-rows", type=int, default=1_500_000, help="rows of each large CSV")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: phases concurrent,large; 1 session of 2,000 rows, 1 upload of 5,000 rows")
+    ap.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = ap.parse_args()
+    if args.quick:
+        args.phases, args.sessions, args.uploads = "concurrent,large", 1, 1
+        args.concurrent_rows, args.large_rows = 2000, 5000
 
     tmp_dir = tempfile.TemporaryDirectory(prefix="rocci-load-")
     tmp = Path(tmp_dir.name)
@@ -337,6 +385,15 @@ def main() -> None:
         print(f"  {b * 30:5d} s  {phase:<10} {r:6.0f}")
     print(f"\n# RSS: start {baseline:.0f} MB, peak {sampler.peak():.0f} MB, end {end:.0f} MB; "
           f"tracebacks in the server log: {tracebacks}; load average at the end {os.getloadavg()}")
+    REC.add("rss/timeline", None, "MB", every_s=30, peaks=[[b * 30, phase, round(r, 1)] for b, (phase, r) in
+                                                          sorted(rows.items())])
+    REC.add("rss/start", baseline, "MB", malloc_env=env or "glibc defaults")
+    REC.add("rss/peak", sampler.peak(), "MB", malloc_env=env or "glibc defaults")
+    REC.add("rss/end", end, "MB", malloc_env=env or "glibc defaults")
+    REC.add("server_log/tracebacks", tracebacks, "count")
+    REC.add("run/phases", None, "", phases=args.phases.split(","), sessions=args.sessions, uploads=args.uploads,
+            ttl=args.ttl, concurrent_rows=args.concurrent_rows, large_rows=args.large_rows)
+    REC.save(args.json)
 
 
 if __name__ == "__main__":

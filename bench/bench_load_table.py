@@ -12,6 +12,9 @@ Usage::
 
     .venv/bin/python bench/bench_load_table.py                 # 10^7 rows (a 409 MB file), 3 repeats
     .venv/bin/python bench/bench_load_table.py --rows 1e6 --repeats 5
+    .venv/bin/python bench/bench_load_table.py --quick         # 2,000 rows, 1 repeat (smoke run)
+
+``--json PATH`` also writes every printed figure as a record (``bench/_record.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _record import Record, load_average  # noqa: E402
 
 CHILD = r"""
 import io, json, resource, sys, time
@@ -72,7 +77,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e7)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="2,000 rows, 1 repeat (smoke run)")
+    ap.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = ap.parse_args()
+    rec = Record("bench_load_table", argv=sys.argv[1:])
+    if args.quick:
+        args.rows, args.repeats = 2000, 1
     rows = int(args.rows)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "table.csv"
@@ -87,6 +97,7 @@ def main() -> None:
                 out = subprocess.run([sys.executable, "-c", CHILD, r, str(path), str(ROOT)],
                                      capture_output=True, text=True, check=True)
                 got[r].append(json.loads(out.stdout))
+        load = load_average()
     base = float(np.median([g["seconds"] for g in got["pandas.read_csv"]]))
     print(f"{'reader':18s} {'median s':>9s} {'× pandas':>9s} {'peak B/row':>11s} {'peak / final columns':>21s}")
     for r in READERS:
@@ -94,7 +105,12 @@ def main() -> None:
         peak = float(np.median([g["peak"] for g in got[r]]))
         final = got[r][0]["final"]
         print(f"{r:18s} {sec:9.2f} {sec / base:9.2f} {peak / rows:11.1f} {peak / final:21.2f}")
+        ctx = {} if r == "pandas.read_csv" else dict(anchor="pandas.read_csv", anchor_value=base, anchor_measured=True)
+        rec.add(f"read_csv/{r}", sec, "s", n=rows, file_bytes=size, repeats=args.repeats, ratio_pandas=sec / base,
+                peak_bytes=peak, peak_bytes_per_row=peak / rows, peak_over_final=peak / final, final_bytes=final,
+                load=load, **ctx)
     print(f"load after: {os.getloadavg()[0]:.1f}/{os.getloadavg()[1]:.1f}/{os.getloadavg()[2]:.1f}")
+    rec.save(args.json)
 
 
 if __name__ == "__main__":

@@ -8,20 +8,27 @@
 
 Medians of several runs; the load average is printed before and after, the argsort measured in the same run.
 Usage (from the checkout): PYTHONPATH=. python bench/bench_precision.py [--rows N] [--runs R] [--skip-recall]
+[--quick] [--json PATH]  (``--quick``: 10^4 rows, one run; ``--json PATH``: every printed figure also as a
+record, ``bench/_record.py``).
 Running it with PYTHONPATH pointing at an older checkout times that one (calls it refuses are reported).
 
-First run of the old implementation (tables of cells; load 6-8 on 2 shared cores, argsort 71 ms): 1.1 s per
-mid-ranking threshold, 8 of 20 sampled thresholds over its 12M-cell limit (InputError), 56 ms near the top;
-99 recall levels 223 s.  Figures of the current one: bench/README.md, section "bench_precision.py".
+Quoted from the first run of the old implementation (2026-11-23, the project's 2-core shared machine; tables
+of cells; load 6-8, argsort 71 ms; not re-measured): 1.1 s per mid-ranking threshold, 8 of 20 sampled
+thresholds over its 12M-cell limit (InputError), 56 ms near the top; 99 recall levels 223 s.  Figures of the
+current one: bench/README.md, section "bench_precision.py" (generated from bench/results/bench_precision.json).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _record import Record  # noqa: E402
 
 
 def median_time(fn, runs):
@@ -39,7 +46,12 @@ def main():
     parser.add_argument("--share", type=float, default=0.1)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-recall", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="10^4 rows, one run (smoke run)")
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = parser.parse_args()
+    rec = Record("bench_precision", argv=sys.argv[1:])
+    if args.quick:
+        args.rows, args.runs = 10_000, 1
 
     import rocci
     from rocci import InputError
@@ -53,6 +65,7 @@ def main():
     print(f"rows {n:,}, positives {int(y.sum()):,}, load average {os.getloadavg()}")
     base = median_time(lambda: np.argsort(s), 5)
     print(f"numpy.argsort: {base * 1e3:.1f} ms")
+    rec.add("argsort", base, "s", n=n, repeats=5)
 
     desc = np.sort(s)[::-1]
     places = {
@@ -67,38 +80,50 @@ def main():
         except InputError as exc:
             return f"refused ({str(exc)[:60]}…)"
 
-    def show(label, t):
+    def show(label, t, key, **ctx):
         if isinstance(t, str):
             print(f"  {label}: {t}")
+            rec.add(key, None, "s", n=n, label=label, refused=t, repeats=args.runs, **ctx)
         else:
             print(f"  {label}: {t:.3f} s = {t / base:.1f} argsorts")
+            rec.add(key, t, "s", n=n, label=label, ratio_argsort=t / base, repeats=args.runs, **ctx)
 
     print("one call at ONE threshold (median per threshold of the three):")
     for place, ts in places.items():
         times = [one(lambda t=t: precision_ci(y, s, thresholds=[t])) for t in ts]
         num = [t for t in times if not isinstance(t, str)]
         refused = len(times) - len(num)
-        show(f"precision, {place}", float(np.median(num)) if num else times[0])
+        show(f"precision, {place}", float(np.median(num)) if num else times[0],
+             "precision/one_threshold/" + place.split()[0], refused_of_3=refused, thresholds_timed=3)
         if refused:
             print(f"    {refused} of 3 refused")
     mid = places["middle (30%, 50%, 70% predicted positive)"][1:2]
-    show("F1, middle (50%)", one(lambda: metric_ci(y, s, metric="f1", thresholds=mid)))
-    show("MCC, middle (50%)", one(lambda: metric_ci(y, s, metric="mcc", thresholds=mid)))
+    show("F1, middle (50%)", one(lambda: metric_ci(y, s, metric="f1", thresholds=mid)), "f1/one_threshold/middle")
+    show("MCC, middle (50%)", one(lambda: metric_ci(y, s, metric="mcc", thresholds=mid)), "mcc/one_threshold/middle")
     show("precision, full bootstrap, middle (50%)", one(lambda: precision_ci(y, s, thresholds=mid,
-                                                                            bootstrap="full")))
+                                                                            bootstrap="full")),
+         "precision/full_bootstrap/middle")
     every = np.concatenate([places[k] for k in places])
     try:
         t_all = median_time(lambda: precision_ci(y, s, thresholds=every), args.runs)
         t_in = median_time(lambda: precision_ci(y, s, thresholds=every[:1]), args.runs)
-        show("marginal time per threshold (9 thresholds in one call)", (t_all - t_in) / (every.size - 1))
+        show("marginal time per threshold (9 thresholds in one call)", (t_all - t_in) / (every.size - 1),
+             "precision/marginal_per_threshold")
     except InputError:
         print("  marginal time per threshold: refused (some threshold over the cell limit)")
+        rec.add("precision/marginal_per_threshold", None, "s", n=n, refused="some threshold over the cell limit")
 
     if not args.skip_recall:
         levels = np.round(np.linspace(0.01, 0.99, 99), 2)
-        rec = median_time(lambda: precision_ci(y, s, recall=levels), 1 if n >= 500_000 else args.runs)
-        print(f"99 recall levels: {rec:.2f} s = {rec / base:.1f} argsorts ({rec / 99 * 1e3:.1f} ms per level)")
+        runs = 1 if n >= 500_000 else args.runs
+        t_rec = median_time(lambda: precision_ci(y, s, recall=levels), runs)
+        print(f"99 recall levels: {t_rec:.2f} s = {t_rec / base:.1f} argsorts ({t_rec / 99 * 1e3:.1f} ms per level)")
+        rec.add("precision/recall_99", t_rec, "s", n=n, ratio_argsort=t_rec / base, repeats=runs,
+                per_level=t_rec / 99)
+    else:
+        rec.add("precision/recall_99", None, "s", n=n, note="not run (--skip-recall)")
     print(f"load average after: {os.getloadavg()}")
+    rec.save(args.json)
 
 
 if __name__ == "__main__":

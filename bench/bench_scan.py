@@ -6,9 +6,15 @@ that its peak memory (max RSS) is its own:
 
 * ``scan``: ``rocci.scan`` (the reduction in DuckDB) and, on the counts, ``roc_auc`` (DeLong), ``threshold_ci`` at 99 rates,
   ``vertical_ci`` at 99 FPR levels, ``cost_ci`` at 101 w and ``compare_thresholds`` at 9 rates;
-* ``pandas``: ``pandas.read_parquet`` of the three columns and the same four calls on the arrays.
+* ``pandas``: ``pandas.read_parquet`` of the three columns and the same four calls on the arrays;
+* ``spark`` (``--engine spark`` or ``both``): ``rocci.scan(..., engine="spark")`` in a local Spark
+  (``local[2]``): the session's start, the reduction of one model alone (twice: ``first`` pays the JVM's
+  warm-up, ``one`` is warm), the reduction of both models and their pair (``read``, as for DuckDB), then
+  the same analyses.  The JVM is a separate process:
+  its peak resident memory (VmHWM of the java child) is recorded beside the Python process's.
 
-Both give the same numbers (checked here on the AUC). Run: ``python bench/bench_scan.py --rows 10000000``.
+All give the same numbers (checked here on the AUC). Run: ``python bench/bench_scan.py --rows 10000000``
+(``--engine spark`` for Spark alone, ``--engine both`` for the three).
 ``roc_auc``, ``threshold_ci`` and ``cost_ci`` work on the distinct scores of a table of counts;
 ``vertical_ci`` still expands the negatives, and the paired functions expand the pair table to rows.
 """
@@ -30,14 +36,56 @@ from _record import Record, load_average  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
-import json, sys, time, resource
+import json, os, sys, time, resource
 import numpy as np
 sys.path.insert(0, {root!r})
 import rocci
 path, how, paired = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+extra = dict()
+
+
+def jvm_peak():
+    # peak resident memory (VmHWM) of the java processes under this one: Spark's driver JVM
+    peak, todo = 0, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        for task in os.listdir(f"/proc/{{pid}}/task"):
+            try:
+                with open(f"/proc/{{pid}}/task/{{task}}/children") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+            except OSError:
+                pass
+        if pid != os.getpid():
+            try:
+                with open(f"/proc/{{pid}}/cmdline", "rb") as fh:
+                    is_java = b"java" in fh.read().split(b"\0")[0]
+                with open(f"/proc/{{pid}}/status") as fh:
+                    hwm = [int(l.split()[1]) * 1024 for l in fh if l.startswith("VmHWM:")]
+                if is_java and hwm:
+                    peak = max(peak, hwm[0])
+            except OSError:
+                pass
+    return peak
+
+
+if how == "spark":
+    from pyspark.sql import SparkSession
+    t = time.perf_counter()
+    spark = (SparkSession.builder.master("local[2]").appName("bench_scan")
+             .config("spark.driver.memory", {spark_memory!r}).config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "8")
+             .config("spark.sql.warehouse.dir", os.path.join(os.path.dirname(path), "spark-warehouse"))
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    extra["session"] = time.perf_counter() - t
+    for key in ("first", "one"):  # one model, twice: the first pays the JVM's warm-up (JIT, code generation)
+        t = time.perf_counter()
+        rocci.scan(path, label="y", scores="a", pos_label=1, engine="spark", spark=spark)
+        extra[key] = time.perf_counter() - t
 t0 = time.perf_counter()
-if how == "scan":
-    res = rocci.scan(path, label="y", scores=["a", "b"], pos_label=1, paired=paired)
+if how in ("scan", "spark"):
+    engine = dict(engine="spark", spark=spark) if how == "spark" else dict()
+    res = rocci.scan(path, label="y", scores=["a", "b"], pos_label=1, paired=paired, **engine)
     one, pair = res["a"], (res.paired("a", "b") if paired else None)
     args1, args2 = (one,), (pair,)
 else:
@@ -58,8 +106,10 @@ if paired:
 t_cmp = time.perf_counter() - t
 total = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+if how == "spark":
+    extra["jvm_peak"] = jvm_peak()
 print(json.dumps(dict(read=t_read, roc_auc=t_auc, threshold_ci=t_thr, vertical_ci=t_vert, cost_ci=t_cost,
-                      compare_thresholds=t_cmp, total=total, peak=peak, auc=auc)))
+                      compare_thresholds=t_cmp, total=total, peak=peak, auc=auc, **extra)))
 """
 
 
@@ -80,8 +130,9 @@ def make_file(path: Path, rows: int) -> None:
     con.close()
 
 
-def run_child(path: Path, how: str, paired: bool) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT)), str(path), how, str(int(paired))],
+def run_child(path: Path, how: str, paired: bool, spark_memory: str = "4g") -> dict:
+    code = CHILD.format(root=str(ROOT), spark_memory=spark_memory)
+    out = subprocess.run([sys.executable, "-c", code, str(path), how, str(int(paired))],
                          capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
     if out.returncode != 0:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"}
@@ -94,6 +145,10 @@ def main() -> None:
     ap.add_argument("--dir", default=None, help="where the Parquet file is made (default: a temporary directory)")
     ap.add_argument("--single", action="store_true",
                     help="one model only: no pair table (with continuous scores it has about one row per instance)")
+    ap.add_argument("--engine", choices=("duckdb", "spark", "both"), default="duckdb",
+                    help="duckdb: rocci.scan (DuckDB) and pandas; spark: rocci.scan(engine='spark') in local "
+                         "mode; both: the three")
+    ap.add_argument("--spark-memory", default="4g", help="spark.driver.memory of the local Spark (default 4g)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     rec = Record("bench_scan")
@@ -104,13 +159,20 @@ def main() -> None:
         make_file(path, args.rows)
         print(f"made {path} ({path.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s")
     results = {}
-    for how in ("scan", "pandas"):
-        r = run_child(path, how, not args.single)
+    paths = {"duckdb": ("scan", "pandas"), "spark": ("spark",), "both": ("scan", "pandas", "spark")}[args.engine]
+    for how in paths:
+        r = run_child(path, how, not args.single, args.spark_memory)
         results[how] = r
         if "error" in r:
             print(f"{how:<7} failed: {r['error']}")
             rec.add(f"scan/{how}/total", None, "s", n=args.rows, note=r["error"])
             continue
+        if how == "spark":
+            print(f"spark   session start {r['session']:6.2f} s | one model reduced {r['first']:6.2f} s (first), "
+                  f"{r['one']:6.2f} s (again) | JVM peak {r['jvm_peak'] / 2**30:5.2f} GiB (Python's below)")
+            for key in ("session", "first", "one"):
+                rec.add(f"scan/spark/{key}", r[key], "s", n=args.rows, paired=not args.single)
+            rec.add("scan/spark/jvm_peak_rss", r["jvm_peak"], "bytes", n=args.rows, paired=not args.single)
         print(f"{how:<7} read/reduce {r['read']:7.2f} s | roc_auc {r['roc_auc']:6.2f} s | threshold_ci {r['threshold_ci']:6.2f} s | vertical_ci "
               f"{r['vertical_ci']:6.2f} s | cost_ci {r['cost_ci']:6.2f} s | compare_thresholds "
               f"{r['compare_thresholds']:6.2f} s | total {r['total']:7.2f} s | peak {r['peak'] / 2**30:5.2f} GiB "
@@ -118,9 +180,12 @@ def main() -> None:
         for key in ("read", "roc_auc", "threshold_ci", "vertical_ci", "cost_ci", "compare_thresholds", "total"):
             rec.add(f"scan/{how}/{key}", r[key], "s", n=args.rows, paired=not args.single)
         rec.add(f"scan/{how}/peak_rss", r["peak"], "bytes", n=args.rows, paired=not args.single)
-    if all("auc" in r for r in results.values()):
-        assert abs(results["scan"]["auc"] - results["pandas"]["auc"]) <= 1e-12, "the two paths disagree"
-        print(f"same AUC on both paths: {results['scan']['auc']:.12f}")
+    aucs = {how: r["auc"] for how, r in results.items() if "auc" in r}
+    if len(aucs) > 1:
+        assert max(aucs.values()) - min(aucs.values()) <= 1e-12, f"the paths disagree: {aucs}"
+        print(f"same AUC on every path ({', '.join(aucs)}): {next(iter(aucs.values())):.12f}")
+    if "scan" in aucs and "spark" in aucs:
+        assert aucs["scan"] == aucs["spark"], "DuckDB's and Spark's counts differ"
     rec.save(args.json)
 
 

@@ -29,6 +29,12 @@ Usage::
     python bench/bench_single.py            # n = 10^3 … 10^6   (a few minutes)
     python bench/bench_single.py --quick    # n = 10^3, 10^4    (smoke run, seconds)
     python bench/bench_single.py --big      # adds n = 10^7     (needs a few GB)
+    python bench/bench_single.py --json bench/results/bench_single.json   # also the record
+    python bench/bench_single.py --sizes 1000 --repeats 1 --resamples 200  # tiny (tests)
+
+``--json PATH`` writes every printed figure with ``bench/_record.py`` (seconds, ratios
+to argsort, bytes, the Monte Carlo, pROC and scikit-learn anchors with whether they
+were measured in this run, the repeats and the load average of each n).
 """
 
 from __future__ import annotations
@@ -46,8 +52,10 @@ import tracemalloc
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rocci  # noqa: E402
+from _record import Record, load_average  # noqa: E402
 
 #: 99 total positive rates / FPR levels: 0.01, 0.02, …, 0.99.
 LEVELS_99 = np.round(np.linspace(0.01, 0.99, 99), 2)
@@ -340,6 +348,7 @@ def run_size(n: int, args) -> dict:
         res["time"][key] = median_time(fns[key], repeats)
     argsort_times += repeat_times(fns["argsort"], repeats)
     res["time"]["argsort"] = statistics.median(argsort_times)
+    res["load"] = load_average()
 
     # Pass 2: peak memory (tracemalloc on), one call each.
     for key in active:
@@ -367,6 +376,8 @@ def run_size(n: int, args) -> dict:
         assert np.array_equal(r, ev.r), "Monte Carlo and rocci FPR levels differ"
         res["mc"]["vert_gap"] = _max_sd_gap(
             (vlo, vhi), (ev.tpr_low, ev.tpr_high), (ev.tpr_std, ev.tpr_std))
+        res["mc"]["repeats"] = mc_repeats
+        res["mc"]["load"] = load_average()
     return res
 
 
@@ -467,18 +478,18 @@ def build_tables(results: list[dict], args) -> list[tuple[str, list[str], list[l
     tables.append((
         "Speed-up over a vectorised Monte Carlo stratified bootstrap computing the same intervals",
         header, rows,
-        [f"threshold: 99 thresholds (total positive rate 0.01…0.99), percentile rectangles; "
-         f"vertical: 99 FPR levels, percentile. Speed-up = MC time / exact time.",
+        ["threshold: 99 thresholds (total positive rate 0.01…0.99), percentile rectangles; "
+         "vertical: 99 FPR levels, percentile. Speed-up = MC time / exact time.",
          f"Monte Carlo is run only up to n = {fmt_n(args.mc_max_n)}: at 10^6 it would take "
          f"minutes per call (B·n = {B:,}·10^6 draws per class), so those rows show {DASH}.",
-         f"max gap (sd): largest |MC bound − exact bound| over all bounds, in "
+         "max gap (sd): largest |MC bound − exact bound| over all bounds, in "
          "exact bootstrap standard deviations; with B = 2,000, Monte Carlo noise alone puts "
          "it around 0.2–0.5 when both compute the same interval (more with fewer resamples)."],
     ))
 
     ref = next((r for r in results if r["n"] == 10**4), None)
     if ref is not None:
-        proc = measure_proc(args.seed)
+        proc = args.proc
         header = ["task at n = 10^4", "R pROC (this run)", "rocci exact", "vs pROC",
                   f"Monte Carlo here (B={B})"]
         rows = []
@@ -530,6 +541,84 @@ def build_tables(results: list[dict], args) -> list[tuple[str, list[str], list[l
     return tables
 
 
+#: record keys of the timed calls (CALLS' keys → "<function>/<method>/<thresholds>")
+RECORD_KEYS = {
+    "argsort": "argsort",
+    "thr_all_wilson": "threshold_ci/wilson/every",
+    "thr99_pct": "threshold_ci/percentile/99",
+    "thr_all_pct": "threshold_ci/percentile/every",
+    "vert_pct": "vertical_ci/percentile/99",
+    "vert_wald": "vertical_ci/wald/99",
+    "roc_curve": "roc_curve",
+    "roc_auc": "roc_auc",
+}
+MC_KEYS = {"thr99": ("thr99_pct", "thr99_gap"), "vert": ("vert_pct", "vert_gap")}
+
+
+def record(rec, results: list[dict], args, elapsed: float) -> None:
+    """Every figure of the printed tables into ``rec`` (``bench/_record.py``)."""
+    limits = {key: lim for key, _, lim in CALLS}
+    B = args.resamples
+    for res in results:
+        n, tm, load = res["n"], res["time"], res["load"]
+        base = tm["argsort"]
+        rec.add("argsort", base, "s", n=n, repeats=2 * res["repeats"], load=load,
+                note="timed before and after the rocci calls, median over both")
+        for key, name in RECORD_KEYS.items():
+            if key == "argsort":
+                continue
+            ctx = dict(n=n, repeats=res["repeats"], load=load)
+            if key in ("thr99_pct", "vert_pct"):
+                mc_key = "thr99" if key == "thr99_pct" else "vert"
+                if mc_key in res["mc"]:
+                    ctx.update(anchor=f"Monte Carlo stratified bootstrap, B={B}", anchor_value=res["mc"][mc_key],
+                               anchor_measured=True)
+            if key in tm:
+                rec.add(name, tm[key], "s", ratio_argsort=tm[key] / base, **ctx)
+            elif limits.get(key) is not None and n > limits[key]:
+                rec.add(name, None, "s", note=f"not run above n = {fmt_n(limits[key])}", **ctx)
+            elif key in ("roc_curve", "roc_auc"):
+                rec.add(name, None, "s", note="scikit-learn not installed: not timed", **ctx)
+        for key, name in RECORD_KEYS.items():
+            if key in res["mem"]:
+                rec.add(f"peak_memory/{name}", res["mem"][key], "bytes", n=n, per_instance=res["mem"][key] / n)
+            elif limits.get(key) is not None and n > limits[key]:
+                rec.add(f"peak_memory/{name}", None, "bytes", n=n, note=f"not run above n = {fmt_n(limits[key])}")
+        for skl_key, name in (("skl_roc_curve", "sklearn/roc_curve"), ("skl_auc", "sklearn/roc_auc_score")):
+            if skl_key in tm:
+                import sklearn
+
+                rec.add(name, tm[skl_key], "s", n=n, ratio_argsort=tm[skl_key] / base, repeats=res["repeats"],
+                        load=load, anchor_measured=True, version=sklearn.__version__)
+            else:
+                rec.add(name, None, "s", n=n, anchor_measured=False, note="scikit-learn not installed", load=load)
+        mc = res["mc"]
+        for mc_key, (exact_key, gap_key) in MC_KEYS.items():
+            name = f"montecarlo/{RECORD_KEYS[exact_key]}"
+            if mc_key in mc:
+                rec.add(name, mc[mc_key], "s", n=n, resamples=B, repeats=mc["repeats"], load=mc["load"],
+                        anchor_measured=True, compared_with=RECORD_KEYS[exact_key],
+                        speedup=mc[mc_key] / tm[exact_key], max_gap_sd=mc[gap_key])
+            else:
+                rec.add(name, None, "s", n=n, resamples=B, anchor_measured=False,
+                        note=f"Monte Carlo is run only up to n = {fmt_n(args.mc_max_n)}")
+    ref = next((r for r in results if r["n"] == 10**4), None)
+    proc = getattr(args, "proc", None)
+    for key, exact_key, call in (("thr99", "thr99_pct", "pROC/ci.thresholds"), ("vert", "vert_pct", "pROC/ci.se")):
+        if ref is None:
+            rec.add(call, None, "s", n=10**4, anchor_measured=False, call=PROC_CALLS[key],
+                    note="n = 10^4 not in this run: pROC not run")
+        elif proc is None:
+            rec.add(call, None, "s", n=10**4, anchor_measured=False, call=PROC_CALLS[key],
+                    note="pROC not installed (Rscript with r-cran-proc): not measured")
+        else:
+            ours = ref["time"][exact_key]
+            rec.add(call, proc[key], "s", n=10**4, anchor_measured=True, call=PROC_CALLS[key], repeats=1,
+                    load=[round(x, 2) for x in proc["load"]], compared_with=RECORD_KEYS[exact_key],
+                    compared_value=ours, speedup=proc[key] / ours)
+    rec.add("run/elapsed", elapsed, "s", sizes=[r["n"] for r in results], seed=args.seed, confidence=CONFIDENCE)
+
+
 def text_table(header, rows) -> str:
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     line = lambda cells: "  ".join(str(c).rjust(w) if i else str(c).ljust(w)  # noqa: E731
@@ -564,13 +653,19 @@ def main(argv=None) -> int:
     p.add_argument("--mc-max-n", type=int, default=10**5,
                    help="largest n for the Monte Carlo baseline (default 10^5)")
     p.add_argument("--seed", type=int, default=20260101, help="data and Monte Carlo seed")
+    p.add_argument("--sizes", type=int, nargs="+", default=None,
+                   help="the n to run (overrides --quick/--big; pROC runs only when 10^4 is among them)")
+    p.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = p.parse_args(argv)
     if args.repeats < 0:
         p.error("--repeats must be positive")
+    rec = Record("bench_single", argv=sys.argv[1:] if argv is None else argv)
 
     sizes = [10**3, 10**4] if args.quick else [10**3, 10**4, 10**5, 10**6]
     if args.big and not args.quick:
         sizes.append(10**7)
+    if args.sizes:
+        sizes = sorted(set(args.sizes))
 
     log(environment())
     started = time.perf_counter()
@@ -587,9 +682,15 @@ def main(argv=None) -> int:
                 continue
         log(f"n = {n:,}")
         results.append(run_size(n, args))
-    elapsed = time.perf_counter() - started
+    elapsed = time.perf_counter() - started  # the rocci, argsort and Monte Carlo timings (not pROC)
+    args.proc = None
+    if any(r["n"] == 10**4 for r in results):
+        log("pROC (Rscript) at n = 10^4 ...")
+        args.proc = measure_proc(args.seed)
 
     tables = build_tables(results, args)
+    record(rec, results, args, elapsed)
+    rec.save(args.json)
     data_note = ("Binormal data: positives N(1,1), negatives N(0,1), half each, "
                  f"seed {args.seed}; confidence level {CONFIDENCE}, m± = n±.")
     print(f"rocci single-model benchmark — {environment()}")

@@ -20,7 +20,8 @@ shared and noisy):
 B = 2,000 resamples (its time, and a check that its P(ΔTPR > 0) lies within
 5 Monte Carlo standard errors of the exact value).
 
-Usage: ``python bench/bench_vertical_paired.py [--quick] [--repeats 5] [--monte-carlo]``.
+Usage: ``python bench/bench_vertical_paired.py [--quick] [--repeats 5] [--monte-carlo] [--json PATH]``
+(``--json PATH``: every printed figure also as a record, ``bench/_record.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocci  # noqa: E402
+from _record import Record  # noqa: E402
 from rocci.compare import vertical as vertical_paired  # noqa: E402
 
 
@@ -83,7 +86,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="n = 10^3 only")
     parser.add_argument("--repeats", type=int, default=5, help="timed calls per case (median)")
     parser.add_argument("--monte-carlo", action="store_true", help="add a Monte Carlo bootstrap with B = 2,000")
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = parser.parse_args()
+    rec = Record("bench_vertical_paired", argv=sys.argv[1:])
     rng = np.random.default_rng(2024)
 
     # Which route computed the joint law (the series returns None when it declines, and calls the
@@ -127,6 +132,8 @@ def main() -> None:
                 line = (f"{n:>7,} {f'{n_pos}/{n_neg}':>11} {scores:>7} {rho:>5} {fpr:>5.2f} {int(res.r[0]):>5} "
                         f"{t_exact:>7.3f}s {t_sort * 1e3:>7.3f}ms {t_exact / t_sort:>6.0f}x {route:>11} "
                         f"{res.truncated_mass[0]:>9.1e}")
+                ctx = dict(anchor="Monte Carlo stratified bootstrap, B=2000", anchor_measured=False,
+                           note="Monte Carlo not run (--monte-carlo)")
                 if args.monte_carlo:
                     t = time.perf_counter()
                     sample = monte_carlo(y, a, b, int(res.r[0]), 2000, rng)
@@ -134,7 +141,14 @@ def main() -> None:
                     p = min(max(res.p_a_better[0], 0.0), 1.0)
                     assert abs(np.mean(sample > 0) - p) < 5 * np.sqrt(p * (1 - p) / 2000) + 1e-3
                     line += f" {t_mc:>9.2f}s {p:>8.4f}"
+                    ctx = dict(anchor="Monte Carlo stratified bootstrap, B=2000", anchor_value=t_mc,
+                               anchor_measured=True, anchor_repeats=1, p_a_better=p)
                 print(line, flush=True)
+                rec.add("compare_vertical/one_level", t_exact, "s", n=n, n_pos=n_pos, n_neg=n_neg, scores=scores,
+                        rho=rho, fpr=fpr, r=int(res.r[0]), repeats=args.repeats, argsort=t_sort,
+                        argsort_repeats=max(args.repeats, 21), ratio_argsort=t_exact / t_sort, route=route,
+                        truncated_mass=float(res.truncated_mass[0]), **ctx)
+    rec.save(args.json)
 
 
 if __name__ == "__main__":
