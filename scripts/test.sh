@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Create the environment (Debian's Chromium included) and run the whole test suite:
-# backend, exact-bootstrap oracles, the shared test vectors, AppTest and the
-# real-browser tests (Playwright driving /usr/bin/chromium).
+# Create the environment (Debian's Chromium and Java included) and run the whole test suite:
+# backend, exact-bootstrap oracles, the shared test vectors, AppTest, the
+# real-browser tests (Playwright driving /usr/bin/chromium) and rocci.scan's
+# Spark tests (PySpark in local mode, which needs Java 17 or later).
 # Usage: bash scripts/test.sh [pytest options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian packages the tests need and the machine lacks: one `apt-get update` for all of them.
+missing=()
 if ! [ -x /usr/bin/chromium ]; then
   echo "== installing Debian's chromium for the browser tests"
+  missing+=(chromium)
+fi
+if ! command -v java >/dev/null 2>&1; then
+  echo "== installing Debian's Java (default-jre-headless) for the Spark tests"
+  missing+=(default-jre-headless)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 if [ ! -x .venv/bin/python ]; then

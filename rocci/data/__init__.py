@@ -25,7 +25,7 @@ module                contents
 ``data.guess``        step 2, the guesses
 ``data.prepare``      steps 3 and 4, :class:`PreparedData`, :func:`prepare_binary`,
                       :func:`summarize`
-``data.scan``         :func:`rocci.scan`: reduce rows where they live (DuckDB) to the counts
+``data.scan``         :func:`rocci.scan`: reduce rows where they live (DuckDB or Spark) to the counts
 ``data._common``      column checks and value previews shared by the steps
 ====================  ===============================================================
 """

@@ -7,7 +7,8 @@ An engine that can ``GROUP BY`` makes these tables next to the data, and
 rocci finishes exactly from them.  :func:`scan` does it with DuckDB (embedded,
 out-of-core: its memory follows the number of distinct scores, not of rows)
 on Parquet or CSV files and globs, a DuckDB database, a SQL query, or a
-pandas or Arrow table already in memory.
+pandas or Arrow table already in memory; or with Spark (``engine="spark"``)
+on a Spark DataFrame, files, a table or a query of the user's session.
 
 The reduction, for each model ``s`` (and each pair ``a, b``)::
 
@@ -19,12 +20,23 @@ Rows missing the label, any score or the group are dropped from every model
 (as :func:`rocci.data.prepare_binary` does, so that paired comparisons see the
 same instances) and counted per column.  The positive label follows the
 in-memory rules (:func:`rocci._validation.check_labels` on the label values).
+
+One code path builds the SQL for both engines; what differs (quoting, the
+infinity test, array literals, running a statement, reading column types,
+turning a source into a relation) is an engine object, :class:`_DuckDB` or
+:class:`_Spark`.  The statements use only operations whose results IEEE-754
+fixes (casts to DOUBLE, +, *, /, comparisons, round-half-away-from-zero of a
+double to a whole number, decimal literals parsed to the nearest double), so
+the two engines give the same tables bit for bit: see :func:`_rounding`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import glob
 import os
+import re
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,18 +179,61 @@ def rounding_effect(counts: ScoreCounts, description: str = "rounded scores") ->
     return RoundingEffect(description, bound, table)
 
 
-def _rounding_sql(column: str, significant: int | None, step: float | None) -> tuple[str, str]:
-    """A non-decreasing rounding of ``column`` in SQL, and its description."""
-    x = f"CAST({column} AS DOUBLE)"
+#: The PySpark release rocci is tested with (requirements-dev.txt, the ``spark`` extra).
+PYSPARK_VERSION = "4.3.0"
+
+#: Powers of ten 10^-324 … 10^309 as DOUBLE literals, each the nearest double to its decimal (both engines
+#: parse decimals correctly rounded); ``_POWERS[j + 324]`` is 10^j (0 and inf at the ends).
+_POWERS = ["0e0"] + [f"1e{j}" for j in range(-323, 309)] + ["CAST('Infinity' AS DOUBLE)"]
+
+
+def _rounding(d, x: str, i: int, significant: int | None, step: float | None):
+    """A non-decreasing rounding of the DOUBLE expression ``x``, the same bits in every engine.
+
+    Returns ``(layers, final, description)``: ``layers`` are lists of ``expression AS name`` computed one
+    after the other (each may use the names of the previous ones), ``final`` the rounded value from them.
+
+    Only operations whose result IEEE-754 fixes decide the value: products and quotients of doubles,
+    decimal text parsed to the nearest double (literals, ``CAST('…' AS DOUBLE)``), comparisons, and
+    ``round`` of a double to a whole number (half away from zero in DuckDB; HALF_UP of the double's
+    decimal form, ``Double.toString``, in Spark: the same whole number, since that form parses back to
+    the double and a half-integer other than the double itself lies at least an ulp away from it).  ``log10``, whose last bit differs between C and Java
+    libraries, only proposes the decimal exponent: comparisons with the literal powers 10^e0 and
+    10^(e0+1) make it exact.  Then, with ``m = k - 1 - e``, ``N = round(x·10^m)`` (or ``round(x / 10^-m)``)
+    and the value is the double nearest to ``N·10^-m``: ``N / 10^m`` or ``N · 10^-m`` while the power is
+    exact (|m| <= 22), else the text ``'Ne-m'`` parsed.  ``+ 0.0`` turns -0.0 into 0.0 (DuckDB keeps the
+    sign of zero in a GROUP BY key, Spark does not).  A value that would round past the largest double
+    keeps its own value.
+    """
+    zero = "CAST(0 AS DOUBLE)"
+    xi, r = d.quote(f"__rocci_x{i}"), d.quote(f"__rocci_r{i}")
+    last = f"CASE WHEN {d.is_inf(r)} THEN {xi} ELSE {r} END + {zero}"
     if step is not None:
-        return f"round({x} / {float(step)!r}) * {float(step)!r}", f"scores rounded to a grid of step {step:g}"
-    scale = f"pow(10, {int(significant) - 1} - floor(log10(abs({x}))))"
-    return (f"CASE WHEN {x} = 0 THEN 0.0 ELSE round({x} * {scale}) / {scale} END",
-            f"scores rounded to {int(significant)} significant digits")
+        s = f"CAST('{float(step)!r}' AS DOUBLE)"
+        layers = [[f"{x} AS {xi}"], [f"round({xi} / {s}) * {s} AS {r}"]]
+        return layers, last, f"scores rounded to a grid of step {step:g}"
+    k = int(significant)
+    e0, e, m, p, n = (d.quote(f"__rocci_{name}{i}") for name in ("e0_", "e_", "m_", "p_", "n_"))
 
+    def power(j):  # 10^j, j an integer expression within [-324, 309]
+        return d.element(_POWERS, f"{j} + {325}")
 
-def _quote(name: str) -> str:
-    return '"' + str(name).replace('"', '""') + '"'
+    def parsed(digits, exponent):  # the double nearest to digits·10^exponent (both whole numbers)
+        return (f"CAST(concat(CAST(CAST({digits} AS BIGINT) AS STRING), 'e', CAST({exponent} AS STRING)) "
+                "AS DOUBLE)")
+
+    layers = [
+        [f"{x} AS {xi}"],
+        [f"CASE WHEN {xi} = 0 THEN 0 ELSE CAST(floor(log10(abs({xi}))) AS BIGINT) END AS {e0}"],
+        [f"{e0} + CASE WHEN {xi} = 0 THEN 0 WHEN abs({xi}) >= {power(f'least({e0} + 1, 309)')} THEN 1 "
+         f"WHEN abs({xi}) < {power(f'greatest({e0}, -324)')} THEN -1 ELSE 0 END AS {e}"],
+        [f"least({k - 1} - {e}, 308) AS {m}"],
+        [f"{power(f'abs({m})')} AS {p}"],
+        [f"CASE WHEN {m} >= 0 THEN round({xi} * {p}) ELSE round({xi} / {p}) END AS {n}"],
+        [f"CASE WHEN {xi} = 0 THEN {zero} WHEN {m} > 22 OR {m} < -22 THEN {parsed(n, f'-{m}')} "
+         f"WHEN {m} >= 0 THEN {n} / {p} ELSE {n} * {p} END AS {r}"],
+    ]
+    return layers, last, f"scores rounded to {k} significant digits"
 
 
 def _check_inside(path: Path, root: Path | None) -> None:
@@ -190,79 +245,295 @@ def _check_inside(path: Path, root: Path | None) -> None:
         raise InputError(f"{path} is outside the data directory {root}: only files under it can be read.")
 
 
-def _connect(allowed_root):
-    import duckdb
-
-    con = duckdb.connect(":memory:")
-    con.execute("SET threads TO %d" % max(1, min(os.cpu_count() or 1, 8)))
-    if allowed_root is not None:
-        root = str(Path(allowed_root).resolve())
-        con.execute("SET allowed_directories = [?]", [root])
-        con.execute("SET enable_external_access = false")
-    return con
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
-def _relation(con, source, table, query, allowed_root):
-    """A SQL expression for the rows to read, and a short description of it."""
-    if query is not None and source is None:
-        return f"({query})", "query"
-    if isinstance(source, pd.DataFrame):
-        con.register("rocci_source", source)
-        return "rocci_source", f"a table of {len(source):,} rows"
-    if type(source).__module__.startswith("pyarrow"):
-        con.register("rocci_source", source)
-        return "rocci_source", "an Arrow table"
-    if not isinstance(source, (str, os.PathLike)):
-        raise InputError(f"scan reads a file path or glob, a DuckDB database, a SQL query, or a pandas/Arrow "
-                         f"table; got {type(source).__name__}.")
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _local_path(source, allowed_root) -> tuple[Path, bool]:
+    """The path, whether it is a glob; refused when it leaves ``allowed_root`` or names no file."""
     path = Path(source)
-    name = path.name.lower()
     has_glob = any(ch in str(source) for ch in "*?[")
     anchor = path.parent if has_glob else path
     _check_inside(anchor, allowed_root)
     if not has_glob and not path.exists():
         raise InputError(f"No file {source}: check the path.")
-    if name.endswith(_DATABASE):
-        con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
-        if query is not None:
-            con.execute("USE rocci_db")
-            return f"({query})", f"{path.name}: query"
-        if table is None:
-            raise InputError(f"{path.name} is a database: say which table to read (table=) or give a query=.")
-        return f"rocci_db.{_quote(table)}", f"{path.name}: table {table}"
-    if name.endswith(_PARQUET):
-        return f"read_parquet({_literal(str(path))})", str(path)
-    if name.endswith(_CSV):
-        return f"read_csv({_literal(str(path))})", str(path)
-    raise InputError(f"{path.name}: scan reads Parquet (.parquet) and CSV/TSV files and DuckDB databases "
-                     "(.duckdb, .db).")
+    return path, has_glob
 
 
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+class _DuckDB:
+    """DuckDB, embedded: files and globs, DuckDB databases, SQL, pandas and Arrow tables."""
+
+    name = "DuckDB"
+
+    def __init__(self, allowed_root):
+        import duckdb
+
+        self.con = duckdb.connect(":memory:")
+        self.con.execute("SET threads TO %d" % max(1, min(os.cpu_count() or 1, 8)))
+        if allowed_root is not None:
+            root = str(Path(allowed_root).resolve())
+            self.con.execute("SET allowed_directories = [?]", [root])
+            self.con.execute("SET enable_external_access = false")
+
+    @staticmethod
+    def quote(name) -> str:
+        return '"' + str(name).replace('"', '""') + '"'
+
+    @staticmethod
+    def is_inf(x: str) -> str:
+        return f"isinf({x})"
+
+    @staticmethod
+    def element(items, index: str) -> str:
+        return f"list_extract([{', '.join(items)}], {index})"
+
+    def sql(self, text: str, params=None, what: str = "reading the data") -> pd.DataFrame:
+        import duckdb
+
+        try:
+            return self.con.execute(text, params or []).fetchdf()
+        except duckdb.Error as exc:
+            raise InputError(f"DuckDB failed while {what}: {_first_line(exc)}") from None
+
+    def describe(self, rel: str) -> dict:
+        types = self.sql(f"DESCRIBE SELECT * FROM {rel}", what="reading the columns")
+        return dict(zip(types["column_name"], types["column_type"]))
+
+    @staticmethod
+    def numeric(kind: str) -> bool:
+        k = kind.upper()
+        return k in ("BOOLEAN",) or any(k.startswith(t) for t in (
+            "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+            "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL"))
+
+    def relation(self, source, table, query, allowed_root) -> tuple[str, str]:
+        """A SQL expression for the rows to read, and a short description of it."""
+        con = self.con
+        if query is not None and source is None:
+            return f"({query})", "query"
+        if isinstance(source, pd.DataFrame):
+            con.register("rocci_source", source)
+            return "rocci_source", f"a table of {len(source):,} rows"
+        if type(source).__module__.startswith("pyarrow"):
+            con.register("rocci_source", source)
+            return "rocci_source", "an Arrow table"
+        if type(source).__module__.startswith("pyspark"):
+            raise InputError("This is a Spark DataFrame: scan it with engine='spark' (the reduction then runs "
+                             "in Spark and only the count tables reach Python).")
+        if not isinstance(source, (str, os.PathLike)):
+            raise InputError(f"scan reads a file path or glob, a DuckDB database, a SQL query, or a pandas/Arrow "
+                             f"table; got {type(source).__name__}.")
+        path, _ = _local_path(source, allowed_root)
+        name = path.name.lower()
+        if name.endswith(_DATABASE):
+            con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
+            if query is not None:
+                con.execute("USE rocci_db")
+                return f"({query})", f"{path.name}: query"
+            if table is None:
+                raise InputError(f"{path.name} is a database: say which table to read (table=) or give a query=.")
+            return f"rocci_db.{self.quote(table)}", f"{path.name}: table {table}"
+        if name.endswith(_PARQUET):
+            return f"read_parquet({_literal(str(path))})", str(path)
+        if name.endswith(_CSV):
+            return f"read_csv({_literal(str(path))})", str(path)
+        raise InputError(f"{path.name}: scan reads Parquet (.parquet) and CSV/TSV files and DuckDB databases "
+                         "(.duckdb, .db).")
+
+    def close(self) -> None:
+        self.con.close()
 
 
-def _sql(con, sql: str, params=None, what: str = "reading the data"):
-    import duckdb
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")  # s3a:, hdfs:, file: (not a drive letter C:)
 
+
+class _Spark:
+    """Spark: a Spark DataFrame, Parquet/CSV paths or globs (local or any file system the session reads),
+    a table or a query of the session, a pandas or Arrow table (sent to Spark)."""
+
+    name = "Spark"
+
+    def __init__(self, session):
+        self.spark = session
+        self.views: list[str] = []
+
+    @staticmethod
+    def quote(name) -> str:
+        return "`" + str(name).replace("`", "``") + "`"
+
+    @staticmethod
+    def is_inf(x: str) -> str:
+        return f"abs({x}) = CAST('Infinity' AS DOUBLE)"
+
+    @staticmethod
+    def element(items, index: str) -> str:
+        return f"element_at(array({', '.join(items)}), CAST({index} AS INT))"
+
+    @staticmethod
+    def _errors() -> tuple:
+        from pyspark.errors import PySparkException
+
+        try:
+            from py4j.protocol import Py4JError
+        except ImportError:  # Spark Connect alone
+            return (PySparkException,)
+        return (PySparkException, Py4JError)
+
+    def _local(self) -> bool:
+        """Whether the session runs on this machine (a path without a scheme is then a local file)."""
+        try:
+            return str(self.spark.sparkContext.master).startswith("local")
+        except Exception:  # noqa: BLE001 - Spark Connect has no SparkContext: the server's files are not ours
+            return False
+
+    def sql(self, text: str, params=None, what: str = "reading the data") -> pd.DataFrame:
+        try:
+            frame = self.spark.sql(text, args=list(params)) if params else self.spark.sql(text)
+            # the count tables only: they are all that leaves Spark (toArrow: Spark 4; toPandas before)
+            return frame.toArrow().to_pandas() if hasattr(frame, "toArrow") else frame.toPandas()
+        except self._errors() as exc:
+            raise InputError(f"Spark failed while {what}: {_first_line(exc)}") from None
+
+    def describe(self, rel: str) -> dict:
+        try:
+            return dict(self.spark.sql(f"SELECT * FROM {rel}").dtypes)
+        except self._errors() as exc:
+            raise InputError(f"Spark failed while reading the columns: {_first_line(exc)}") from None
+
+    @staticmethod
+    def numeric(kind: str) -> bool:
+        k = kind.lower()
+        return k in ("boolean", "tinyint", "byte", "smallint", "short", "int", "integer", "bigint", "long",
+                     "float", "real", "double") or k.startswith("decimal")
+
+    def _view(self, frame) -> str:
+        name = f"rocci_{uuid.uuid4().hex}"
+        frame.createOrReplaceTempView(name)
+        self.views.append(name)
+        return self.quote(name)
+
+    def relation(self, source, table, query, allowed_root) -> tuple[str, str]:
+        try:
+            return self._relation(source, table, query, allowed_root)
+        except self._errors() as exc:
+            raise InputError(f"Spark failed while reading the data: {_first_line(exc)}") from None
+
+    def _relation(self, source, table, query, allowed_root) -> tuple[str, str]:
+        if source is None and (query is not None or table is not None):
+            if allowed_root is not None:
+                raise InputError("With allowed_root, engine='spark' reads files under it only: a Spark query or "
+                                 "table can read anything the session can, so give a path instead.")
+            if query is not None:
+                try:
+                    return self._view(self.spark.sql(query)), "query"
+                except self._errors() as exc:
+                    raise InputError(f"Spark failed while running the query: {_first_line(exc)}") from None
+            return self._view(self.spark.table(table)), f"table {table}"
+        if query is not None or table is not None:
+            raise InputError("With engine='spark', give a query= or a table= of the Spark session alone, "
+                             "or a source without them.")
+        if hasattr(source, "createOrReplaceTempView") and type(source).__module__.startswith("pyspark"):
+            return self._view(source), "a Spark DataFrame"
+        if isinstance(source, pd.DataFrame):
+            import pyarrow as pa
+
+            frame = self.spark.createDataFrame(pa.Table.from_pandas(source, preserve_index=False))
+            return self._view(frame), f"a table of {len(source):,} rows"
+        if type(source).__module__.startswith("pyarrow"):
+            return self._view(self.spark.createDataFrame(source)), "an Arrow table"
+        if not isinstance(source, (str, os.PathLike)):
+            raise InputError(f"engine='spark' reads a Spark DataFrame, Parquet or CSV paths and globs, a table= "
+                             f"or query= of the Spark session, or a pandas/Arrow table; got {type(source).__name__}.")
+        text = os.fspath(source)
+        name = text.lower().rstrip("/")
+        if name.endswith(_DATABASE):
+            raise InputError(f"{Path(text).name} is a DuckDB database: scan it with engine='duckdb'.")
+        local = not _SCHEME.match(text) or name.startswith("file:")
+        if not local and allowed_root is not None:
+            raise InputError(f"{text} is outside the data directory {Path(allowed_root).resolve()}: only files "
+                             "under it can be read.")
+        if local and (allowed_root is not None or self._local()):
+            # files on this machine: the same checks as DuckDB's path, then absolute paths; under
+            # allowed_root a glob is expanded here, so that no file it matches (nor a link) leads out
+            plain = "/" + text[len("file:"):].lstrip("/") if name.startswith("file:") else text
+            path, has_glob = _local_path(plain, allowed_root)
+            if has_glob and allowed_root is None:
+                paths = [str(path.absolute())]  # Spark expands it (Hadoop globs, {a,b} too)
+            elif has_glob:
+                files = sorted(glob.glob(str(path)))
+                if not files:
+                    raise InputError(f"No file matches {text}: check the path.")
+                for f in files:
+                    _check_inside(Path(f), allowed_root)
+                paths = [str(Path(f).resolve()) for f in files]
+            else:
+                paths = [str(path.resolve())]
+        else:
+            paths = [text]
+        described = text
+        if name.endswith(_PARQUET):
+            return self._view(self.spark.read.parquet(*paths)), described
+        if name.endswith(_CSV):
+            sep = "\t" if ".tsv" in name else ","
+            return self._view(self.spark.read.csv(paths, header=True, inferSchema=True, sep=sep)), described
+        raise InputError(f"{Path(text).name}: engine='spark' reads Parquet (.parquet) and CSV/TSV files.")
+
+    def close(self) -> None:
+        for view in self.views:
+            try:
+                self.spark.catalog.dropTempView(view)
+            except Exception:  # noqa: BLE001 - a view that cannot be dropped dies with the session
+                pass
+
+
+def _spark_session(spark, source):
+    """The session: ``spark=``, a Spark DataFrame's own, the active one, or a new local one."""
     try:
-        return con.execute(sql, params or []).fetchdf()
-    except duckdb.Error as exc:
-        raise InputError(f"DuckDB failed while {what}: {str(exc).splitlines()[0]}") from None
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError(f"engine='spark' needs PySpark: pip install pyspark=={PYSPARK_VERSION} (or the 'spark' "
+                         "extra); Spark also needs Java 17 or later (e.g. apt-get install default-jre-headless)."
+                         ) from None
+    if spark is not None:
+        return spark
+    if hasattr(source, "sparkSession") and type(source).__module__.startswith("pyspark"):
+        return source.sparkSession
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    try:
+        import tempfile
+
+        # (its catalog's directory in a temporary one, not ./spark-warehouse)
+        session = (SparkSession.builder.master("local[2]").appName("rocci")
+                   .config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="rocci-spark-")).getOrCreate())
+    except Exception as exc:  # noqa: BLE001 - any failure to start the JVM
+        raise InputError(f"Could not start a local Spark session (Spark needs Java 17 or later, e.g. apt-get "
+                         f"install default-jre-headless, and JAVA_HOME or java on the PATH): {_first_line(exc)}"
+                         ) from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session
 
 
 def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str = "duckdb", table: str | None = None,
          query: str | None = None, group: str | None = None, paired: Any = False,
          significant_digits: int | None = None, grid: float | None = None,
-         allowed_root: str | os.PathLike | None = None) -> ScanResult:
+         allowed_root: str | os.PathLike | None = None, spark=None) -> ScanResult:
     """Read scored rows where they live and return the counts every rocci function accepts.
 
     Parameters
     ----------
-    source : path, glob, DuckDB database, pandas.DataFrame or pyarrow.Table, optional
+    source : path, glob, DuckDB database, pandas.DataFrame, pyarrow.Table or Spark DataFrame, optional
         Parquet or CSV/TSV files (``"scores/*.parquet"``), a DuckDB database file
         (with ``table=`` or ``query=``), or a table in memory.  Omit it to run
-        ``query`` alone (DuckDB SQL can read files itself).
+        ``query`` alone (DuckDB SQL can read files itself).  With ``engine="spark"``:
+        a Spark DataFrame, Parquet/CSV paths or globs (also ``s3a://``, ``hdfs://``…),
+        or a pandas/Arrow table; a ``query=`` or ``table=`` of the Spark session alone.
     label : str
         The column of true classes (two values).
     scores : str or list of str
@@ -270,10 +541,14 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
     pos_label : scalar, optional
         The positive class; as everywhere in rocci, it may be omitted for
         0/1, -1/1 and True/False labels (also written as text).
-    engine : {"duckdb"}
-        The reducer.  (A Spark reducer with the same SQL is planned.)
+    engine : {"duckdb", "spark"}
+        The reducer.  ``"duckdb"``: embedded, out of core.  ``"spark"``: the same
+        SQL run by Spark (``GROUP BY`` on the cluster; only the count tables reach
+        Python), with the same results bit for bit; needs ``pip install
+        pyspark==4.3.0`` and Java 17 or later.
     table, query : str, optional
-        A table of a DuckDB database, or a SQL query whose result is read.
+        A table of a DuckDB database, or a SQL query whose result is read (with
+        ``engine="spark"``: a table or a Spark SQL query of the session).
     group : str, optional
         A fold or group column: ``result.groups[value]`` holds each group's own scan.
     paired : bool or list of (a, b), default False
@@ -281,6 +556,7 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         functions.  A pair's table has one row per distinct (score_a, score_b):
         with continuous scores that is nearly one row per instance (8.3 million
         of 10⁷ rows with scores to 4 decimals), so it is made only when asked.
+        Its rows come in the engine's order.
     significant_digits, grid : optional
         Round every score to this many significant digits, or to multiples of
         ``grid``, before counting: scores with as many distinct values as rows
@@ -289,7 +565,13 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         can have caused, computed exactly from the counts (:class:`RoundingEffect`).
     allowed_root : path, optional
         When given, nothing outside this directory can be read (paths and
-        symbolic links are resolved; DuckDB's external access is limited to it).
+        symbolic links are resolved; DuckDB's external access is limited to it;
+        with Spark, globs are expanded and checked file by file, and a query= or
+        table= is refused since it could read anything).
+    spark : pyspark.sql.SparkSession, optional
+        The session for ``engine="spark"`` (never stopped by rocci).  Default: a
+        Spark DataFrame's own session, else the active session, else a new local one
+        (``local[2]``).
 
     Returns
     -------
@@ -305,8 +587,10 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
     >>> rocci.roc_auc(result["m"]).auc == rocci.roc_auc(rows["y"], rows["m"]).auc
     True
     """
-    if engine != "duckdb":
-        raise InputError(f"engine must be 'duckdb' (got {engine!r}); the Spark reducer is not available yet.")
+    if engine not in ("duckdb", "spark"):
+        raise InputError(f"engine must be 'duckdb' or 'spark' (got {engine!r}).")
+    if spark is not None and engine != "spark":
+        raise InputError("spark= is the session of engine='spark': add engine='spark'.")
     if significant_digits is not None and grid is not None:
         raise InputError("Round by significant_digits or to a grid, not both.")
     if significant_digits is not None and (isinstance(significant_digits, bool) or
@@ -321,48 +605,42 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         raise InputError("Give at least one score column (scores=).")
     if len(set(models)) != len(models):
         raise InputError(f"A score column is listed twice in scores={models}.")
-    con = _connect(allowed_root)
+    d = _Spark(_spark_session(spark, source)) if engine == "spark" else _DuckDB(allowed_root)
     try:
-        rel, described = _relation(con, source, table, query, allowed_root)
-        types = _sql(con, f"DESCRIBE SELECT * FROM {rel}", what="reading the columns")
-        kinds = dict(zip(types["column_name"], types["column_type"]))
+        rel, described = d.relation(source, table, query, allowed_root)
+        kinds = d.describe(rel)
         used = [label, *models] + ([group] if group is not None else [])
         for col in used:
             if col not in kinds:
                 raise InputError(f"No column {col!r} in {described}; its columns are {list(kinds)}.")
         for col in models:
-            if not _numeric(kinds[col]):
+            if not d.numeric(kinds[col]):
                 raise InputError(f"Score column {col!r} holds {kinds[col]} values, not numbers: scores must be "
                                  "numeric. Cast it in a query= (e.g. CAST(col AS DOUBLE)) if it holds numbers as text.")
-        return _scan(con, rel, described, label, models, pos_label, group, paired, kinds, rounding)
+        return _scan(d, rel, described, label, models, pos_label, group, paired, rounding)
     finally:
-        con.close()
+        d.close()
 
 
-def _numeric(kind: str) -> bool:
-    k = kind.upper()
-    return k in ("BOOLEAN",) or any(k.startswith(t) for t in (
-        "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-        "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL"))
-
-
-def _scan(con, rel, described, label, models, pos_label, group, paired, kinds, rounding=None) -> ScanResult:
-    q = {c: _quote(c) for c in [label, *models] + ([group] if group is not None else [])}
+def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None) -> ScanResult:
+    """The statements, the same text for every engine ``d`` (only quoting, ``is_inf`` and ``element`` differ)."""
+    q = {c: d.quote(c) for c in [label, *models] + ([group] if group is not None else [])}
+    x = {c: f"CAST({q[c]} AS DOUBLE)" for c in models}
     # One pass for the row counts, the missing values per column and the infinite scores.
     parts = ["count(*) AS n"] + [f"count(*) FILTER (WHERE {q[c]} IS NULL OR isnan(TRY_CAST({q[c]} AS DOUBLE))) "
-                                 f"AS {_quote('missing_' + str(c))}" if c in models else
-                                 f"count(*) FILTER (WHERE {q[c]} IS NULL) AS {_quote('missing_' + str(c))}"
+                                 f"AS {d.quote('missing_' + str(c))}" if c in models else
+                                 f"count(*) FILTER (WHERE {q[c]} IS NULL) AS {d.quote('missing_' + str(c))}"
                                  for c in q]
-    parts += [f"count(*) FILTER (WHERE isinf(CAST({q[c]} AS DOUBLE))) AS {_quote('inf_' + str(c))}" for c in models]
-    stats = _sql(con, f"SELECT {', '.join(parts)} FROM {rel}", what="counting the rows").iloc[0]
+    parts += [f"count(*) FILTER (WHERE {d.is_inf(x[c])}) AS {d.quote('inf_' + str(c))}" for c in models]
+    stats = d.sql(f"SELECT {', '.join(parts)} FROM {rel}", what="counting the rows").iloc[0]
     for c in models:
         if int(stats["inf_" + str(c)]):
             raise InputError(f"Score column {c!r} has {int(stats['inf_' + str(c)])} infinite value(s) (inf or "
                              "-inf). Scores must be finite numbers: replace or remove these rows.")
     keep = " AND ".join(f"{q[c]} IS NOT NULL" for c in q)
-    keep += "".join(f" AND NOT isnan(CAST({q[c]} AS DOUBLE))" for c in models)
-    labels = _sql(con, f"SELECT {q[label]} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 ORDER BY 1",
-                  what="reading the label values")
+    keep += "".join(f" AND NOT isnan({x[c]})" for c in models)
+    labels = d.sql(f"SELECT {q[label]} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 ORDER BY 1",
+                   what="reading the label values")
     if labels.empty:
         raise InputError(f"No row of {described} has a label and every score: nothing to analyse.")
     values = labels["label"].to_numpy()
@@ -371,21 +649,26 @@ def _scan(con, rel, described, label, models, pos_label, group, paired, kinds, r
     n_used = int(labels["n"].sum())
     where_pos = f"{q[label]} = ?"
     group_sql = [q[group]] if group is not None else []
-
     rounded_text = ""
 
-    def key(c):
-        nonlocal rounded_text
-        if rounding is None:
-            return q[c]
-        expr, rounded_text = _rounding_sql(q[c], *rounding)
-        return f"{expr} AS {q[c]}"
-
     def reduce(cols):
-        keys = ", ".join([key(c) for c in cols] + group_sql)
-        sql = (f"SELECT {keys}, count(*) FILTER (WHERE {where_pos}) AS n_pos, "
-               f"count(*) FILTER (WHERE NOT ({where_pos})) AS n_neg FROM {rel} WHERE {keep} GROUP BY ALL")
-        return _sql(con, sql, [_param(pos_value)] * 2, what=f"reducing {', '.join(map(repr, cols))}")
+        nonlocal rounded_text
+        source, keys = f"(SELECT * FROM {rel} WHERE {keep}) AS {d.quote('__rocci_0')}", []
+        layers: list[list[str]] = []
+        for i, c in enumerate(cols):
+            if rounding is None:  # + 0.0: -0.0 counts (and is shown) as 0.0 in every engine
+                keys.append(f"{x[c]} + CAST(0 AS DOUBLE) AS {q[c]}")
+                continue
+            steps, final, rounded_text = _rounding(d, x[c], i, *rounding)
+            layers += [[] for _ in range(len(steps) - len(layers))]
+            for layer, more in zip(layers, steps):
+                layer += more
+            keys.append(f"{final} AS {q[c]}")
+        for n, layer in enumerate(layers, start=1):
+            source = f"(SELECT *, {', '.join(layer)} FROM {source}) AS {d.quote(f'__rocci_{n}')}"
+        sql = (f"SELECT {', '.join(keys + group_sql)}, count(*) FILTER (WHERE {where_pos}) AS n_pos, "
+               f"count(*) FILTER (WHERE NOT ({where_pos})) AS n_neg FROM {source} GROUP BY ALL")
+        return d.sql(sql, [_param(pos_value)] * 2, what=f"reducing {', '.join(map(repr, cols))}")
 
     singles = {m: reduce([m]) for m in models}
     if paired is True:
