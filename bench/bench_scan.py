@@ -15,8 +15,9 @@ that its peak memory (max RSS) is its own:
 
 All give the same numbers (checked here on the AUC). Run: ``python bench/bench_scan.py --rows 10000000``
 (``--engine spark`` for Spark alone, ``--engine both`` for the three).
-``roc_auc``, ``threshold_ci`` and ``cost_ci`` work on the distinct scores of a table of counts;
-``vertical_ci`` still expands the negatives, and the paired functions expand the pair table to rows.
+``roc_auc``, ``threshold_ci``, ``vertical_ci`` and ``cost_ci`` work on the distinct scores of a table of
+counts, ``compare_thresholds`` on the rows of the pair table.  ``--significant-digits K`` rounds the scores in
+the reduction (the pair table shrinks; the AUC moves at most by the reported bound, checked against pandas').
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import numpy as np
 sys.path.insert(0, {root!r})
 import rocci
 path, how, paired = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+digits = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] != "0" else None
 extra = dict()
 
 
@@ -85,8 +87,13 @@ if how == "spark":
 t0 = time.perf_counter()
 if how in ("scan", "spark"):
     engine = dict(engine="spark", spark=spark) if how == "spark" else dict()
-    res = rocci.scan(path, label="y", scores=["a", "b"], pos_label=1, paired=paired, **engine)
+    res = rocci.scan(path, label="y", scores=["a", "b"], pos_label=1, paired=paired, significant_digits=digits,
+                     **engine)
     one, pair = res["a"], (res.paired("a", "b") if paired else None)
+    extra["distinct_a"] = int(one.table()[0].size)
+    extra["pairs"] = int(pair.score_a.size) if paired else 0
+    if digits is not None:
+        extra["auc_bound"] = res.rounding["a"].auc_bound
     args1, args2 = (one,), (pair,)
 else:
     import pandas as pd
@@ -130,9 +137,9 @@ def make_file(path: Path, rows: int) -> None:
     con.close()
 
 
-def run_child(path: Path, how: str, paired: bool, spark_memory: str = "4g") -> dict:
+def run_child(path: Path, how: str, paired: bool, spark_memory: str = "4g", digits: int | None = None) -> dict:
     code = CHILD.format(root=str(ROOT), spark_memory=spark_memory)
-    out = subprocess.run([sys.executable, "-c", code, str(path), how, str(int(paired))],
+    out = subprocess.run([sys.executable, "-c", code, str(path), how, str(int(paired)), str(digits or 0)],
                          capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
     if out.returncode != 0:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"}
@@ -149,6 +156,9 @@ def main() -> None:
                     help="duckdb: rocci.scan (DuckDB) and pandas; spark: rocci.scan(engine='spark') in local "
                          "mode; both: the three")
     ap.add_argument("--spark-memory", default="4g", help="spark.driver.memory of the local Spark (default 4g)")
+    ap.add_argument("--significant-digits", type=int, default=None,
+                    help="round the scores to this many significant digits in the reduction (rocci.scan's "
+                         "significant_digits=; the pandas path keeps the raw scores): makes the pair table small")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     rec = Record("bench_scan")
@@ -161,7 +171,8 @@ def main() -> None:
     results = {}
     paths = {"duckdb": ("scan", "pandas"), "spark": ("spark",), "both": ("scan", "pandas", "spark")}[args.engine]
     for how in paths:
-        r = run_child(path, how, not args.single, args.spark_memory)
+        r = run_child(path, how, not args.single, args.spark_memory,
+                      args.significant_digits if how != "pandas" else None)
         results[how] = r
         if "error" in r:
             print(f"{how:<7} failed: {r['error']}")
@@ -178,9 +189,25 @@ def main() -> None:
               f"{r['compare_thresholds']:6.2f} s | total {r['total']:7.2f} s | peak {r['peak'] / 2**30:5.2f} GiB "
               f"[load {'/'.join(map(str, load_average()))}]")
         for key in ("read", "roc_auc", "threshold_ci", "vertical_ci", "cost_ci", "compare_thresholds", "total"):
-            rec.add(f"scan/{how}/{key}", r[key], "s", n=args.rows, paired=not args.single)
+            rec.add(f"scan/{how}/{key}", r[key], "s", n=args.rows, paired=not args.single,
+                    significant_digits=args.significant_digits if how != "pandas" else None)
+        if "distinct_a" in r:
+            print(f"        distinct scores of a: {r['distinct_a']:,}; pair table: {r['pairs']:,} rows"
+                  + (f"; rounding moves the AUC by at most {r['auc_bound']:.2e}" if "auc_bound" in r else ""))
+            rec.add(f"scan/{how}/distinct_a", r["distinct_a"], "rows", n=args.rows)
+            rec.add(f"scan/{how}/pair_rows", r["pairs"], "rows", n=args.rows)
+            if "auc_bound" in r:
+                rec.add(f"scan/{how}/auc_bound", r["auc_bound"], "probability", n=args.rows,
+                        significant_digits=args.significant_digits)
         rec.add(f"scan/{how}/peak_rss", r["peak"], "bytes", n=args.rows, paired=not args.single)
     aucs = {how: r["auc"] for how, r in results.items() if "auc" in r}
+    if args.significant_digits is not None and "pandas" in aucs:  # rounded counts: the AUC moves within the bound
+        raw = aucs.pop("pandas")
+        for how in list(aucs):
+            gap = abs(aucs[how] - raw)
+            print(f"{how}: AUC {aucs[how]:.12f} from rounded scores, raw {raw:.12f}: moved {gap:.2e} "
+                  f"(bound {results[how]['auc_bound']:.2e})")
+            assert gap <= results[how]["auc_bound"] + 1e-15
     if len(aucs) > 1:
         assert max(aucs.values()) - min(aucs.values()) <= 1e-12, f"the paths disagree: {aucs}"
         print(f"same AUC on every path ({', '.join(aucs)}): {next(iter(aucs.values())):.12f}")
