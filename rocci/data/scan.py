@@ -275,6 +275,7 @@ class _DuckDB:
 
         self.con = duckdb.connect(":memory:")
         self.con.execute("SET threads TO %d" % max(1, min(os.cpu_count() or 1, 8)))
+        self.con.execute("SET enable_progress_bar = false")  # a library prints nothing (DuckDB's bar goes to stdout)
         if allowed_root is not None:
             root = str(Path(allowed_root).resolve())
             self.con.execute("SET allowed_directories = [?]", [root])

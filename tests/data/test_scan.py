@@ -233,3 +233,22 @@ def test_significant_digits_and_bad_rounding_requests():
         rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", significant_digits=0)
     with pytest.raises(rocci.InputError, match="grid must be a positive step"):
         rocci.scan(pd.DataFrame({"y": y, "s": s}), label="y", scores="s", grid=-1)
+
+
+def test_scan_prints_nothing(tmp_path, capfd):
+    # DuckDB draws a progress bar on stdout for long queries unless told not to: a library must not print.
+    import duckdb as _duckdb
+
+    con = _duckdb.connect()
+    con.execute(f"COPY (SELECT (i % 7 = 0)::INTEGER AS y, (i * 0.37) % 1 AS s FROM range(200000) t(i)) "
+                f"TO '{tmp_path / 'p.parquet'}' (FORMAT parquet)")
+    con.close()
+    from rocci.data.scan import _DuckDB
+
+    engine = _DuckDB(None)
+    settings = engine.con.execute("SELECT current_setting('enable_progress_bar')").fetchone()[0]
+    engine.close()
+    assert settings is False
+    rocci.scan(tmp_path / "p.parquet", label="y", scores="s")
+    out, _ = capfd.readouterr()
+    assert out == ""
