@@ -180,7 +180,7 @@ class ScoreCounts:
                              "compares positives with negatives).")
         keep = (p + q) > 0
         s, p, q = s[keep], p[keep], q[keep]
-        order = np.argsort(s, kind="stable")
+        order = np.argsort(s)  # (rows with the same score are added up: their order does not matter)
         s, p, q = s[order], p[order], q[order]
         starts = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]]))  # repeated scores added up
         return cls._from_table(s[starts], np.add.reduceat(p, starts), np.add.reduceat(q, starts), pos_label)
@@ -286,6 +286,7 @@ class PairedCounts:
     n_neg: np.ndarray
     names: tuple = ("a", "b")
     pos_label: Any = field(default=None, compare=False)
+    _margins: dict = field(default_factory=dict, compare=False, repr=False)  # model() computed once
 
     @classmethod
     def from_frame(cls, df, *, score_a="score_a", score_b="score_b", n_pos="n_pos", n_neg="n_neg",
@@ -313,8 +314,10 @@ class PairedCounts:
         idx = {"a": 0, 0: 0, "b": 1, 1: 1, self.names[0]: 0, self.names[1]: 1}.get(which)
         if idx is None:
             raise InputError(f"No model {which!r} here; the models are {list(self.names)}.")
-        s = self.score_a if idx == 0 else self.score_b
-        return ScoreCounts.from_counts(s, self.n_pos, self.n_neg, pos_label=self.pos_label)
+        if idx not in self._margins:
+            s = self.score_a if idx == 0 else self.score_b
+            self._margins[idx] = ScoreCounts.from_counts(s, self.n_pos, self.n_neg, pos_label=self.pos_label)
+        return self._margins[idx]
 
     def __repr__(self) -> str:
         return (f"PairedCounts({self.names[0]!r} vs {self.names[1]!r}: n_pos={int(self.n_pos.sum())}, "
@@ -370,9 +373,12 @@ def _weighted_ge(x: np.ndarray, weights, t: np.ndarray) -> np.ndarray:
     """``#{k : x_k >= t}`` for each ``t``, each entry counting ``weights[k]`` instances (or 1)."""
     if weights is None:
         return x.size - np.searchsorted(np.sort(x), t, side="left")
-    order = np.argsort(x, kind="stable")
-    above = np.concatenate([np.cumsum(np.asarray(weights, dtype=np.int64)[order][::-1])[::-1], [0]])
-    return above[np.searchsorted(x[order], t, side="left")]
+    # no sort of the rows: each row falls between two of the (few) thresholds; a weighted histogram of
+    # those bins, summed from the top, counts the instances at or above each threshold
+    ut, inv = np.unique(np.asarray(t, dtype=float), return_inverse=True)
+    alpha = np.searchsorted(ut, x, side="right")  # x >= ut[i] iff i < alpha
+    hist = np.bincount(alpha, weights=np.asarray(weights, dtype=np.float64), minlength=ut.size + 1)
+    return np.cumsum(hist[::-1])[::-1][1:].astype(np.int64)[inv.ravel()]
 
 
 def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

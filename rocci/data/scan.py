@@ -116,7 +116,9 @@ class ScanResult:
             return self.pairs[(a, b)]
         if (b, a) in self.pairs:
             p = self.pairs[(b, a)]
-            return PairedCounts(p.score_b, p.score_a, p.n_pos, p.n_neg, (a, b), p.pos_label)
+            swapped = PairedCounts(p.score_b, p.score_a, p.n_pos, p.n_neg, (a, b), p.pos_label)
+            swapped._margins.update({1 - k: v for k, v in p._margins.items()})
+            return swapped
         raise InputError(f"The pair ({a!r}, {b!r}) was not reduced: scan with paired=[({a!r}, {b!r})] (or "
                          "paired=True for every pair) to compare two models.")
 
@@ -690,6 +692,8 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
                                              pos_label=pos) for m, f in single_frames.items()}
         pair_counts = {(a, b): PairedCounts.from_frame(f, score_a=a, score_b=b, names=(a, b), pos_label=pos)
                        for (a, b), f in joint_frames.items()}
+        for (a, b), pair in pair_counts.items():  # a pair's margins are the models' own tables (same rows)
+            pair._margins.update({0: counts[a], 1: counts[b]})
         return ScanResult(counts, pos, label_counts_here, n_in, n_used_here, dropped, pair_counts, {}, source)
 
     n_in = int(stats["n"])

@@ -252,3 +252,22 @@ def test_scan_prints_nothing(tmp_path, capfd):
     rocci.scan(tmp_path / "p.parquet", label="y", scores="s")
     out, _ = capfd.readouterr()
     assert out == ""
+
+
+def test_a_pairs_margins_are_the_models_own_tables():
+    # scan hands each pair table its two models' tables (same rows), so compare_thresholds need not re-sort
+    # the pair rows; they must equal the margins computed from the pair table itself, in both orders.
+    rng = np.random.default_rng(0)
+    n = 20_000
+    y = rng.random(n) < 0.2
+    a = np.round(rng.random(n), 2)
+    b = np.round(a * 0.5 + rng.random(n) * 0.5, 2)
+    a[::97] = np.nan
+    res = rocci.scan(pd.DataFrame({"y": y.astype(int), "a": a, "b": b}), label="y", scores=["a", "b"], paired=True)
+    for first, second in (("a", "b"), ("b", "a")):
+        pair = res.paired(first, second)
+        for k, own in ((0, res[first]), (1, res[second])):
+            fresh = rocci.ScoreCounts.from_counts(pair.score_a if k == 0 else pair.score_b, pair.n_pos, pair.n_neg)
+            for got, want in zip(pair.model(k).table(), fresh.table()):
+                np.testing.assert_array_equal(got, want)
+            assert pair.model(k) is own
