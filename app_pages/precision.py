@@ -458,7 +458,8 @@ def average_precision_panel(an, opts: Options) -> None:
         except rocci.InputError as exc:
             error(f"{m}: {exc}")
             continue
-        rows.append({"model": str(m), "average_precision": res.average_precision, "low": res.low,
+        rows.append({"model": str(m), "average_precision": res.average_precision,
+                     "interval": f"{res.low:.4f} – {res.high:.4f}", "low": res.low,
                      "high": res.high, "std": res.std, "mc_se_std": res.mc_se_std,
                      "low_mc": f"{res.low_range[0]:.4f}–{res.low_range[1]:.4f}",
                      "high_mc": f"{res.high_range[0]:.4f}–{res.high_range[1]:.4f}", "baseline": res.baseline})
@@ -466,11 +467,13 @@ def average_precision_panel(an, opts: Options) -> None:
         return
     frame = pd.DataFrame(rows)
     fmt = st.column_config.NumberColumn
-    st.dataframe(frame, hide_index=True, key="pr_ap_table", column_config={
+    # the estimate and its interval first (what a phone shows without scrolling); the bounds' numbers in the CSV
+    order = ["model", "average_precision", "interval", "baseline", "std", "mc_se_std", "low_mc", "high_mc"]
+    st.dataframe(frame, hide_index=True, key="pr_ap_table", column_order=order, column_config={
         "model": "Model",
         "average_precision": fmt("Average precision", format="%.4f"),
-        "low": fmt(f"{level} low (MC)", format="%.4f", help="Monte Carlo percentile bound"),
-        "high": fmt(f"{level} high (MC)", format="%.4f", help="Monte Carlo percentile bound"),
+        "interval": st.column_config.TextColumn(f"{level} interval (Monte Carlo)",
+                                                help="Percentile bounds of the resamples"),
         "std": fmt("Bootstrap sd (MC)", format="%.4f"),
         "mc_se_std": fmt("MC error of the sd", format="%.2g"),
         "low_mc": st.column_config.TextColumn("Low bound, MC range",
@@ -479,8 +482,9 @@ def average_precision_panel(an, opts: Options) -> None:
                                                help="Where the high bound lies with ~95% Monte Carlo confidence"),
         "baseline": fmt("Baseline", format="%.4f", help="The positive share: the AP of scores with no information"),
     })
-    download_csv(frame.assign(confidence_level=opts.level, method="monte-carlo", bootstrap="stratified",
-                              n_boot=AP_RESAMPLES, seed=AP_SEED),
+    provenance = dict(confidence_level=opts.level, method="monte-carlo", bootstrap="stratified",
+                      n_boot=AP_RESAMPLES, seed=AP_SEED)
+    download_csv(frame.drop(columns="interval").assign(**provenance),
                  label="Download the average precision (CSV)", file_name="rocci_average_precision.csv",
                  key="dl_pr_ap")
 
