@@ -441,6 +441,7 @@ AP_AUTO_CELLS = 2 * 10**8
 def average_precision_panel(an, opts: Options) -> None:
     """Each model's average precision, with its Monte Carlo bootstrap interval labelled as such."""
     level = percent(opts.level)
+    st.markdown("**Average precision**")
     report.caption(
         f"Average precision = Σ (increase in recall) × precision over the thresholds (scikit-learn's definition). "
         f"Its bootstrap law has no closed form here, so unlike the rest of this page its {level} interval comes "
@@ -496,7 +497,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
         tabs.append("Regions")
     if verdict is not None:
         tabs.append("Two models")
-    tabs += ["Average precision", "Curve"]
+    tabs.append("Curve")
     tab = dict(zip(tabs, st.tabs(tabs)))
     level = percent(opts.level)
     method = METHODS[opts.method].lower()
@@ -561,10 +562,9 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
             download_csv(frame, label="Download the two-model comparison (CSV)",
                          file_name="rocci_precision_compare.csv", key="dl_pr_verdict")
 
-    with tab["Average precision"]:
-        average_precision_panel(an, opts)
-
     with tab["Curve"]:
+        average_precision_panel(an, opts)  # the curve's one-number summary first
+        st.markdown("**Points of the curve**")
         sizes = ", ".join(f"{md_escape(m)}: {len(c):,} points ({int(c['interpolated'].sum()):,} interpolated)"
                           for m, c in curves.items())
         report.caption("Every point of each curve: one per threshold, and Davis and Goadrich's interpolated "

@@ -274,7 +274,7 @@ def test_verdict_button_on_a_larger_file():
     assert "Δprecision, gbm − logit" in metrics(at)
 
 
-def test_average_precision_tab_is_the_seeded_monte_carlo_and_says_so(fraud):
+def test_average_precision_in_the_curve_tab_is_the_seeded_monte_carlo_and_says_so(fraud):
     at = upload_app(fraud)
     assert_clean(at)
     tab = table(at, "average_precision")
