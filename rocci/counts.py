@@ -243,7 +243,7 @@ class ScoreCounts:
         n_pos, n = self.pos.size, self.pos.size + self.neg.size
         merged = np.concatenate([self.pos, self.neg])
         order = np.argsort(merged, kind="stable")
-        values = merged[order]
+        values = merged.take(order)
         first = np.empty(n, dtype=bool)  # starts of runs of tied scores
         first[:1] = True
         np.not_equal(values[1:], values[:-1], out=first[1:])

@@ -167,7 +167,9 @@ def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False, symm
             skew = (1 - 2 * pb) / 6
             for i, (q, z, res) in enumerate(zip(levels, zs, out)):
                 guess = mean + z * sd + (z * z - 1) * skew
-                guess[sd == 0] = mean[sd == 0]
+                if pb[0] <= 0 or pb[-1] >= 1:  # sd = 0 only at p = 0 or 1, the ends of the sorted column
+                    zero = sd == 0
+                    guess[zero] = mean[zero]
                 g = np.clip(np.floor(guess), 0, mf)
                 g[0] = max(g[0], carry[i])
                 g = np.maximum.accumulate(g)
@@ -200,10 +202,9 @@ def _chain_columns(mf, p):
     for _ in range(2):  # to the third power; the fourth and fifth only where they matter (_chain_block)
         last = powers[-1]
         powers.append((last[0] * x, last[1] * y, last[2] * x1, last[3] * y1))
-    edge = (p0 > 0) & (p[1:] < 1) & (x <= _CHAIN_MAX_STEP) & (y1 <= _CHAIN_MAX_STEP)
     with np.errstate(invalid="ignore"):
         steps = (float(np.max(x)) if x.size else 0.0, float(np.max(y1)) if y1.size else 0.0)
-    return odds, y, y1, logs, powers, edge, steps
+    return odds, y, y1, logs, powers, steps
 
 
 #: Relative size below which the Euler–Maclaurin term in F⁽⁵⁾ is left out of a whole block: under
@@ -242,7 +243,7 @@ def _fifth_bound(d1_max, j_max, r_max, x_max, y_max):
 
 def _chain_block(mf, p, g, columns):
     """The chained ``b(g; m, p)`` and ``B(g; m, p)`` on one block (its first column is an anchor)."""
-    odds, y, y1, (log_x, log_y), powers, edge, (x_max, y_max) = columns
+    odds, y, y1, (log_x, log_y), powers, (x_max, y_max) = columns
     size = p.size
     j, gi = g[:-1], g[1:]
     d = gi - j
@@ -295,6 +296,7 @@ def _chain_block(mf, p, g, columns):
         segment = _chain_segments(size)
         anchor = slice(None, None, _CHAIN_BLOCK)
     else:
+        edge = (p[:-1] > 0) & (p[1:] < 1) & (x_ <= _CHAIN_MAX_STEP) & (y1_ <= _CHAIN_MAX_STEP)
         flat = (np.abs(a1) <= _CHAIN_MAX_SLOPE) & (np.abs(b1) <= _CHAIN_MAX_SLOPE) \
             & (j * powers[1][0] + r * powers[1][3] <= _CHAIN_MAX_CURVE)
         ok = edge & (d <= 2) & flat & np.isfinite(ratio) & (ratio > 0) & np.isfinite(integral)
@@ -332,19 +334,19 @@ def _chain_segments(size: int) -> np.ndarray:
 
 
 def _chain_decide(q, mf, g, pmf, cdf, odds, margin):
-    """The quantile read off the chain next to ``g``, and the columns to decide again exactly."""
+    """The quantile read off the chain next to ``g``, and the columns to decide again exactly.
+
+    The quantile is ``g`` when ``B(g − 1) < level <= B(g)``, ``g + 1`` when ``B(g) < level <= B(g + 1)``;
+    a column is kept only when the chained CDFs bracket the level by at least ``margin`` on both
+    sides (so the chain's own error cannot change the answer); NaN, ``g = m`` with ``B(g) <`` level, or a
+    level below the margin fail the bracket and go to the exact walk.
+    """
     target = q - QUANTILE_TOL
-    # The quantile is g (B(g) >= level > B(g − 1)) or g + 1 (B(g) < level <= B(g + 1)).
+    up = cdf >= target
     below = cdf - pmf  # B(g − 1)
     above = cdf + pmf * (mf - g) / (g + 1) * odds  # B(g + 1)
-    at_g = (cdf >= target) & ((g == 0) | (below < target))
-    at_next = (cdf < target) & (g < mf) & (above >= target)
-    k = np.where(at_g, g, g + 1)
-    near = np.abs(cdf - target) < margin
-    near |= at_g & (g > 0) & (np.abs(below - target) < margin)
-    near |= at_next & (np.abs(above - target) < margin)
-    redo = ~(at_g | at_next) | near | ~np.isfinite(cdf) | ~np.isfinite(pmf)
-    return k, redo
+    ok = (np.where(up, below, cdf) < target - margin) & (np.where(up, cdf, above) >= target + margin)
+    return g + ~up, ~ok
 
 
 def _sorted_distinct(flat: np.ndarray):
@@ -403,7 +405,7 @@ def _percentile(p, m, alpha, counts=None):
                 # the same proportions as k/n, computed the same way (one IEEE division each)
                 dense = distinct.size == n + 1  # every count 0..n: p = (0, 1, …, n)/n
                 low, high = _chained_quantiles(qs, int(m), distinct / n, symmetric=dense)
-                return low[index] / m, high[index] / m
+                return (low / m).take(index), (high / m).take(index)  # divide the distinct values, then gather
     low, high = _binomial_quantiles(qs, m, p)
     return low / m, high / m
 
