@@ -242,17 +242,28 @@ class ScoreCounts:
             return thresholds, tp, fp
         n_pos, n = self.pos.size, self.pos.size + self.neg.size
         merged = np.concatenate([self.pos, self.neg])
-        order = np.argsort(merged, kind="stable")
-        values = merged.take(order)
-        first = np.empty(n, dtype=bool)  # starts of runs of tied scores
-        first[:1] = True
-        np.not_equal(values[1:], values[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        pos_below = np.concatenate([[0], np.cumsum(order < n_pos)])[starts]
-        thresholds = np.concatenate([[np.inf], values[starts][::-1]])
-        tp = np.concatenate([[0], (n_pos - pos_below)[::-1]])
-        fp = np.concatenate([[0], (n - n_pos - (starts - pos_below))[::-1]])
-        return thresholds, tp, fp
+        order = np.argsort(merged, kind="stable")[::-1]  # decreasing scores
+        # Written straight into the outputs (each fresh 8 MB array costs a pass of page faults at 10⁶).
+        thresholds = np.empty(n + 1)
+        thresholds[0] = np.inf
+        values = merged.take(order, out=thresholds[1:])
+        del merged
+        is_pos = order < n_pos
+        del order
+        last = np.empty(n, dtype=bool)  # the last row of each run of tied scores (the next one is lower)
+        last[-1] = True
+        np.not_equal(values[1:], values[:-1], out=last[:-1])
+        tp, fp = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(is_pos.view(np.int8), dtype=np.int64, out=tp[1:])  # positives at or above each row
+        if last.all():  # no ties: one threshold per row
+            np.logical_not(is_pos, out=is_pos)
+            np.cumsum(is_pos.view(np.int8), dtype=np.int64, out=fp[1:])
+            return thresholds, tp, fp
+        at = np.flatnonzero(last)  # each run of tied scores is one threshold, counted at its last row
+        keep = np.concatenate([[0], at + 1])
+        tp = tp.take(keep)
+        fp = keep - tp
+        return thresholds.take(keep), tp, fp
 
     def neg_desc(self) -> np.ndarray:
         """Negative scores in decreasing order ``s_1 >= s_2 >= ... >= s_n-``."""

@@ -81,7 +81,7 @@ _CHAIN_MARGIN = 1e-9
 #: Below this many distinct proportions the exact walk is as fast.
 _CHAIN_MIN_SIZE = 512
 #: Columns per block of the chain (a multiple of :data:`_CHAIN_BLOCK`): temporaries stay in cache.
-_CHAIN_CHUNK = 8 * 1024
+_CHAIN_CHUNK = 16 * 1024
 
 
 def _log1p(v: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ from scipy import special
 
 from .._results import ConfidenceInterval, _FrameResult
 from .._validation import InputError, check_choice, check_confidence_level
+from .._sorting import argsort_scores
 from ..counts import PairedCounts
 from ._common import COMPARE_AUC_METHODS, _check_paired, _paired_classes
 
@@ -75,7 +76,7 @@ class AucComparison(_FrameResult):
 def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     """DeLong placement values of each positive and each negative, in the order of the model's scores.
 
-    One sort of all ``n`` scores: in each run of tied scores, the negatives
+    One sort of all ``n`` scores (:func:`rocci._sorting.argsort_scores`): in each run of tied scores, the negatives
     below the run and in it give each positive's
     ``V10 = (2·#{neg < x} + #{neg = x})/(2n−)``, and the positives above and in
     it each negative's ``V01 = (2·#{pos > y} + #{pos = y})/(2n+)`` (the same
@@ -85,23 +86,24 @@ def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     Returns ``(ids_pos, v10, ids_neg, v01, auc)``: the instances (indices
     into ``scores``) of the positives and negatives in increasing score, and
     their placements in that order.  Without ties the r-th positive in that
-    order has ``position − r`` negatives below it, so nothing is scattered.
+    order has ``position − r`` negatives below it and the s-th negative
+    ``position − s`` positives below it, so nothing is scattered.
     """
     n = scores.size
-    order = np.argsort(scores)
-    ss = scores.take(order)  # (take: faster than fancy indexing for a gather)
+    order, tied = argsort_scores(scores, ties=True)  # tied: sorted positions equal to the next one
     is_pos = mask.take(order)
-    first = np.empty(n, dtype=bool)  # starts of runs of tied scores
-    first[0] = True
-    np.not_equal(ss[1:], ss[:-1], out=first[1:])
-    del ss
-    at_pos, at_neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-    if first.all():  # no ties
+    at_pos = np.flatnonzero(is_pos)
+    at_neg = np.flatnonzero(np.logical_not(is_pos, out=is_pos))
+    if not tied.size:  # no ties
         below_neg = at_pos - np.arange(n_pos)  # negatives below the r-th positive
-        above_pos = n_pos - (at_neg - np.arange(n_neg))  # positives above the s-th negative
         n_greater = int(below_neg.sum(dtype=np.int64))
-        return (order[at_pos], below_neg / float(n_neg), order[at_neg], above_pos / float(n_pos),
+        above_pos = np.arange(n_pos, n_pos + n_neg, dtype=np.int64)  # n+ + s
+        above_pos -= at_neg  # n+ − (position − s): positives above the s-th negative
+        return (order.take(at_pos), below_neg / float(n_neg), order.take(at_neg), above_pos / float(n_pos),
                 n_greater / (n_pos * n_neg))
+    np.logical_not(is_pos, out=is_pos)
+    first = np.ones(n, dtype=bool)  # starts of runs of tied scores
+    first[tied + 1] = False
     idx = np.arange(n)
     start = np.maximum.accumulate(np.where(first, idx, 0))
     last = np.empty(n, dtype=bool)
@@ -116,7 +118,7 @@ def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     v01 = (2 * (n_pos - below_pos[at_neg]) - tied_pos[at_neg]) / (2.0 * n_pos)
     n_greater = int(below_neg[at_pos].sum(dtype=np.int64))
     n_ties = int(tied_neg[at_pos].sum(dtype=np.int64))
-    return order[at_pos], v10, order[at_neg], v01, (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
+    return order.take(at_pos), v10, order.take(at_neg), v01, (n_greater + 0.5 * n_ties) / (n_pos * n_neg)
 
 
 def _enough(n_pos: int, n_neg: int) -> None:
@@ -146,25 +148,27 @@ def _table_placements(data, which: int):
             pairs / (float(n_pos) * float(n_neg)))
 
 
-def _cov(x, y, w=None) -> np.ndarray:
-    """``np.cov(x, y, ddof=1)`` of the instances (each entry counting ``w`` instances when given)."""
-    if w is None:
-        return np.cov(x, y, ddof=1)
-    wf = w.astype(np.float64)
-    total = float(wf.sum())
-    dx, dy = x - np.dot(wf, x) / total, y - np.dot(wf, y) / total
-    sxy = float(np.dot(wf, dx * dy))
-    return np.array([[float(np.dot(wf, dx * dx)), sxy], [sxy, float(np.dot(wf, dy * dy))]]) / (total - 1.0)
+def _moments(x, y, w=None) -> tuple[float, float, float, float]:
+    """``(s²(x), s²(y), s(x, y), s²(x − y))`` of paired placements (ddof = 1), each entry counting ``w`` instances when given.
 
-
-def _var(x, w=None) -> float:
-    """``np.var(x, ddof=1)`` of the instances (each entry counting ``w`` instances when given)."""
+    Centred sums by BLAS dot products: ``Σw(x−x̄)²``, ``Σw(y−ȳ)²``, ``Σw(x−x̄)(y−ȳ)``
+    and ``Σw((x−x̄) − (y−ȳ))²`` over ``Σw − 1``.  The variance of the difference
+    comes from the differences themselves (no cancellation when the two models
+    are close).
+    """
     if w is None:
-        return float(np.var(x, ddof=1))
-    wf = w.astype(np.float64)
-    total = float(wf.sum())
-    d = x - np.dot(wf, x) / total
-    return float(np.dot(wf, d * d)) / (total - 1.0)
+        total = float(x.size)
+        cx, cy = x - x.mean(), y - y.mean()
+        wx, wy = cx, cy
+    else:
+        wf = w.astype(np.float64)
+        total = float(wf.sum())
+        cx, cy = x - np.dot(wf, x) / total, y - np.dot(wf, y) / total
+        wx, wy = wf * cx, wf * cy
+    sxx, syy, sxy = float(np.dot(wx, cx)), float(np.dot(wy, cy)), float(np.dot(wx, cy))
+    cx -= cy  # the centred differences
+    sdd = float(np.dot(cx, cx)) if w is None else float(np.dot(wf, cx * cx))
+    return sxx / (total - 1.0), syy / (total - 1.0), sxy / (total - 1.0), sdd / (total - 1.0)
 
 
 def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
@@ -228,13 +232,12 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
         v01b = by_instance.take(neg_a)
         del by_instance, pos_a, pos_b, neg_a, neg_b
         w10 = w01 = None
-    s10 = _cov(v10a, v10b, w10)
-    s01 = _cov(v01a, v01b, w01)
-    var_a = s10[0, 0] / n_pos + s01[0, 0] / n_neg
-    var_b = s10[1, 1] / n_pos + s01[1, 1] / n_neg
-    cov_ab = s10[0, 1] / n_pos + s01[0, 1] / n_neg
-    # The variance of the difference from the differences themselves (no cancellation).
-    var = _var(v10a - v10b, w10) / n_pos + _var(v01a - v01b, w01) / n_neg
+    va10, vb10, cab10, vd10 = _moments(v10a, v10b, w10)
+    va01, vb01, cab01, vd01 = _moments(v01a, v01b, w01)
+    var_a = va10 / n_pos + va01 / n_neg
+    var_b = vb10 / n_pos + vb01 / n_neg
+    cov_ab = cab10 / n_pos + cab01 / n_neg
+    var = vd10 / n_pos + vd01 / n_neg
     delta = auc_a - auc_b
     if not var > 0:
         raise InputError(
