@@ -25,6 +25,7 @@ DOC = ROOT / "docs" / "architecture.md"
 #: "rocci" alone is the package's ``__init__`` (the public facade).
 RANKS = {
     "rocci._validation": 0,
+    "rocci._sorting": 0,  # argsort_scores: a numpy-only sort any layer may use
     "rocci.counts": 0,  # the engine's input (ScoreCounts, PairedCounts): validation accepts it, data produces it
     "rocci.data": 1,
     "rocci.exact": 3,
