@@ -1,5 +1,8 @@
 # The dashboard in a container:
 #   docker build -t rocci . && docker run --rm -p 8501:8501 rocci
+# Large files read where they lie (the Data page's "Large data (server)" source; README, "Deploying
+# for a team"): mount a directory read-only and name it in ROCCI_DATA_DIR (unset: not offered):
+#   docker run --rm -p 127.0.0.1:8501:8501 -e ROCCI_DATA_DIR=/data -v /srv/scores:/data:ro rocci
 #
 # Base image: not pinned by digest yet.  The machine this was written on cannot reach Docker Hub,
 # so the digest of python:3.11-slim could not be looked up, and none is invented here.  To pin it

@@ -196,8 +196,13 @@ def main() -> None:
             st.info("Fix the highlighted input on the left to update the comparison.")
         return
     a, b, level, thresholds, rates, m, view, at_fpr, cond = opts
-    y, sa = an.arrays(a)
-    _, sb = an.arrays(b)
+    missing = an.pair_refusal(a, b, "Comparing two models", expands=False)
+    if missing is not None:  # large data: the pair table was not reduced
+        with right:
+            st.info(missing, icon=":material/info:")
+        return
+    # (y, sa, sb): both models on the same instances (from large data, a pair table and None, None)
+    y, sa, sb = an.paired(a, b)
     with right:
         verdict_panel(an, a, b, level, m, at_fpr, cond, y, sa, sb)
     try:
@@ -205,9 +210,9 @@ def main() -> None:
         cmp = cache_compare.compare_thresholds(an.key, a, b, thresholds, None, rates, level, "rectangle", m,
                                                y, sa, sb)
         tci_a = cache.threshold_ci(an.key, a, tuple(float(t) for t in cmp.thresholds_a), None, level, "wilson",
-                                   "rectangle", m, y, sa)
+                                   "rectangle", m, *an.arrays(a))
         tci_b = cache.threshold_ci(an.key, b, tuple(float(t) for t in cmp.thresholds_b), None, level, "wilson",
-                                   "rectangle", m, y, sb)
+                                   "rectangle", m, *an.arrays(b))
         auc = cache_compare.compare_auc(an.key, a, b, level, y, sa, sb)
     except rocci.InputError as exc:
         with right:
@@ -277,8 +282,11 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
         m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
         r = int(fpr_levels([at_fpr], m_neg)[0])
         stored = cache_compare.VERTICAL_LEVELS.get(cache_compare.vertical_level_key(an.key, a, b, r, level, m))
-        run = stored is not None or m_neg <= VERDICT_AUTO_NEG
-        if not run:
+        refusal = an.too_large("The exact law of ΔTPR at a fixed false-positive rate")
+        if refusal is not None:
+            st.info(refusal, icon=":material/info:")
+        run = refusal is None and (stored is not None or m_neg <= VERDICT_AUTO_NEG)
+        if not run and refusal is None:
             st.info(f"With m− = {m_neg:,} negatives this exact law takes a while; it runs when you ask, with a "
                     "progress bar.", icon=":material/schedule:")
             run = st.button("Compute ΔTPR", key="cmp_verdict_run", icon=":material/play_arrow:")
@@ -308,8 +316,11 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
                 + (" The interval has zero width here (both TPRs near 1): treat it with care." if hi <= lo else ""))
     with c_cost.container(border=True, key="verdict_cost"):
         st.markdown("**Cost at your operating condition**")
+        refusal = an.too_large("The exact law of the cost difference")
         if cond is None:
             st.info("Set a valid operating condition on the left.")
+        elif refusal is not None:
+            st.info(refusal, icon=":material/info:")
         else:
             try:
                 cc = cache_cost.compare_cost(an.key, a, b, (cond.w,), "stratified", level, "agresti-coull", m,
@@ -423,6 +434,10 @@ def details(an, cmp, auc, a: str, b: str, level: float, m, y, sa, sb) -> None:
 
 def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     A, B = md_escape(a), md_escape(b)
+    refusal = an.too_large("The dominance map")
+    if refusal is not None:
+        st.info(refusal, icon=":material/info:")
+        return
     try:
         dmap = cache_compare.dominance_map(an.key, a, b, cache_compare.GRID_SIZE, m, y, sa, sb)
     except rocci.InputError as exc:
@@ -474,6 +489,10 @@ def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
     )
     corr = st.toggle("Continuity correction", value=True, key="cmp_mc_corr",
                      help="(|e01 − e10| − 1)² / (e01 + e10), as R's mcnemar.test.")
+    refusal = an.too_large("McNemar's test")
+    if refusal is not None:
+        st.info(refusal, icon=":material/info:")
+        return
     try:
         mc = cache_compare.mcnemar(an.key, a, b, float(cmp.thresholds_a[i]), float(cmp.thresholds_b[i]),
                                    bool(corr), y, sa, sb)
@@ -510,6 +529,10 @@ def cost_tab(a: str, b: str) -> None:
 
 
 def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
+    refusal = an.too_large("The exact law of ΔTPR at fixed false-positive rates")
+    if refusal is not None:
+        st.info(refusal, icon=":material/info:")
+        return
     m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
     report.caption(
         "How many more positives A finds than B when both are allowed the same share of false alarms: the exact "

@@ -210,11 +210,13 @@ def main() -> None:
                 lines[opts.model_a] = cache_cost.cost_ci(
                     an.key, opts.model_a, (0.0, 1.0) * k, tuple(t for t in opts.thresholds for _ in (0, 1)),
                     **stats, _y=y, _s=s)
-            cmp = None
+            cmp = cmp_note = None
             if opts.model_b:
-                _, b = an.arrays(opts.model_b)
+                cmp_note = an.pair_refusal(opts.model_a, opts.model_b, "The cost difference of two models")
+            if opts.model_b and cmp_note is None:
+                py, pa, pb = an.paired(opts.model_a, opts.model_b)
                 cmp = cache_cost.compare_cost(an.key, opts.model_a, opts.model_b, cache_cost.W_GRID, **stats,
-                                              _y=y, _a=s, _b=b)
+                                              _y=py, _a=pa, _b=pb)
     except rocci.InputError as exc:
         with right:
             error(str(exc))
@@ -277,7 +279,9 @@ def main() -> None:
                 report.caption(comparison_sentence(cmp, opts))
         else:
             with cmp_col:
-                if len(an.models) > 1:
+                if cmp_note is not None:
+                    st.info(cmp_note, icon=":material/info:")
+                elif len(an.models) > 1:
                     st.info("Choose a model B on the left to compare the two models' costs.")
 
     results(opts, bands, cmp, curves)

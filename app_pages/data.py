@@ -15,6 +15,7 @@ import rocci
 from rocci import data as rdata
 from rocci import plots
 from ui import cache, report, state
+from ui.cache import large
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
@@ -41,21 +42,34 @@ SUMMARY_HELP = {
 }
 
 
+SOURCES = {"sample": "Bundled sample", "upload": "Upload a file", "large": "Large data (server)"}
+
+
 def source_section() -> state.Dataset | None:
-    """Choose a bundled sample or upload a file; returns the session's dataset."""
+    """Choose a bundled sample, upload a file, or (when the server has a data directory) large data;
+    returns the session's dataset."""
     current = state.get_dataset()
     samples = state.sample_names()
-    if "source" not in st.session_state:
-        st.session_state["source"] = "upload" if (current is not None and current.kind == "upload") or not samples else "sample"
+    options = ["sample", "upload"] + (["large"] if large.data_dir() is not None else [])
+    if st.session_state.get("source") not in options:
+        kind = current.kind if current is not None else None
+        st.session_state["source"] = (kind if kind in ("upload", "large") and kind in options
+                                      else "upload" if not samples else "sample")
     source = st.segmented_control(
         "Where the data comes from",
-        ["sample", "upload"],
-        format_func={"sample": "Bundled sample", "upload": "Upload a file"}.get,
+        options,
+        format_func=SOURCES.get,
         key="source",
         required=True,
         help="Try a bundled example, or upload your own table: one row per instance, "
-        "a column with the true class and one column of scores per model.",
+        "a column with the true class and one column of scores per model."
+        + (" Large data (server): Parquet, CSV or DuckDB files in the server's data directory, or a SQL "
+           "query, reduced to counts where they are (for files too large to upload)." if "large" in options else
+           " Files too large to upload can be read from a directory on the server once its administrator "
+           f"sets {large.ENV} (see the README)."),
     )
+    if source == "large":
+        return current
     if source == "sample" and samples:
         if st.session_state.get("sample") not in samples:
             st.session_state["sample"] = current.name if (current is not None and current.kind == "sample" and current.name in samples) else samples[0]
@@ -82,6 +96,8 @@ def source_section() -> state.Dataset | None:
             st.info("Upload a file to begin.")
         elif up is None and cur.kind == "upload":
             report.caption(f"Using **{md_escape(cur.name)}**, uploaded earlier in this session.")
+        elif up is None and cur.kind == "large":
+            report.caption(f"No file uploaded yet: the large data **{md_escape(cur.name)}** stays loaded.")
         elif up is None:
             report.caption(f"No file uploaded yet: the sample **{md_escape(cur.name)}** stays loaded.")
     return state.get_dataset()
@@ -323,11 +339,322 @@ def summary_section(an: cache.Analysis) -> None:
                     key="hist")
 
 
+LARGE_HOW = {"file": "A file or glob", "query": "A SQL query"}
+DIGIT_LABELS = {0: "No: exact scores"} | {d: f"To {d} significant digits" for d in large.DIGITS if d}
+
+
+def _seed_large(ds: state.Dataset | None, files: list) -> None:
+    """Put the current scan's choices back in the Large-data widgets (Streamlit forgets a widget's value
+    while another page is shown)."""
+    if "lg_how" in st.session_state or ds is None or ds.kind != "large":
+        return
+    spec = ds.spec
+    st.session_state["lg_how"] = "query" if spec.path is None else "file"
+    if spec.path is not None:
+        if spec.path in files:
+            st.session_state["lg_file"] = spec.path
+        else:
+            st.session_state["lg_glob"] = spec.path
+    if spec.table is not None:
+        st.session_state["lg_table"] = spec.table
+    if spec.query is not None:
+        st.session_state["lg_query"] = spec.query
+    st.session_state["lg_label"] = spec.label
+    st.session_state["lg_pos"] = spec.pos_label
+    st.session_state["lg_scores"] = list(spec.scores)
+    st.session_state["lg_digits"] = spec.digits or 0
+    st.session_state["lg_pairs"] = spec.pairs
+
+
+def large_source(root) -> tuple[str | None, str | None, str | None] | None:
+    """The file (or glob) and table, or the query, chosen under ``root``; None until one is chosen."""
+    files, cut = large.list_files(str(root))
+    _seed_large(state.get_dataset(), files)
+    if st.session_state.get("lg_how") not in LARGE_HOW:
+        st.session_state["lg_how"] = "file"
+    how = st.segmented_control(
+        "Read", list(LARGE_HOW), format_func=LARGE_HOW.get, required=True, key="lg_how",
+        help="A Parquet, CSV/TSV or DuckDB file of the data directory (or a glob such as scores/*.parquet), or "
+        "a DuckDB SQL query over its files.",
+    )
+    path = table = query = None
+    if how == "file":
+        c1, c2 = st.columns([3, 2])
+        if st.session_state.get("lg_file") not in files:
+            st.session_state["lg_file"] = files[0] if files else None
+        pick = c1.selectbox(
+            "File in the data directory", files, key="lg_file",
+            placeholder="No Parquet, CSV or DuckDB file found" if not files else "Choose a file",
+            help="Parquet (.parquet), CSV/TSV (.csv, .tsv, .csv.gz) and DuckDB (.duckdb, .db) files under the "
+            "data directory" + (f"; the first {large.MAX_LISTED:,} are listed, type others on the right." if cut
+                                else "."),
+        )
+        typed = c2.text_input(
+            "Or a path or glob", key="lg_glob", placeholder="e.g. scores/2026-*.parquet",
+            help="Relative to the data directory; * and ? match any characters, ** any folders. Used instead of "
+            "the file on the left when filled. Nothing outside the data directory can be read.",
+        )
+        text = (typed or "").strip() or pick
+        if not text:
+            st.info(f"Put Parquet, CSV or DuckDB files in the data directory ({md_escape(str(root))}), or write a "
+                    "SQL query.", icon=":material/folder_open:")
+            return None
+        path = large.source_path(root, text)
+        if path.lower().endswith(large.DATABASES):
+            stamp = large.fingerprint(str(root), path)
+            with st.spinner("Listing the database's tables…"):
+                tables = large.inspect(str(root), path, None, None, stamp).tables
+            if not tables:
+                raise rocci.InputError(f"The database {path} has no table.")
+            if st.session_state.get("lg_table") not in tables:
+                st.session_state["lg_table"] = tables[0]
+            table = st.selectbox("Table", tables, key="lg_table", format_func=str,
+                                 help="The table (or view) of the DuckDB database to read.")
+    else:
+        query = st.text_area(
+            "SQL query (DuckDB)", key="lg_query", height=120,
+            placeholder=f"SELECT * FROM read_parquet('{root}/scores/*.parquet') WHERE day >= '2026-11-01'",
+            help="One SELECT statement, run by DuckDB on the server. Files are named by their full path, under "
+            f"the data directory ({root}); nothing outside it can be read, and nothing can be written. "
+            "Useful to filter rows, recode a label (CASE WHEN …) or join files.",
+        )
+        if not (query or "").strip():
+            st.info("Write a query that returns one row per instance: a label column and one score column per "
+                    "model.", icon=":material/edit_note:")
+            return None
+    return path, table, query
+
+
+def large_section(current: state.Dataset | None) -> None:
+    """The Large-data source: choose a file or a query, its columns, the rounding and the pairs; scan
+    (with progress) and show what was read."""
+    root = large.data_dir()
+    if root is None or not root.is_dir():
+        error(f"The data directory set by {large.ENV} ({root}) is not a directory on the server: ask its "
+              "administrator to fix the setting.")
+        return
+    report.caption(
+        f"Files in the server's data directory **{md_escape(str(root))}** are read where they are by DuckDB, "
+        "one pass per model: only the table of distinct scores with their numbers of positives and negatives "
+        "reaches the dashboard, and every page works from it. For files too large to upload.")
+    try:
+        chosen = large_source(root)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    if chosen is None:
+        return
+    path, table, query = chosen
+    stamp = large.fingerprint(str(root), path)
+    try:
+        with st.spinner("Reading the columns…"):
+            info = large.inspect(str(root), path, table, query, stamp)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    cols = list(info.columns)
+    with st.expander(f"Preview: first rows ({len(cols):,} columns)"):
+        if len(cols) > PREVIEW_COLUMNS:
+            st.caption(f"The first {PREVIEW_COLUMNS} of {len(cols):,} columns.")
+        st.dataframe(info.preview.iloc[:100, :PREVIEW_COLUMNS], hide_index=True)
+        st.caption("Column types: " + ", ".join(f"{md_escape(c)} ({md_escape(t)})" for c, t in
+                                                list(info.columns.items())[:PREVIEW_COLUMNS]))
+    if not cols:
+        st.info("This source has no column.")
+        return
+
+    st.subheader("Columns", anchor=False)
+    guess = rdata.guess_columns(info.preview) if len(info.preview) else {}
+    c1, c2 = st.columns(2)
+    _seed("lg_label", guess.get("label"), cols, force=False)
+    label = c1.selectbox("Label column", cols, format_func=str, key="lg_label",
+                         help="The true class of each row: two values (rows missing it are dropped and counted).")
+    try:
+        with st.spinner("Counting the label values (one pass over the label column)…", show_time=True):
+            counts = large.label_counts(str(root), path, table, query, label, stamp)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    if len(counts) > 50:
+        error(f"The label column {label} has more than 50 different values; choose a column with two classes.")
+        return
+    if len(counts) < 2:
+        only = ", ".join(label_text(v) for v in counts) or "none"
+        error(f"The label column {label} holds a single value ({only}): ROC analysis needs two classes, "
+              "positives and negatives. Choose another label column.")
+        return
+    values = list(counts)
+    suggestion = rdata.suggest_pos_label_from_counts(counts)
+    if st.session_state.get("lg_pos") not in values:
+        st.session_state["lg_pos"] = suggestion.value if suggestion.value in values else None
+    pos_label = c2.selectbox("Positive label", values, format_func=label_text, key="lg_pos", index=None,
+                             placeholder="Choose the positive class",
+                             help="Which label value is the 'positive' class (the one high scores should find).")
+    note = positive_note(suggestion, pos_label, counts) if len(values) == 2 else None
+    if note:
+        c2.caption(note)
+    if len(values) > 2:
+        st.warning(f"The label column holds {len(values)} classes; the Large-data source needs two. Recode it in "
+                   "a SQL query (e.g. CASE WHEN label = 'x' THEN 1 ELSE 0 END AS y).", icon=":material/category:")
+
+    numeric = [c for c in info.numeric() if c != label]
+    others = [c for c in cols if c != label]
+    if "lg_scores" not in st.session_state:
+        st.session_state["lg_scores"] = [c for c in guess.get("scores", []) if c in numeric][:rdata.MAX_GUESSED_SCORES]
+    st.session_state["lg_scores"] = [c for c in st.session_state["lg_scores"] if c in others]
+    scores = st.multiselect("Score columns (one per model)", others, format_func=str, key="lg_scores",
+                            placeholder="Choose one or more",
+                            help="Each score column is one model; higher scores mean 'more likely positive'.")
+    c1, c2 = st.columns(2)
+    if st.session_state.get("lg_digits") not in large.DIGITS:
+        st.session_state["lg_digits"] = 0
+    digits = c1.selectbox(
+        "Round the scores", list(large.DIGITS), format_func=DIGIT_LABELS.get, key="lg_digits",
+        help="Scores with as many distinct values as rows do not reduce. Rounding inside the reduction makes "
+        "the tables small; the summary then states the largest change of the AUC and of any rate that the "
+        "rounding can have caused.")
+    if not isinstance(st.session_state.get("lg_pairs"), bool):
+        st.session_state["lg_pairs"] = True
+    pairs = c2.toggle(
+        "Reduce pairs (compare models)", key="lg_pairs", disabled=len(scores) < 2,
+        help="Also count the distinct pairs of two models' scores by class, for the Compare models page and the "
+        "cost difference. With unrounded continuous scores a pair table has nearly one row per instance.")
+    if not scores:
+        st.info("Choose at least one score column.", icon=":material/view_column:")
+        return
+    bad = [c for c in scores if c not in numeric]
+    if bad:
+        error(f"Score column {bad[0]} holds {info.columns[bad[0]]} values, not numbers: scores must be numeric. "
+              f"Choose another column, or cast it in a SQL query (CAST({bad[0]} AS DOUBLE)) if it holds numbers "
+              "as text.")
+        return
+    if pos_label is None:
+        st.warning("Choose the **Positive label** above: which label value is the positive class.",
+                   icon=":material/arrow_upward:")
+        return
+    spec = large.LargeSpec(root=str(root), path=path, table=table, query=query, label=label, pos_label=pos_label,
+                           scores=tuple(scores), digits=int(digits) or None, pairs=bool(pairs and len(scores) > 1))
+    key = large.digest(spec, stamp)
+    if large.stored(key) is None:
+        waiting = current is not None and current.digest != key
+        slot = st.empty()
+        clicked = slot.button("Scan", type="primary", key="lg_scan", icon=":material/play_arrow:",
+                              help="Reduce the rows to counts: one pass for the row counts and missing values, one "
+                              "for the label values, one per model and one per pair.")
+        if not clicked:
+            if waiting:
+                report.caption(f"Until you scan, the pages use **{md_escape(current.name)}**.")
+            return
+        slot.empty()
+        try:
+            large.run_scan(spec, key)
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+    state.set_dataset(large.dataset(spec, stamp))
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    counts_summary_section(an)
+    st.page_link("app_pages/roc.py", label="Go to the ROC curve", icon=":material/arrow_forward:")
+
+
+def counts_summary_section(an: cache.Analysis) -> None:
+    """What a scan read: rows, dropped rows, classes, each model's table, the rounding's effect, the pairs,
+    and the score distributions drawn from the counts."""
+    p = an.prepared
+    report.subheader("Summary", anchor=False)
+    report.caption(f"Scanned **{md_escape(an.dataset.name)}**: positive = **{md_escape(label_text(p.pos_label))}**"
+                   f" in column **{md_escape(p.label)}**. Only these counts are in the dashboard; the rows stay "
+                   "on the server's disk.")
+    c = st.columns(5)
+    report.metric_in(c[0], "Rows read", f"{p.n_rows_in:,}", help="Rows in the file(s) or returned by the query.")
+    report.metric_in(c[1], "Rows used", f"{p.n_rows_used:,}",
+                     help="Rows with no missing value in the label or any score column.")
+    report.metric_in(c[2], "Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
+    report.metric_in(c[3], "Negatives", f"{p.n_neg:,}",
+                     help="Rows whose label is " + ", ".join(md_escape(label_text(v)) for v in p.negative_labels) + ".")
+    report.metric_in(c[4], "Rows dropped", f"{p.n_dropped:,}",
+                     help="Rows with a missing value in a used column are left out, and counted here.")
+    if p.n_dropped:
+        per_col = ", ".join(f"{md_escape(k)}: {v:,}" for k, v in p.dropped_by_column.items() if v)
+        st.warning(f"{p.n_dropped:,} row(s) dropped because of missing values (missing per column — {per_col}).",
+                   icon=":material/warning:")
+    table = rdata.summarize_counts(p.counts)
+    st.dataframe(table, hide_index=True, column_config={
+        k: st.column_config.Column(k.replace("_", " "), help=v) for k, v in SUMMARY_HELP.items()},
+        key="lg_summary")
+    download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_lg_summary")
+    if p.rounding:
+        first = next(iter(p.rounding.values()))
+        rows = [{"model": m, "auc_bound": e.auc_bound, "tpr_bound": float(e.table["tpr_bound"].max()),
+                 "fpr_bound": float(e.table["fpr_bound"].max())} for m, e in p.rounding.items()]
+        report.markdown(f"**Rounding**: {md_escape(first.description)}. Instances in different bins keep their "
+                        "order; only those that share a bin became tied. The largest possible change that this "
+                        "can have caused, computed exactly from the counts:")
+        frame = pd.DataFrame(rows)
+        st.dataframe(frame, hide_index=True, key="lg_rounding", column_config={
+            "model": st.column_config.Column("model", help="The score column."),
+            "auc_bound": st.column_config.NumberColumn(
+                "AUC within ±", format="%.2e",
+                help="Σ over bins of ½·(positives × negatives in the bin) / (n+·n−): each tied pair now counts ½."),
+            "tpr_bound": st.column_config.NumberColumn(
+                "TPR within ±", format="%.2e", help="The largest share of the positives in one bin."),
+            "fpr_bound": st.column_config.NumberColumn(
+                "FPR within ±", format="%.2e", help="The largest share of the negatives in one bin."),
+        })
+        download_csv(frame, label="Download the rounding bounds (CSV)", file_name="rocci_rounding.csv",
+                     key="dl_lg_rounding")
+    if p.pairs:
+        report.caption("Pairs reduced for comparisons: " + "; ".join(
+            f"{md_escape(a)} – {md_escape(b)} ({g.score_a.size:,} distinct score pairs)"
+            for (a, b), g in p.pairs.items()) + ".")
+    elif len(p.counts) > 1:
+        report.caption("Pairs were not reduced: comparing two models (Compare models page, cost difference) needs "
+                       "them; tick *Reduce pairs* and scan again.")
+
+    report.subheader("Score distributions", anchor=False)
+    scale = st.segmented_control(
+        "Bar height", ["share", "count"], key="hist_scale", default="share", required=True,
+        format_func={"share": "Share of each class", "count": "Counts"}.get,
+        help="Share of each class: each class's bars add up to 100%, so a small class stays as "
+        "visible as a large one. Counts: the number of rows in each bin. Hovering a bar shows both.",
+    )
+    models = list(p.score_columns)
+    shown = models[:MAX_HISTOGRAMS]
+    report.caption("How the scores of positives and negatives are spread, per model, drawn from the counts (each "
+                   "distinct score weighted by its rows): the less the two histograms overlap, the better the "
+                   "model separates the classes.")
+    if len(models) > len(shown):
+        st.caption(f"Histograms of the first {len(shown)} of the {len(models)} chosen models.")
+    neg = ", ".join(label_text(v) for v in p.negative_labels)
+    fig = plots.count_histograms(
+        {m: p.counts[m].table() for m in shown},
+        positive_name=f"positives (label {label_text(p.pos_label)})", negative_name=f"negatives (label {neg})",
+        bins=int(min(40, max(10, round(2 * p.n_rows_used ** 0.5)))), normalize=scale != "count",
+    )
+    report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
+                        key="hist")
+
+
 def main() -> None:
     st.title("Data", anchor=False)
     report.caption("Load a table of classifier scores and true labels, then tell rocci which column is which.")
     ds = source_section()
+    if st.session_state.get("source") == "large":
+        large_section(ds)
+        return
     if ds is None:
+        return
+    if ds.kind == "large":
+        try:
+            an = cache.current_analysis()
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+        counts_summary_section(an)
         return
     try:
         df = cache.load_table(ds.digest, ds.name, ds.raw)

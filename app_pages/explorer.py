@@ -128,7 +128,7 @@ def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
 
 def threshold_controls(an: cache.Analysis, model: str) -> tuple | None:
     """The threshold, how it was chosen and the operating condition (lowest cost only); None if invalid."""
-    y, s = an.arrays(model)
+    y, s = an.instances(model)
     lo, hi, step, decimals = slider_scale(float(s.min()), float(s.max()))
     share = an.prepared.n_pos / (an.prepared.n_pos + an.prepared.n_neg)
     # Scores on a probability scale: 0.5. Other scales: the score that flags as many instances as there
@@ -260,6 +260,10 @@ def main() -> None:
     an = cache.analysis_or_notice()
     if an is None:
         return
+    refusal = an.too_large("The threshold explorer")
+    if refusal is not None:  # large data from counts: the explorer works on the instances
+        st.info(refusal, icon=":material/info:")
+        return
 
     left, right = controls_ui.page_columns()
     with left:
@@ -269,7 +273,7 @@ def main() -> None:
             st.info("Fix the highlighted input on the left to update the results.")
         return
 
-    y, s = an.arrays(choice.model)
+    y, s = an.instances(choice.model)
     try:
         conf = cache_explore.confusion_at(an.key, choice.model, choice.threshold, choice.level, choice.method, y, s)
         exact = cache_explore.exact_indicators(an.key, choice.model, conf.threshold, choice.level, choice.method,
@@ -413,7 +417,7 @@ def binomial(conf, choice: Choice) -> None:
 def results(an: cache.Analysis, choice: Choice, conf, exact, reading, cfg) -> None:
     report.subheader("More", anchor=False)
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
-    y, s = an.arrays(choice.model)
+    y, s = an.instances(choice.model)
     with tabs[0]:
         report.plotly_chart(plots_explore.reading_figure(reading, current=conf, intervals=intervals_of(exact),
                                                          name=choice.model, color_index=an.colors[choice.model]),

@@ -521,6 +521,12 @@ def main() -> None:
     if ds is None:
         needs_data(None)
         return
+    if ds.kind == "large":
+        needs_data("The loaded data come from the Large-data source, reduced to each model's counts of the pooled "
+                   "rows: there is no fold column and no per-class score in them, so this page has nothing to "
+                   "show. Per-fold counts can be made with the Python API (rocci.scan(..., group=\"fold\") gives "
+                   "each fold's counts in result.groups).")
+        return
     try:
         df = cache.load_table(ds.digest, ds.name, ds.raw)
     except rocci.InputError as exc:

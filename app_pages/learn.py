@@ -116,14 +116,17 @@ def choose_source() -> Source | None:
             error(str(exc))
             st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
             return None
+        refusal = None if an is None else an.too_large("The Learn page draws every instance; it")
         if an is None:
             st.info("No data loaded: showing the worked example.")
+        elif refusal is not None:  # large data from counts, too many instances to draw
+            st.info(refusal + " Showing the worked example.", icon=":material/info:")
         else:
             model = an.models[0]
             if len(an.models) > 1:
                 model = st.selectbox("Model", an.models, format_func=str, key="ln_model", bind=URL,
                                      help="The score column to use on this page.")
-            y, s = an.arrays(model)
+            y, s = an.instances(model)  # (counts from large data: expanded, within the limit)
             return Source(key=an.key, model=model, y=y, s=s, name=an.dataset.name,
                           pos_text=label_text(an.prepared.pos_label), example=False)
     key, y, s = cache_learn.example()

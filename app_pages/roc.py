@@ -316,6 +316,7 @@ def main() -> None:
         return
 
     y, s = an.arrays(opts.model)
+    band_note = an.too_large("The simultaneous band") if opts.band_show else None  # large data: needs instances
     try:
         aucs = {
             m: cache.roc_auc(an.key, m, opts.auc_method, opts.level,
@@ -334,7 +335,7 @@ def main() -> None:
         band = (
             cache.roc_band(an.key, opts.model, opts.band_kind, opts.band_k,
                            BAND_FPR if opts.band_kind == "vertical" else None, opts.level, opts.m, y, s)
-            if opts.band_show else None
+            if opts.band_show and band_note is None else None
         )
     except rocci.InputError as exc:
         with right:
@@ -343,6 +344,8 @@ def main() -> None:
 
     color_index = an.models.index(opts.model)
     with right:
+        if band_note is not None:
+            st.info(band_note, icon=":material/info:")
         auc_metrics(aucs, opts)
         _, fpr_range, tpr_range = VIEWS[opts.view]
         fig = cache.roc_base_figure(an.key, tuple(an.models), tuple((m, f"AUC {r.auc:.3f}") for m, r in aucs.items()),

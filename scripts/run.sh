@@ -3,6 +3,7 @@
 # Usage: bash scripts/run.sh [extra streamlit options]
 #   e.g. bash scripts/run.sh --server.port 8502
 #        bash scripts/run.sh --server.address 0.0.0.0   # serve to the network (README, "Serving to a network")
+#        ROCCI_DATA_DIR=/srv/scores bash scripts/run.sh   # offer the files of a directory as "Large data (server)"
 # The dashboard listens on 127.0.0.1 (this computer only) unless told otherwise (.streamlit/config.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,9 @@ case "$address" in
   *) where="$address"; url="http://$address:$port" ;;
 esac
 say "Starting the dashboard ($where): open $url in a browser. Ctrl+C stops it."
+if [ -n "${ROCCI_DATA_DIR:-}" ]; then
+  say "Large data (server): the Data page offers the files under $ROCCI_DATA_DIR (nothing outside it is read)."
+fi
 # glibc: give large freed buffers back to the system (memory returns to its baseline after big
 # uploads; bench/README.md, "Load test"). Kept if already set.
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

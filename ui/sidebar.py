@@ -30,8 +30,13 @@ def render(container=None) -> None:
         if ds is None:
             st.caption("No data loaded. Open the Data page to upload a file.")
         else:
-            kind = "bundled sample" if ds.kind == "sample" else "uploaded file"
-            st.markdown(f"**{md_escape(ds.name)}**  \n{kind}, {_size(ds.size)}")
+            if ds.kind == "large":
+                st.markdown(f"**{md_escape(ds.name)}**  \nlarge data on the server, reduced to counts",
+                            help="Read where it lives by DuckDB (rocci.scan); the pages work from each model's "
+                            "table of distinct scores.")
+            else:
+                kind = "bundled sample" if ds.kind == "sample" else "uploaded file"
+                st.markdown(f"**{md_escape(ds.name)}**  \n{kind}, {_size(ds.size)}")
             try:
                 an = cache.current_analysis()
             except rocci.InputError:

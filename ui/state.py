@@ -40,12 +40,19 @@ SAMPLE_SCORES: dict[str, tuple] = {
 
 @dataclass(frozen=True)
 class Dataset:
-    """A loaded file: its name, where it came from, its bytes and their digest."""
+    """A loaded file: its name, where it came from, its bytes and their digest.
+
+    ``kind="large"``: data under the server's data directory, reduced to counts by
+    ``rocci.scan`` (no bytes in the session): ``spec`` is the scan's
+    :class:`ui.cache.large.LargeSpec` and ``digest`` a digest of the spec and of the
+    files' sizes and modification times.
+    """
 
     name: str
-    kind: str  # "sample" or "upload"
+    kind: str  # "sample", "upload" or "large"
     digest: str
     raw: bytes = field(repr=False, compare=False)
+    spec: Any = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:

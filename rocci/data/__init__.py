@@ -31,26 +31,32 @@ module                contents
 """
 
 from ._common import MAX_GUESSED_SCORES
-from .guess import PosLabelGuess, guess_columns, guess_pos_label, label_values, score_candidates, suggest_pos_label
-from .prepare import SUMMARY_COLUMNS, PreparedData, prepare_binary, summarize
+from .guess import (PosLabelGuess, guess_columns, guess_pos_label, label_values, score_candidates, suggest_pos_label,
+                    suggest_pos_label_from_counts)
+from .prepare import SUMMARY_COLUMNS, PreparedData, prepare_binary, summarize, summarize_counts
 from .reshape import long_to_wide
-from .scan import RoundingEffect, ScanResult, rounding_effect, scan
+from .scan import RoundingEffect, ScanResult, SourceInfo, inspect_source, rounding_effect, scan, scan_label_counts
 
 __all__ = [
     "scan",
     "ScanResult",
     "RoundingEffect",
     "rounding_effect",
+    "SourceInfo",
+    "inspect_source",
+    "scan_label_counts",
     "PreparedData",
     "guess_columns",
     "score_candidates",
     "PosLabelGuess",
     "suggest_pos_label",
+    "suggest_pos_label_from_counts",
     "label_values",
     "guess_pos_label",
     "prepare_binary",
     "long_to_wide",
     "summarize",
+    "summarize_counts",
     "MAX_GUESSED_SCORES",
     "SUMMARY_COLUMNS",
 ]

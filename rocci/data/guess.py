@@ -361,6 +361,36 @@ def suggest_pos_label(df: pd.DataFrame, label: Any) -> PosLabelGuess:
     """
     values = label_values(df, label)
     count_of = {_py(k): int(v) for k, v in df[label].value_counts(dropna=True).items()}
+    return _suggest(values, count_of)
+
+
+def suggest_pos_label_from_counts(counts: dict) -> PosLabelGuess:
+    """:func:`suggest_pos_label` from the rows per label value (e.g. :func:`rocci.data.scan_label_counts`).
+
+    The same rules and reasons, for a label column that was counted where it lives instead of read.
+
+    Examples
+    --------
+    >>> suggest_pos_label_from_counts({"stay": 7, "leave": 3}).value
+    'leave'
+    """
+    count_of = {_py(k): int(v) for k, v in counts.items() if k is not None and not _is_missing(k)}
+    values = list(count_of)
+    try:
+        values = sorted(values)
+    except TypeError:
+        values = sorted(values, key=lambda v: (type(v).__name__, str(v)))
+    return _suggest(values, count_of)
+
+
+def _is_missing(value) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _suggest(values: list, count_of: dict) -> PosLabelGuess:
     if not values:
         return PosLabelGuess(None, "unknown", float("nan"), 0, count_of)
     if len(values) == 1:

@@ -423,3 +423,42 @@ def summarize(prepared: PreparedData) -> pd.DataFrame:
             "mean_negative": float(s[~pos].mean()),
         })
     return pd.DataFrame.from_records(records, columns=list(SUMMARY_COLUMNS))
+
+
+def summarize_counts(counts) -> pd.DataFrame:
+    """:func:`summarize` from each model's table of counts (:class:`rocci.ScoreCounts`, e.g. a scan's).
+
+    Parameters
+    ----------
+    counts : mapping of model name to ScoreCounts
+        For example ``rocci.scan(...).counts``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :func:`summarize` (:data:`SUMMARY_COLUMNS`), each computed
+        from the distinct scores and their numbers of positives and negatives
+        (means weighted by the counts); nothing is expanded to one row per instance.
+    """
+    from ..counts import ScoreCounts
+
+    records = []
+    for name, c in dict(counts).items():
+        if not isinstance(c, ScoreCounts):
+            raise InputError(f"summarize_counts needs each model's ScoreCounts; {name!r} is a {type(c).__name__}.")
+        values, n_pos, n_neg = c.table()
+        at = n_pos + n_neg
+        records.append({
+            "model": name,
+            "rows": int(at.sum()),
+            "positives": int(c.n_pos),
+            "negatives": int(c.n_neg),
+            "distinct_scores": int(values.size),
+            "tied_scores": int(at[at > 1].sum()),
+            "pos_neg_ties": int(np.count_nonzero((n_pos > 0) & (n_neg > 0))),
+            "min": float(values[0]),
+            "max": float(values[-1]),
+            "mean_positive": float(np.dot(values, n_pos.astype(float)) / c.n_pos),
+            "mean_negative": float(np.dot(values, n_neg.astype(float)) / c.n_neg),
+        })
+    return pd.DataFrame.from_records(records, columns=list(SUMMARY_COLUMNS))

@@ -47,7 +47,8 @@ import pandas as pd
 from .._validation import InputError, check_labels
 from ..counts import PairedCounts, ScoreCounts
 
-__all__ = ["scan", "ScanResult", "RoundingEffect", "rounding_effect"]
+__all__ = ["scan", "ScanResult", "RoundingEffect", "rounding_effect", "SourceInfo", "inspect_source",
+           "scan_label_counts"]
 
 _PARQUET = (".parquet", ".pq", ".parq")
 _CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")
@@ -247,6 +248,32 @@ def _check_inside(path: Path, root: Path | None) -> None:
         raise InputError(f"{path} is outside the data directory {root}: only files under it can be read.")
 
 
+def _select_only(query) -> str:
+    """``query`` if it is one SELECT statement (its final semicolons dropped); else an InputError.
+
+    A query is read as a table (``SELECT … FROM (query)``): a second statement, or a COPY, ATTACH, SET,
+    INSTALL… would be something else than reading, and under ``allowed_root`` could write into the data
+    directory.  DuckDB's own parser decides.
+    """
+    import duckdb
+
+    if not isinstance(query, str) or not query.strip():
+        raise InputError("query= must be the text of one SELECT statement.")
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as exc:
+        raise InputError(f"The query does not parse: {_first_line(exc)}") from None
+    kinds = [st.type for st in statements]
+    if len(kinds) != 1 or kinds[0] != duckdb.StatementType.SELECT:
+        what = (f"{len(kinds)} statements" if len(kinds) != 1 else
+                f"a {str(kinds[0]).rsplit('.', 1)[-1]} statement")
+        raise InputError(f"query= must be one SELECT statement (a query that reads rows); this is {what}.")
+    text = query.strip()
+    while text.endswith(";"):
+        text = text[:-1].rstrip()
+    return text
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -282,6 +309,8 @@ class _DuckDB:
             root = str(Path(allowed_root).resolve())
             self.con.execute("SET allowed_directories = [?]", [root])
             self.con.execute("SET enable_external_access = false")
+            # no statement can loosen the settings afterwards (and only one SELECT runs as a query=)
+            self.con.execute("SET lock_configuration = true")
 
     @staticmethod
     def quote(name) -> str:
@@ -317,8 +346,10 @@ class _DuckDB:
     def relation(self, source, table, query, allowed_root) -> tuple[str, str]:
         """A SQL expression for the rows to read, and a short description of it."""
         con = self.con
+        if query is not None:
+            query = _select_only(query)
         if query is not None and source is None:
-            return f"({query})", "query"
+            return f"(\n{query}\n)", "query"
         if isinstance(source, pd.DataFrame):
             con.register("rocci_source", source)
             return "rocci_source", f"a table of {len(source):,} rows"
@@ -337,7 +368,7 @@ class _DuckDB:
             con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
             if query is not None:
                 con.execute("USE rocci_db")
-                return f"({query})", f"{path.name}: query"
+                return f"(\n{query}\n)", f"{path.name}: query"
             if table is None:
                 raise InputError(f"{path.name} is a database: say which table to read (table=) or give a query=.")
             return f"rocci_db.{self.quote(table)}", f"{path.name}: table {table}"
@@ -526,7 +557,8 @@ def _spark_session(spark, source):
 def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str = "duckdb", table: str | None = None,
          query: str | None = None, group: str | None = None, paired: Any = False,
          significant_digits: int | None = None, grid: float | None = None,
-         allowed_root: str | os.PathLike | None = None, spark=None) -> ScanResult:
+         allowed_root: str | os.PathLike | None = None, spark=None, max_table_rows: int | None = None,
+         progress=None) -> ScanResult:
     """Read scored rows where they live and return the counts every rocci function accepts.
 
     Parameters
@@ -551,7 +583,9 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         pyspark==4.3.0`` and Java 17 or later.
     table, query : str, optional
         A table of a DuckDB database, or a SQL query whose result is read (with
-        ``engine="spark"``: a table or a Spark SQL query of the session).
+        ``engine="spark"``: a table or a Spark SQL query of the session).  A DuckDB
+        query must be one SELECT statement (DuckDB's parser decides; a final
+        semicolon is dropped): it is read as a table, never run as a script.
     group : str, optional
         A fold or group column: ``result.groups[value]`` holds each group's own scan.
     paired : bool or list of (a, b), default False
@@ -568,13 +602,23 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         can have caused, computed exactly from the counts (:class:`RoundingEffect`).
     allowed_root : path, optional
         When given, nothing outside this directory can be read (paths and
-        symbolic links are resolved; DuckDB's external access is limited to it;
-        with Spark, globs are expanded and checked file by file, and a query= or
-        table= is refused since it could read anything).
+        symbolic links are resolved; DuckDB's external access is limited to it and
+        its configuration then locked; with Spark, globs are expanded and checked
+        file by file, and a query= or table= is refused since it could read anything).
     spark : pyspark.sql.SparkSession, optional
         The session for ``engine="spark"`` (never stopped by rocci).  Default: a
         Spark DataFrame's own session, else the active session, else a new local one
         (``local[2]``).
+    max_table_rows : int, optional
+        Refuse (``InputError``) a model with more distinct scores, or a pair with
+        more distinct score pairs, than this: each reduction stops at that many
+        rows plus one (``LIMIT``), so no larger table reaches Python.  The
+        dashboard's guard for a server's memory; rounding makes tables small.
+    progress : callable, optional
+        ``progress(done, total, step)`` is called before each pass over the data
+        (``done`` of ``total`` passes finished, ``step`` says what runs next: the
+        row counts, the label values, then each model and each pair) and once at
+        the end with ``done == total``.
 
     Returns
     -------
@@ -602,6 +646,9 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         raise InputError(f"significant_digits must be a whole number from 1 to 15; got {significant_digits!r}.")
     if grid is not None and not (isinstance(grid, (int, float, np.number)) and np.isfinite(grid) and grid > 0):
         raise InputError(f"grid must be a positive step, e.g. grid=0.001; got {grid!r}.")
+    if max_table_rows is not None and (isinstance(max_table_rows, bool) or
+                                       not isinstance(max_table_rows, (int, np.integer)) or max_table_rows < 1):
+        raise InputError(f"max_table_rows must be a positive whole number; got {max_table_rows!r}.")
     rounding = None if significant_digits is None and grid is None else (significant_digits, grid)
     models = [scores] if isinstance(scores, str) else list(scores)
     if not models:
@@ -620,13 +667,32 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
             if not d.numeric(kinds[col]):
                 raise InputError(f"Score column {col!r} holds {kinds[col]} values, not numbers: scores must be "
                                  "numeric. Cast it in a query= (e.g. CAST(col AS DOUBLE)) if it holds numbers as text.")
-        return _scan(d, rel, described, label, models, pos_label, group, paired, rounding)
+        return _scan(d, rel, described, label, models, pos_label, group, paired, rounding, max_table_rows, progress)
     finally:
         d.close()
 
 
-def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None) -> ScanResult:
+def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None, max_rows=None,
+          progress=None) -> ScanResult:
     """The statements, the same text for every engine ``d`` (only quoting, ``is_inf`` and ``element`` differ)."""
+    if paired is True:
+        pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
+    elif paired is False or paired is None:
+        pairs = []
+    else:
+        pairs = [tuple(p) for p in paired]
+        for p in pairs:
+            if len(p) != 2 or not all(m in models for m in p):
+                raise InputError(f"paired={paired!r}: each pair must name two of the score columns {models}.")
+    passes = 2 + len(models) + len(pairs)
+    done = 0
+
+    def step(what: str) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(done, passes, what)
+        done += 1
+
     q = {c: d.quote(c) for c in [label, *models] + ([group] if group is not None else [])}
     x = {c: f"CAST({q[c]} AS DOUBLE)" for c in models}
     # One pass for the row counts, the missing values per column and the infinite scores.
@@ -635,6 +701,7 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
                                  f"count(*) FILTER (WHERE {q[c]} IS NULL) AS {d.quote('missing_' + str(c))}"
                                  for c in q]
     parts += [f"count(*) FILTER (WHERE {d.is_inf(x[c])}) AS {d.quote('inf_' + str(c))}" for c in models]
+    step("counting the rows and the missing values")
     stats = d.sql(f"SELECT {', '.join(parts)} FROM {rel}", what="counting the rows").iloc[0]
     for c in models:
         if int(stats["inf_" + str(c)]):
@@ -642,6 +709,7 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
                              "-inf). Scores must be finite numbers: replace or remove these rows.")
     keep = " AND ".join(f"{q[c]} IS NOT NULL" for c in q)
     keep += "".join(f" AND NOT isnan({x[c]})" for c in models)
+    step("reading the label values")
     labels = d.sql(f"SELECT {q[label]} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 ORDER BY 1",
                    what="reading the label values")
     if labels.empty:
@@ -671,19 +739,23 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
             source = f"(SELECT *, {', '.join(layer)} FROM {source}) AS {d.quote(f'__rocci_{n}')}"
         sql = (f"SELECT {', '.join(keys + group_sql)}, count(*) FILTER (WHERE {where_pos}) AS n_pos, "
                f"count(*) FILTER (WHERE NOT ({where_pos})) AS n_neg FROM {source} GROUP BY ALL")
-        return d.sql(sql, [_param(pos_value)] * 2, what=f"reducing {', '.join(map(repr, cols))}")
+        names = " and ".join(map(repr, cols))
+        step(f"reducing {'model' if len(cols) == 1 else 'the pair'} {names}")
+        if max_rows is not None:
+            sql += f" LIMIT {int(max_rows) + 1}"
+        table = d.sql(sql, [_param(pos_value)] * 2, what=f"reducing {', '.join(map(repr, cols))}")
+        if max_rows is not None and len(table) > max_rows:
+            what = "distinct scores" if len(cols) == 1 else "distinct pairs of scores"
+            raise InputError(f"{'Model' if len(cols) == 1 else 'The pair'} {names} has more than {max_rows:,} {what}"
+                             f"{f' (counted per value of {group!r})' if group is not None else ''}, the limit here. Round the scores "
+                             "(significant digits, or a grid) so that they reduce"
+                             + ("" if len(cols) == 1 else ", or do not reduce pairs") + ".")
+        return table
 
     singles = {m: reduce([m]) for m in models}
-    if paired is True:
-        pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
-    elif paired is False or paired is None:
-        pairs = []
-    else:
-        pairs = [tuple(p) for p in paired]
-        for p in pairs:
-            if len(p) != 2 or not all(m in models for m in p):
-                raise InputError(f"paired={paired!r}: each pair must name two of the score columns {models}.")
     joint = {p: reduce(list(p)) for p in pairs}
+    if progress is not None:
+        progress(passes, passes, "done")
     dropped = {str(c): int(stats["missing_" + str(c)]) for c in q}
     label_counts = dict(zip(labels["label"].tolist(), labels["n"].astype(int).tolist()))
 
@@ -732,3 +804,86 @@ def _equal_label(a, b) -> bool:
     from .._validation import _labels_equal
 
     return _labels_equal(a, b)
+
+
+@dataclass(frozen=True, repr=False)
+class SourceInfo:
+    """What a source holds, read without a pass over its rows (:func:`inspect_source`).
+
+    Attributes
+    ----------
+    columns : dict of str to str
+        Each column's DuckDB type, in order.
+    preview : pandas.DataFrame
+        The first rows (``LIMIT``): enough to guess the label and the score columns.
+    tables : list of str
+        A DuckDB database's tables (empty for a file or a query).
+    """
+
+    columns: dict
+    preview: pd.DataFrame
+    tables: list = field(default_factory=list)
+
+    def numeric(self) -> list:
+        """The columns whose type is a number (or a boolean): the possible score columns."""
+        return [c for c, kind in self.columns.items() if _DuckDB.numeric(kind)]
+
+    def __repr__(self) -> str:
+        return f"SourceInfo({len(self.columns)} columns, tables {self.tables})"
+
+
+def inspect_source(source=None, *, table: str | None = None, query: str | None = None,
+                   allowed_root: str | os.PathLike | None = None, rows: int = 100) -> SourceInfo:
+    """The columns, their types and the first ``rows`` rows of what :func:`scan` would read (DuckDB).
+
+    Cheap on any size: DuckDB's ``DESCRIBE`` binds the source without reading it,
+    and the preview reads ``LIMIT rows`` (the first row group of a Parquet file, the
+    first lines of a CSV).  The same sources and the same ``allowed_root`` rules as
+    :func:`scan`.  A DuckDB database without ``table=`` or ``query=`` lists its
+    tables and previews the first one (none: no columns).
+    """
+    d = _DuckDB(allowed_root)
+    try:
+        tables: list = []
+        if isinstance(source, (str, os.PathLike)) and str(source).lower().endswith(_DATABASE):
+            path, _ = _local_path(source, allowed_root)
+            d.con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
+            found = d.sql("SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'rocci_db' "
+                          "AND schema_name = 'main' UNION ALL SELECT view_name FROM duckdb_views() WHERE "
+                          "database_name = 'rocci_db' AND schema_name = 'main' AND NOT internal ORDER BY 1",
+                          what="listing the tables")
+            tables = [str(t) for t in found["name"]]
+            d.con.execute("DETACH rocci_db")
+            if table is None and query is None:
+                if not tables:
+                    return SourceInfo({}, pd.DataFrame(), [])
+                table = tables[0]
+        rel, _ = d.relation(source, table, query, allowed_root)
+        columns = d.describe(rel)
+        preview = d.sql(f"SELECT * FROM {rel} LIMIT {max(int(rows), 0)}", what="reading the first rows")
+        return SourceInfo(columns, preview, tables)
+    finally:
+        d.close()
+
+
+def scan_label_counts(source=None, *, label: str, table: str | None = None, query: str | None = None,
+                      allowed_root: str | os.PathLike | None = None, max_values: int = 50) -> dict:
+    """Rows per value of the ``label`` column (missing labels left out), most frequent first (DuckDB).
+
+    One pass over the label column alone (Parquet reads that column only).  At most
+    ``max_values + 1`` values are returned: more than ``max_values`` means the
+    column is not a class label.  What the positive label is chosen from before a
+    :func:`scan`.
+    """
+    d = _DuckDB(allowed_root)
+    try:
+        rel, described = d.relation(source, table, query, allowed_root)
+        kinds = d.describe(rel)
+        if label not in kinds:
+            raise InputError(f"No column {label!r} in {described}; its columns are {list(kinds)}.")
+        col = d.quote(label)
+        frame = d.sql(f"SELECT {col} AS label, count(*) AS n FROM {rel} WHERE {col} IS NOT NULL GROUP BY 1 "
+                      f"ORDER BY 2 DESC, 1 LIMIT {int(max_values) + 1}", what="reading the label values")
+        return {_param(v): int(n) for v, n in zip(frame["label"].tolist(), frame["n"].tolist())}
+    finally:
+        d.close()

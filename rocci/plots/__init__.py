@@ -44,7 +44,7 @@ from ._style import (
     plotly_config,
     style_index,
 )
-from .data import score_histograms
+from .data import count_histograms, score_histograms
 from .roc import add_band, add_threshold_ci, add_vertical_ci, roc_figure
 
 __all__ = [
@@ -64,4 +64,5 @@ __all__ = [
     "add_vertical_ci",
     "add_band",
     "score_histograms",
+    "count_histograms",
 ]

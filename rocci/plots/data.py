@@ -51,28 +51,71 @@ def score_histograms(
         way.  Binning is done here so the browser receives ``bins`` numbers
         per class rather than every score.
     """
-    names = list(scores)
-    k = max(len(names), 1)
     is_positive = np.asarray(is_positive, dtype=bool)
+    panels = {}
+    for name in scores:
+        s = np.asarray(scores[name], dtype=float)
+        panels[name] = ((s[is_positive], None), (s[~is_positive], None))
+    return _histogram_panels(panels, positive_name=positive_name, negative_name=negative_name, bins=bins,
+                             height_per_model=height_per_model, normalize=normalize)
+
+
+def count_histograms(
+    tables: Mapping[str, tuple],
+    *,
+    positive_name: str = "positives",
+    negative_name: str = "negatives",
+    bins: int = 40,
+    height_per_model: int = 260,
+    normalize: bool = False,
+) -> go.Figure:
+    """:func:`score_histograms` from tables of counts: each distinct score weighted by its instances.
+
+    Parameters
+    ----------
+    tables : mapping of model name -> (values, n_pos, n_neg)
+        Each model's distinct scores with the numbers of positives and negatives at
+        each (``ScoreCounts.table()``); nothing is expanded to one value per instance.
+    positive_name, negative_name, bins, height_per_model, normalize
+        As in :func:`score_histograms`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure as :func:`score_histograms` on the instances the counts stand for.
+    """
+    panels = {}
+    for name, (values, n_pos, n_neg) in tables.items():
+        v = np.asarray(values, dtype=float)
+        panels[name] = ((v, np.asarray(n_pos, dtype=float)), (v, np.asarray(n_neg, dtype=float)))
+    return _histogram_panels(panels, positive_name=positive_name, negative_name=negative_name, bins=bins,
+                             height_per_model=height_per_model, normalize=normalize)
+
+
+def _histogram_panels(panels: Mapping[str, tuple], *, positive_name: str, negative_name: str, bins: int,
+                      height_per_model: int, normalize: bool) -> go.Figure:
+    """One panel per model; ``panels[name] = ((pos_scores, pos_weights), (neg_scores, neg_weights))``,
+    weights None for one instance per score."""
+    names = list(panels)
+    k = max(len(names), 1)
     fig = make_subplots(
         rows=k, cols=1, subplot_titles=[_text(n) for n in names] or None,
         vertical_spacing=min(0.16, 0.5 / k) if k > 1 else 0.0,
     )
-    classes = (
-        (is_positive, _text(positive_name), "#d62728"),
-        (~is_positive, _text(negative_name), "#1f77b4"),
-    )
+    styles = ((_text(positive_name), "#d62728"), (_text(negative_name), "#1f77b4"))
     for row, name in enumerate(names, start=1):
-        s = np.asarray(scores[name], dtype=float)
-        lo, hi = float(np.min(s)), float(np.max(s))
+        both = [x for x, w in panels[name] if x.size and (w is None or w.sum() > 0)]
+        lo = float(min(np.min(x) for x in both)) if both else 0.0
+        hi = float(max(np.max(x) for x in both)) if both else 1.0
         if hi <= lo:
             hi = lo + 1.0
         edges = np.linspace(lo, hi, int(bins) + 1)
         centers = 0.5 * (edges[:-1] + edges[1:])
         width = edges[1] - edges[0]
-        for mask, cname, color in classes:
-            counts, _ = np.histogram(s[mask], bins=edges)
-            size = int(np.count_nonzero(mask))
+        for (x, weights), (cname, color) in zip(panels[name], styles):
+            counts, _ = np.histogram(x, bins=edges, weights=weights)
+            counts = np.rint(counts).astype(np.int64)
+            size = int(x.size if weights is None else round(float(weights.sum())))
             share = 100.0 * counts / size if size else np.zeros(counts.size)
             fig.add_trace(
                 go.Bar(

@@ -63,8 +63,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(log_name: str = "streamlit-server.log"):
-    """A dashboard server on a free loopback port: yields ``(process, url)``; stopped (by its PID) after."""
+def running_server(log_name: str = "streamlit-server.log", env: dict | None = None):
+    """A dashboard server on a free loopback port: yields ``(process, url)``; stopped (by its PID) after.
+
+    ``env``: environment variables added for the server (e.g. ``ROCCI_DATA_DIR``)."""
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "wb")
@@ -79,6 +81,7 @@ def running_server(log_name: str = "streamlit-server.log"):
             "--global.developmentMode=false",
         ],
         cwd=ROOT,
+        env=None if env is None else {**os.environ, **env},
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,

@@ -113,3 +113,16 @@ def test_score_histograms_count_every_instance():
 def test_plotly_config_export_format():
     assert plots.plotly_config(image_format="svg")["toImageButtonOptions"]["format"] == "svg"
     assert plots.plotly_config(image_format="bogus")["toImageButtonOptions"]["format"] == "png"
+
+
+def test_count_histograms_match_the_instances_they_stand_for():
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.3
+    s = np.round(rng.normal(size=400) + y, 1)
+    counts = rocci.ScoreCounts.from_arrays(y, s)
+    by_rows = plots.score_histograms({"m": s}, y, bins=12, normalize=True)
+    by_counts = plots.count_histograms({"m": counts.table()}, bins=12, normalize=True)
+    for a, b in zip(by_rows.data, by_counts.data):
+        np.testing.assert_allclose(np.asarray(a.x), np.asarray(b.x))
+        np.testing.assert_allclose(np.asarray(a.y), np.asarray(b.y))
+        np.testing.assert_allclose(np.asarray(a.customdata), np.asarray(b.customdata))

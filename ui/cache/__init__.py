@@ -108,7 +108,15 @@ def summarize(key: str, _prepared) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything a page needs about the current data."""
+    """Everything a page needs about the current data.
+
+    Two kinds of data, one interface.  From a file in memory, ``prepared`` is a
+    :class:`rocci.data.PreparedData` and :meth:`arrays` gives ``(is_positive, scores)``.  From the
+    Large-data source (``from_counts``), ``prepared`` is a :class:`ui.cache.large.CountsPrepared`:
+    :meth:`arrays` gives ``(ScoreCounts, None)`` and :meth:`paired` ``(PairedCounts, None, None)``,
+    which every rocci function takes in place of the arrays.  Pages pass what they get on, unchanged;
+    an analysis that needs one row per instance asks :meth:`too_large` first.
+    """
 
     dataset: state.Dataset
     mapping: state.ColumnMapping
@@ -120,18 +128,82 @@ class Analysis:
         return list(self.prepared.scores)
 
     @property
+    def from_counts(self) -> bool:
+        """True for the Large-data source: counts only, no rows."""
+        return bool(getattr(self.prepared, "from_counts", False))
+
+    @property
+    def n_instances(self) -> int:
+        return int(self.prepared.n_pos) + int(self.prepared.n_neg)
+
+    def paired(self, a: str, b: str) -> tuple:
+        """``(y, score_a, score_b)`` of two models on the same instances, for rocci's two-model functions:
+        the arrays, or ``(PairedCounts, None, None)`` from counts (InputError if the pair was not reduced)."""
+        if self.from_counts:
+            return self.prepared.paired(a, b), None, None
+        y = np.asarray(self.prepared.is_positive, dtype=bool)
+        return (y, np.asarray(self.prepared.scores[a], dtype=float),
+                np.asarray(self.prepared.scores[b], dtype=float))
+
+    def has_pair(self, a: str, b: str) -> bool:
+        """Whether :meth:`paired` can give these two models (always, from arrays)."""
+        return not self.from_counts or self.prepared.has_pair(a, b)
+
+    def instances(self, model: str) -> tuple[np.ndarray, np.ndarray]:
+        """(is_positive, scores), one row per instance, also from counts (expanded; positives first).
+
+        For pages that use the instances themselves (sliders from the score range, strip charts).
+        From counts above :data:`ui.cache.large.MAX_INSTANCES`: an InputError (ask :meth:`too_large`)."""
+        if self.from_counts:
+            return _instances(self.key, model, self.prepared)
+        return self.arrays(model)
+
+    def pair_refusal(self, a: str, b: str, what: str, *, expands: bool = True) -> str | None:
+        """None when ``what`` (a two-model analysis) can run on models ``a`` and ``b``; else why not (Markdown):
+        from counts, the pair must have been reduced, and an analysis that ``expands`` the pair table to one
+        row per instance must stay within the limit (:meth:`too_large`)."""
+        if not self.from_counts:
+            return None
+        if not self.has_pair(a, b):
+            return (f"{what} needs the two models' scores on the same instances: a table of distinct score pairs, "
+                    "which this scan did not make. On the Data page, tick *Reduce pairs* and scan again.")
+        return self.too_large(what) if expands else None
+
+    def too_large(self, what: str) -> str | None:
+        """None when ``what`` (an analysis that needs one row per instance) can run on this data; else the
+        message to show in its place (counts that stand for more instances than the dashboard expands)."""
+        if not self.from_counts:
+            return None
+        from . import large
+
+        n = self.n_instances
+        return None if n <= large.MAX_INSTANCES else large.too_large_message(what, n)
+
+    @property
     def colors(self) -> dict[str, int]:
         """Each model's style index (rocci.plots colour, dash, marker): its position among the
         chosen models, the same on every page of the session."""
         return {str(m): i for i, m in enumerate(self.prepared.scores)}
 
-    def arrays(self, model: str) -> tuple[np.ndarray, np.ndarray]:
-        """(is_positive, scores) of one model, for rocci's functions."""
+    def arrays(self, model: str) -> tuple:
+        """(is_positive, scores) of one model, for rocci's functions; from counts ``(ScoreCounts, None)``."""
+        if self.from_counts:
+            return self.prepared.counts[model], None
         return np.asarray(self.prepared.is_positive, dtype=bool), np.asarray(self.prepared.scores[model], dtype=float)
+
+
+@st.cache_resource(max_entries=2, scope="session", show_spinner=False)
+def _instances(key: str, model: str, _prepared) -> tuple[np.ndarray, np.ndarray]:
+    """Counts expanded to one row per instance (shared by the session's reruns)."""
+    return _prepared.instances(model)
 
 
 def current_mapping(ds: state.Dataset) -> state.ColumnMapping:
     """The user's mapping for ``ds``, else the guesses (raises InputError if unreadable)."""
+    if ds.kind == "large":
+        spec = ds.spec
+        return state.ColumnMapping(layout="wide", label=spec.label, pos_label=spec.pos_label,
+                                   scores=tuple(spec.scores))
     mapping = state.get_mapping(ds)
     if mapping is None:
         df = _load_table(ds.digest, ds.name, ds.raw)
@@ -152,6 +224,11 @@ def current_analysis() -> Analysis | None:
         return None
     mapping = current_mapping(ds)
     key = state.data_key(ds, mapping)
+    if ds.kind == "large":  # counts from rocci.scan (scanned again, with progress, if the store dropped them)
+        from . import large
+
+        prepared = large.run_scan(ds.spec, ds.digest)
+        return Analysis(dataset=ds, mapping=mapping, prepared=prepared, key=key)
     prepared = prepare(key, ds.digest, ds.name, ds.raw, mapping)
     return Analysis(dataset=ds, mapping=mapping, prepared=prepared, key=key)
 
@@ -228,9 +305,11 @@ def vertical_ci(key: str, model: str, fpr: tuple, confidence_level: float, metho
 BAND_THRESHOLDS = 200
 
 
-def band_thresholds(scores: np.ndarray, k: int) -> np.ndarray:
-    """At most ``k`` of the distinct scores, decreasing, evenly spaced by rank (all of them if fewer)."""
-    distinct = np.unique(scores)[::-1]
+def band_thresholds(scores, k: int) -> np.ndarray:
+    """At most ``k`` of the distinct scores, decreasing, evenly spaced by rank (all of them if fewer).
+
+    ``scores``: the scores, or a :class:`rocci.ScoreCounts` (its distinct scores, not expanded)."""
+    distinct = (scores.table()[0] if isinstance(scores, rocci.ScoreCounts) else np.unique(scores))[::-1]
     if distinct.size <= k:
         return distinct
     return distinct[np.unique(np.linspace(0, distinct.size - 1, k).round().astype(int))]
@@ -241,7 +320,8 @@ def roc_band(key: str, model: str, kind: str, k: int, fpr: tuple | None, confide
              _y, _s):
     """``rocci.roc_band``: the exact threshold band at :func:`band_thresholds`, or the vertical Šidák band."""
     if kind == "threshold":
-        return rocci.roc_band(_y, _s, thresholds=band_thresholds(_s, k), confidence_level=confidence_level, m=m)
+        return rocci.roc_band(_y, _s, thresholds=band_thresholds(_y if _s is None else _s, k),
+                              confidence_level=confidence_level, m=m)
     return rocci.roc_band(_y, _s, kind="vertical", method="sidak", interval="score", fpr=list(fpr),
                           confidence_level=confidence_level, m=m)
 
@@ -294,8 +374,12 @@ def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
     if isinstance(obj, (list, tuple, set, frozenset)):
         return size + sum(nbytes(v, seen, _depth + 1) for v in obj)
     attrs = getattr(obj, "__dict__", None)
-    if isinstance(attrs, dict) and not isinstance(obj, type):
-        return size + sum(nbytes(v, seen, _depth + 1) for v in attrs.values())
+    if not isinstance(obj, type):  # attributes, in __dict__ and in __slots__ (e.g. ScoreCounts' table)
+        values = list(attrs.values()) if isinstance(attrs, dict) else []
+        slots = {name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())
+                 if isinstance(name, str) and name not in ("__dict__", "__weakref__")}
+        values += [getattr(obj, name, None) for name in slots]
+        return size + sum(nbytes(v, seen, _depth + 1) for v in values)
     return size
 
 

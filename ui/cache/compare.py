@@ -21,8 +21,15 @@ from . import ResultStore, _picklable
 GRID_SIZE = 40
 
 
-def quantile_grid(scores: np.ndarray, size: int = GRID_SIZE) -> tuple:
-    """The distinct values among ``size`` evenly spaced quantiles of ``scores`` (the map's axis)."""
+def quantile_grid(scores, size: int = GRID_SIZE) -> tuple:
+    """The distinct values among ``size`` evenly spaced quantiles of ``scores`` (the map's axis).
+
+    ``scores``: the scores, or a :class:`rocci.ScoreCounts` (the same quantiles, ``inverted_cdf``, read
+    off its cumulative counts without expanding it)."""
+    if isinstance(scores, rocci.ScoreCounts):
+        n = scores.n_pos + scores.n_neg
+        position = np.maximum(np.ceil(np.linspace(0.0, 1.0, size) * n).astype(np.int64), 1)  # 1-based, increasing
+        return tuple(float(v) for v in np.unique(scores.score_at_rank(n - position + 1)))
     s = np.asarray(scores, dtype=float)
     s = s[np.isfinite(s)]
     if s.size == 0:
@@ -47,9 +54,10 @@ def compare_thresholds(key: str, model_a: str, model_b: str, thresholds_a: tuple
 @st.cache_data(max_entries=16, ttl="1h", show_spinner="Computing the dominance map (exact bootstrap)…")
 def dominance_map(key: str, model_a: str, model_b: str, size: int, m, _y, _a, _b):
     """``rocci.dominance_map`` over the quantile grids of both models' scores."""
+    axes = (_y.model(0), _y.model(1)) if isinstance(_y, rocci.PairedCounts) else (_a, _b)
     result = rocci.dominance_map(
         _y, _a, _b,
-        thresholds_a=list(quantile_grid(_a, size)), thresholds_b=list(quantile_grid(_b, size)),
+        thresholds_a=list(quantile_grid(axes[0], size)), thresholds_b=list(quantile_grid(axes[1], size)),
         m=None if m is None else list(m),
     )
     return _picklable(result)
@@ -84,7 +92,8 @@ def compare_vertical_levels(key: str, model_a: str, model_b: str, fpr: tuple, co
     level ``r / m−`` (in increasing order of r).  ``progress(fraction, message)``
     is called as the work advances, over all the levels still to compute.
     """
-    m_neg = int(np.sum(~_y)) if m is None else int(m[1])
+    n_neg = int(_y.n_neg.sum()) if isinstance(_y, rocci.PairedCounts) else int(np.sum(~np.asarray(_y, dtype=bool)))
+    m_neg = n_neg if m is None else int(m[1])
     levels = sorted(set(int(r) for r in fpr_levels(list(fpr), m_neg)))
     todo = [r for r in levels
             if VERTICAL_LEVELS.get(vertical_level_key(key, model_a, model_b, r, confidence_level, m)) is None]

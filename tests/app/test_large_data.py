@@ -1,0 +1,259 @@
+"""The Data page's "Large data (server)" source, driven by AppTest.
+
+A temporary ROCCI_DATA_DIR holds a Parquet and a CSV file (string labels, tied scores, missing values,
+two models).  The summary must give rocci.scan's numbers and those of the rows in memory; every page
+must render from the counts (or say in an info box what it cannot do from them); and everything that
+could read outside the directory, or that does not make sense as data, must end in an error box, never
+a traceback.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from apphelpers import assert_clean, figure, new_app, traces
+
+import rocci
+from rocci import data as rdata
+from ui.cache import large
+
+PAGES = ["roc", "cost", "compare", "explorer", "precision", "folds", "learn", "coverage_lab"]
+
+
+def _frame(n=1500, seed=11) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    frame = pd.DataFrame({
+        "outcome": np.where(y, "fraud", "legit"),
+        "gbm": np.round(rng.normal(size=n) + 1.3 * y, 2),      # ties: two decimals
+        "logit": np.round(rng.normal(size=n) + 0.7 * y, 1),    # many ties
+        "site": "north",                                         # one value
+        "note": np.where(rng.random(n) < 0.5, "a", "b"),        # text
+    })
+    frame.loc[[3, 40, 41], "gbm"] = np.nan
+    frame.loc[[7, 40], "outcome"] = None
+    frame.loc[[99], "logit"] = np.nan
+    return frame
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    root = tmp_path / "served"
+    (root / "sub").mkdir(parents=True)
+    _frame().to_parquet(root / "scores.parquet", index=False)
+    _frame(seed=12).to_csv(root / "sub" / "scores.csv", index=False)
+    secret = tmp_path / "secret.csv"
+    _frame(seed=13).to_csv(secret, index=False)
+    (root / "link.csv").symlink_to(secret)
+    monkeypatch.setenv(large.ENV, str(root))
+    large.SCANS.clear()
+    return root
+
+
+def metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def large_app(**choose):
+    """The Data page on the Large-data source, with the given widget values set one by one."""
+    at = new_app()
+    at.segmented_control(key="source").set_value("large").run()
+    for key, value in choose.items():
+        if key in ("lg_glob", "lg_query"):
+            (at.text_input if key == "lg_glob" else at.text_area)(key=key).set_value(value).run()
+        elif key == "lg_how":
+            at.segmented_control(key=key).set_value(value).run()
+        elif key == "lg_scores":
+            at.multiselect(key=key).set_value(value).run()
+        elif key == "lg_pairs":
+            at.toggle(key=key).set_value(value).run()
+        else:
+            at.selectbox(key=key).set_value(value).run()
+    return at
+
+
+def scan(at):
+    at.button(key="lg_scan").click().run()
+    return at
+
+
+def errors(at) -> list[str]:
+    """The error boxes' text, with the Markdown escapes of ui.controls.error removed."""
+    return [e.value.replace("\\", "") for e in at.error]
+
+
+def test_not_offered_without_the_directory(monkeypatch):
+    monkeypatch.delenv(large.ENV, raising=False)
+    at = new_app()
+    assert_clean(at)
+    assert at.segmented_control(key="source").options == ["Bundled sample", "Upload a file"]
+    assert large.ENV in at.segmented_control(key="source").help
+
+
+def test_listing_guesses_and_summary_match_scan_and_memory(data_dir):
+    at = large_app()
+    assert_clean(at)
+    assert at.selectbox(key="lg_file").options == ["scores.parquet", "sub/scores.csv"]  # no link leading out
+    assert at.selectbox(key="lg_label").value == "outcome"
+    assert at.selectbox(key="lg_pos").value == "fraud"
+    assert at.multiselect(key="lg_scores").value == ["gbm", "logit"]
+    assert not at.get("metric")  # nothing scanned before the button
+    scan(at)
+    assert_clean(at)
+    res = rocci.scan(data_dir / "scores.parquet", label="outcome", scores=["gbm", "logit"], pos_label="fraud")
+    frame = _frame()
+    used = frame.dropna(subset=["outcome", "gbm", "logit"])
+    m = metrics(at)
+    assert m["Rows read"] == f"{res.n_rows_in:,}" == f"{len(frame):,}"
+    assert m["Rows used"] == f"{res.n_rows_used:,}" == f"{len(used):,}"
+    assert m["Rows dropped"] == f"{res.n_dropped:,}" == "5"
+    assert m["Positives"] == f"{(used['outcome'] == 'fraud').sum():,}"
+    assert m["Negatives"] == f"{(used['outcome'] == 'legit').sum():,}"
+    assert any("outcome: 2" in w.value and "gbm: 3" in w.value and "logit: 1" in w.value for w in at.warning)
+    summary = next(df.value for df in at.dataframe if "distinct_scores" in df.value.columns)
+    expected = rdata.summarize(rdata.prepare_binary(frame, label="outcome", scores=["gbm", "logit"],
+                                                    pos_label="fraud"))
+    pd.testing.assert_frame_equal(summary.reset_index(drop=True), expected, check_dtype=False)
+    hist = traces(figure(at, "hist"), "histogram")
+    assert len(hist) == 4  # two classes, two models
+    assert [t["meta"][1] for t in hist] == ["gbm", "gbm", "logit", "logit"]
+    assert "gbm – logit" in " ".join(c.value for c in at.caption)  # the pair was reduced
+    # the sidebar says where the data come from
+    assert any("large data on the server" in md.value for md in at.sidebar.markdown)
+
+
+def test_csv_in_a_folder_with_rounding_reports_its_effect(data_dir):
+    at = large_app(lg_file="sub/scores.csv", lg_digits=2)
+    scan(at)
+    assert_clean(at)
+    res = rocci.scan(data_dir / "sub" / "scores.csv", label="outcome", scores=["gbm", "logit"], pos_label="fraud",
+                     significant_digits=2)
+    rounding = next(df.value for df in at.dataframe if "auc_bound" in df.value.columns)
+    assert list(rounding["model"]) == ["gbm", "logit"]
+    np.testing.assert_allclose(rounding["auc_bound"], [res.rounding[m].auc_bound for m in ("gbm", "logit")])
+    np.testing.assert_allclose(rounding["tpr_bound"], [res.rounding[m].table["tpr_bound"].max()
+                                                       for m in ("gbm", "logit")])
+    summary = next(df.value for df in at.dataframe if "distinct_scores" in df.value.columns)
+    assert list(summary["distinct_scores"]) == [res["gbm"].table()[0].size, res["logit"].table()[0].size]
+    # the ROC page's AUC is the counts' AUC
+    at.switch_page("app_pages/roc.py").run()
+    assert_clean(at)
+    assert any(m.value == f"{rocci.roc_auc(res['gbm']).auc:.3f}" for m in at.metric if "gbm" in m.label)
+
+
+def test_every_page_renders_from_the_counts(data_dir):
+    at = scan(large_app())
+    infos = {}
+    for page in PAGES:
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert not at.error, (page, errors(at))
+        infos[page] = " ".join(i.value for i in at.info)
+    assert "counts of the pooled rows" in infos["folds"]
+    res = rocci.scan(data_dir / "scores.parquet", label="outcome", scores=["gbm", "logit"], pos_label="fraud",
+                     paired=True)
+    # the Compare page's DeLong ΔAUC is the pair table's
+    at.switch_page("app_pages/compare.py").run()
+    delta = rocci.compare_auc(res.paired("gbm", "logit")).delta
+    assert any(m.value == f"{delta:+.3f}" for m in at.metric)
+    # the explorer and the Learn page work on the instances the counts stand for (within the limit)
+    at.switch_page("app_pages/learn.py").run()
+    at.segmented_control(key="ln_src").set_value("loaded").run()
+    assert_clean(at)
+    n_pos, n_neg = res["gbm"].n_pos, res["gbm"].n_neg
+    assert any(f"{n_pos:,} positives, {n_neg:,} negatives" in md.value and "gbm" in md.value for md in at.markdown)
+
+
+def test_above_the_limit_pages_say_what_is_not_available(data_dir, monkeypatch):
+    at = scan(large_app())
+    monkeypatch.setattr(large, "MAX_INSTANCES", 1000)
+    for page, what in [("explorer", "The threshold explorer"), ("precision", "The precision–recall page"),
+                       ("compare", "The exact law of ΔTPR")]:
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception and not at.error, (page, errors(at))
+        text = " ".join(i.value for i in at.info)
+        assert what in text and "1,000" in text and "USING SAMPLE" in text, (page, text)
+    at.switch_page("app_pages/roc.py").run()
+    at.toggle(key="band_show").set_value(True).run()
+    assert not at.exception and not at.error, errors(at)
+    assert any("The simultaneous band" in i.value for i in at.info)
+    # the native analyses still run: the AUC and the threshold regions are there
+    assert any(m.label.startswith("AUC") for m in at.metric)
+    # the guard itself: a function that expands is refused with a message, not an out-of-memory
+    an_counts = large.SCANS.get(next(iter(large.SCANS._store)))
+    with pytest.raises(large.TooLarge, match="1,000"):
+        rocci.roc_band(an_counts.counts["gbm"], thresholds=[0.5])
+    with pytest.raises(large.TooLarge):
+        rocci.mcnemar(an_counts.paired("gbm", "logit"), threshold_a=0.5, threshold_b=0.5)
+    # native functions do not expand
+    rocci.threshold_ci(an_counts.counts["gbm"], thresholds=[0.5])
+    rocci.compare_thresholds(an_counts.paired("logit", "gbm"), total_positive_rate=[0.2])
+
+
+def test_without_pairs_the_compare_page_says_why(data_dir):
+    at = scan(large_app(lg_pairs=False))
+    assert_clean(at)
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert any("Reduce pairs" in i.value for i in at.info)
+    at.switch_page("app_pages/cost.py").run()
+    assert_clean(at)
+    assert any("Reduce pairs" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("typed", ["../secret.csv", "link.csv", "sub/../../secret.csv", "/etc/passwd"])
+def test_paths_outside_the_directory_are_refused(data_dir, typed):
+    at = large_app(lg_glob=typed)
+    assert not at.exception
+    assert any("outside the data directory" in e for e in errors(at)), errors(at)
+    assert "lg_label" not in [w.key for w in at.selectbox]
+
+
+def test_absolute_path_outside_and_glob_over_a_link(data_dir):
+    at = large_app(lg_glob=str(data_dir.parent / "secret.csv"))
+    assert any("outside the data directory" in e for e in errors(at))
+    at = large_app(lg_glob="*.csv")  # matches link.csv only, which leads out: DuckDB refuses it
+    assert not at.exception
+    assert any("DuckDB failed" in e for e in errors(at)), errors(at)
+
+
+@pytest.mark.parametrize("query, message", [
+    ("SELECT * FROM read_csv('/etc/passwd')", "DuckDB failed"),
+    ("SELECT * FROM read_csv('{root}/link.csv')", "DuckDB failed"),
+    ("COPY (SELECT 1) TO '{root}/x.csv'", "one SELECT statement"),
+    ("SELECT 1; SELECT * FROM read_csv('/etc/passwd')", "one SELECT statement"),
+])
+def test_sql_cannot_read_or_write_outside(data_dir, query, message):
+    at = large_app(lg_how="query", lg_query=query.format(root=data_dir))
+    assert not at.exception
+    assert any(message in e for e in errors(at)), errors(at)
+    assert not (data_dir / "x.csv").exists()
+
+
+def test_sql_query_inside_the_directory_works(data_dir):
+    q = f"SELECT outcome, gbm, logit FROM read_parquet('{data_dir / 'scores.parquet'}') WHERE gbm > -1"
+    at = scan(large_app(lg_how="query", lg_query=q))
+    assert_clean(at)
+    res = rocci.scan(query=q, label="outcome", scores=["gbm", "logit"], pos_label="fraud", allowed_root=data_dir)
+    assert metrics(at)["Rows used"] == f"{res.n_rows_used:,}"
+
+
+def test_bad_choices_give_error_boxes(data_dir):
+    at = large_app(lg_label="site")  # one value
+    assert not at.exception
+    assert any("single value" in e for e in errors(at)), errors(at)
+    at = large_app(lg_scores=["gbm", "note"])  # text scores
+    assert not at.exception
+    assert any("note holds VARCHAR values, not numbers" in e for e in errors(at)), errors(at)
+
+
+def test_a_column_gone_from_the_file_is_an_error_box_on_every_page(data_dir):
+    at = scan(large_app(lg_pairs=False))
+    assert_clean(at)
+    _frame().drop(columns=["logit"]).to_parquet(data_dir / "scores.parquet", index=False)
+    large.SCANS.clear()  # the server forgot the counts (restart, memory): the pages scan again
+    for page in ("roc", "cost"):
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("No column 'logit'" in e for e in errors(at)), errors(at)
