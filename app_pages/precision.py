@@ -18,6 +18,7 @@ import rocci
 from rocci.plots import plotly_config
 from rocci.plots import precision as plots_pr
 from rocci.precision import UNDEFINED
+from rocci.precision.gain import METHODS as GAIN_METHODS
 from ui import cache, report
 from ui.controls import column_config, error
 from ui.download import download_csv, with_provenance
@@ -38,6 +39,9 @@ BY = {"recall": "Recall reached", "value": "Type it"}
 VERDICT_AUTO = 20_000
 #: An undefined-metric probability at or above this is stated next to the number.
 UNDEFINED_SHOWN = 1e-4
+#: Depths (shares of the population targeted) of the gain and lift intervals: the marketer's "top 5%, 10%…".
+DEFAULT_DEPTH = "0.05, 0.1, 0.2, 0.3, 0.5"
+GAIN_AT = {"threshold": "The threshold", "depth": "The depth"}
 
 #: Metrics of the "At a threshold" panel: name -> (label, plain-words help).
 METRIC_TEXT = {
@@ -90,6 +94,24 @@ REGION_COLUMNS = {
     "p_undefined": ("P(undefined)", "Probability that a resample flags nothing (precision undefined).", "%.2e"),
 }
 
+GAIN_COLUMNS = {
+    "depth": ("Depth", "Share of the population targeted: (TP + FP) / n.", "%.4f"),
+    "k": ("k", "Instances targeted in each resample (the top k by score).", "%d"),
+    "threshold": ("Threshold", "score ≥ threshold is targeted (at a fixed depth: the threshold reaching it on the "
+                  "data).", "%.6g"),
+    "tp": ("TP", "Positives targeted on the data (at a fixed depth cutting through tied scores: the expected "
+           "number, ties in random order).", "%.6g"),
+    "depth_low": ("Depth low", "Lower end of the depth interval (the threshold held fixed).", "%.4f"),
+    "depth_high": ("Depth high", "Upper end of the depth interval.", "%.4f"),
+    "gain": ("Gain", "Share of the positives captured: TP / n+.", "%.4f"),
+    "gain_low": ("Gain low", "Lower end of the gain interval.", "%.4f"),
+    "gain_high": ("Gain high", "Upper end of the gain interval.", "%.4f"),
+    "lift": ("Lift", "Gain ÷ depth: times more positives than a random target of the same size.", "%.3f"),
+    "lift_low": ("Lift low", "Lower end of the lift interval.", "%.3f"),
+    "lift_high": ("Lift high", "Upper end of the lift interval.", "%.3f"),
+    "p_undefined": ("P(undefined)", "Probability that a resample targets nothing (lift undefined).", "%.2e"),
+}
+
 #: Said under an interval of zero width (e.g. precision 1 with no false positive: every resample has none).
 ZERO_WIDTH = " Zero width: every resample gives this value (a bootstrap interval cannot show the uncertainty)."
 
@@ -113,6 +135,8 @@ class Options:
     other: str
     pair: tuple | None
     verdict_recall: float
+    depths: tuple = ()
+    gain_at: str = "threshold"
 
 
 def suggested_thresholds(curve: pd.DataFrame) -> list[float]:
@@ -187,6 +211,25 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         other = st.selectbox("Another metric", OTHER_METRICS, format_func=lambda k: METRIC_TEXT[k][0],
                              key="pr_other", bind=URL, help="Shown beside precision, recall, F1 and MCC.")
 
+    with st.container(border=True):
+        st.markdown("**Gain and lift**")
+        d_text = st.text_input("Depths: shares targeted (between 0 and 1)", value=DEFAULT_DEPTH, key="pr_depths",
+                               bind=URL, help="Intervals on the gain and lift charts (Curves tab) where the "
+                               "top-scored share d of the population is targeted, e.g. 0.1 = the top 10%.")
+        depths: tuple = ()
+        try:
+            depths = tuple(parse_numbers(d_text, what="depth", low=0.0, high=1.0, inclusive=False,
+                                         max_count=20)) if d_text.strip() else ()
+        except ParseError as exc:
+            error(str(exc))
+            ok = False
+        gain_at = st.segmented_control(
+            "Hold fixed", list(GAIN_AT), format_func=GAIN_AT.get, default="threshold", required=True,
+            key="pr_gain_at", bind=URL,
+            help="The threshold: the score cut-off reaching each depth on the data is kept, so a resample's depth "
+            "moves too (bars both ways). The depth: each resample targets its own top share d (bars up and down "
+            "only; tied scores in random order).")
+
     pair = None
     verdict_recall = TARGET_RECALL
     if len(models) > 1:
@@ -207,7 +250,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         return None
     return Options(model=model, level=float(level), method=method, recall=recall, thresholds=thresholds, by=by,
                    target=target, typed=None if typed is None else float(typed), other=other, pair=pair,
-                   verdict_recall=verdict_recall)
+                   verdict_recall=verdict_recall, depths=depths, gain_at=gain_at or "threshold")
 
 
 def metric_value_text(v: float) -> str:
@@ -258,8 +301,11 @@ def verdict_panel(an, opts: Options) -> dict | None:
     a, b = opts.pair
     A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
     report.subheader(f"Which has the higher precision at {percent(opts.verdict_recall)} recall?", anchor=False)
-    y, sa = an.arrays(a)
-    _, sb = an.arrays(b)
+    refusal = an.pair_refusal(a, b, "Comparing two models' precision")
+    if refusal is not None:
+        st.info(refusal, icon=":material/info:")
+        return None
+    y, sa, sb = an.paired(a, b)
     p = an.prepared
     args = (an.key, a, b, opts.verdict_recall, opts.level, opts.method)
     done_key = "pr_verdict_done::" + "|".join(map(str, args))
@@ -347,6 +393,10 @@ def main() -> None:
     an = cache.analysis_or_notice()
     if an is None:
         return
+    refusal = an.too_large("The precision–recall page")
+    if refusal is not None:  # large data from counts: these laws need one row per instance
+        st.info(refusal, icon=":material/info:")
+        return
     try:
         curves = {m: cache_pr.pr_curve(an.key, m, *an.arrays(m)) for m in an.models}
     except rocci.InputError as exc:
@@ -427,7 +477,11 @@ def method_note(opts: Options, rci) -> None:
         f"{percent((1 - opts.level) / 2)} and {percent(1 - (1 - opts.level) / 2)} points; Wald, its mean ± z·sd. "
         "**Undefined cases**: a resample that flags nothing has no precision (and MCC, NPV or lift can be "
         "undefined the same way); such resamples are left out, as a Monte Carlo bootstrap drops them, and "
-        "their exact probability is shown when it is at least 0.01%. **The curve** between two thresholds is "
+        "their exact probability is shown when it is at least 0.01%. **Gain and lift** (Curves tab): at a fixed "
+        "threshold the gain is TP*/m+ and the depth (TP* + FP*)/(m+ + m−), from the same two binomial counts, "
+        "and the lift their ratio (undefined when a resample targets nothing); at a fixed depth k/(m+ + m−) the "
+        "g-th positive drawn is in the top k when at most k − g negative draws rank above it, an order "
+        "statistic mixed with a binomial as at a fixed recall. **The curve** between two thresholds is "
         "Davis and Goadrich's (2006) interpolation: TP grows by one at a time and FP in proportion, along the "
         "ROC segment.")
 
@@ -490,6 +544,77 @@ def average_precision_panel(an, opts: Options) -> None:
                  key="dl_pr_ap")
 
 
+def gain_caption(res, opts: Options, method: str, model: str) -> str:
+    """What the gain and lift charts show and what their bars promise, in plain words."""
+    level = percent(res.confidence_level)
+    held = ("**the threshold held fixed** (the score cut-off reaching each depth on the data): in a new sample "
+            "of the same size both the depth and the gain move, so the bars go both ways"
+            if res.at == "threshold" else
+            "**the depth held fixed**: each resample targets its own top share d, so only the gain moves (tied "
+            "scores in random order)")
+    return (
+        "**Gain**: target the top-scored share of the population (the **depth**, across) and read the share of "
+        "all positives you capture (up). Random targeting follows the dashed diagonal. **Lift** = gain ÷ depth: "
+        "how many times more positives your target holds than a random target of the same size (1 = no better "
+        f"than random). Bars: {level} {method} intervals for {md_escape(model)} at the chosen depths, with "
+        f"{held}. Each bar is the range that {level} of bootstrap resamples of your data would give (exact, "
+        "computed by formula): the sampling uncertainty of a new dataset of the same size drawn like this one, "
+        "each bar on its own (not a band for the whole curve).")
+
+
+def gain_lift_panel(an, opts: Options) -> None:
+    """Gain and lift charts of every model with the chosen model's exact intervals, a table and its CSV."""
+    report.markdown("**Gain and lift**")
+    method = opts.method if opts.method in GAIN_METHODS else "percentile"
+    try:
+        gains = {m: cache_pr.gain_curve(an.key, m, *an.arrays(m)) for m in an.models}
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    res, failed = None, False
+    if opts.depths:
+        try:
+            res = cache_pr.gain_intervals(an.key, opts.model, opts.depths, opts.gain_at, opts.level, method,
+                                          *an.arrays(opts.model))
+        except rocci.InputError as exc:  # e.g. heavy ties at a fixed depth: the curves are still drawn
+            error(str(exc))
+            failed = True
+    p = an.prepared
+    share = p.n_pos / (p.n_pos + p.n_neg)
+    many = len(an.models) > 1
+    color = an.colors[opts.model]
+    cfg = plotly_config(image_format=image_format(), filename="rocci_gain_lift")
+    gain_fig = plots_pr.gain_figure(gains, positive_share=share, colors=an.colors, height=440)
+    lift_fig = plots_pr.lift_figure(gains, colors=an.colors, height=440)
+    if res is not None:
+        plots_pr.add_gain_intervals(gain_fig, res, name=opts.model if many else "", color_index=color)
+        plots_pr.add_gain_intervals(lift_fig, res, quantity="lift", name=opts.model if many else "",
+                                    color_index=color)
+    left, right = st.columns(2)
+    with left:
+        report.plotly_chart(gain_fig, config=cfg, key="pr_gain_chart", title="Gain chart")
+    with right:
+        report.plotly_chart(lift_fig, config=cfg, key="pr_lift_chart", title="Lift chart")
+    if res is None:
+        if not failed:
+            report.caption("Type depths on the left (e.g. 0.1 for the top 10%) for intervals on these charts.")
+        return
+    report.caption(gain_caption(res, opts, METHODS[method].lower(), opts.model)
+                   + ("" if method == opts.method else f" (The {METHODS.get(opts.method, opts.method)} method is "
+                      "for the precision; these bars are percentile intervals.)"))
+    frame = res.to_frame()
+    if res.at == "threshold":
+        frame = frame.drop(columns=["depth_mean", "depth_std"])
+    else:  # the depth is fixed and the lift always defined
+        frame = frame.drop(columns=["depth_mean", "depth_std", "depth_low", "depth_high", "p_undefined"])
+    order = [c for c in GAIN_COLUMNS if c in frame.columns]
+    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(GAIN_COLUMNS, frame),
+                 key="pr_gain_table")
+    download_csv(with_provenance(frame, opts.model, at=res.at, confidence_level=res.confidence_level,
+                                 method=res.method, bootstrap=res.bootstrap, m_pos=res.m_pos, m_neg=res.m_neg),
+                 label="Download gain and lift intervals (CSV)", file_name="rocci_gain_lift.csv", key="dl_pr_gain")
+
+
 def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regions, verdict) -> None:
     report.subheader("Results", anchor=False)
     tabs = ["Recall levels", "Threshold"]
@@ -497,7 +622,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
         tabs.append("Regions")
     if verdict is not None:
         tabs.append("Two models")
-    tabs.append("Curve")
+    tabs.append("Curves")
     tab = dict(zip(tabs, st.tabs(tabs)))
     level = percent(opts.level)
     method = METHODS[opts.method].lower()
@@ -562,8 +687,9 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
             download_csv(frame, label="Download the two-model comparison (CSV)",
                          file_name="rocci_precision_compare.csv", key="dl_pr_verdict")
 
-    with tab["Curve"]:
-        average_precision_panel(an, opts)  # the curve's one-number summary first
+    with tab["Curves"]:
+        gain_lift_panel(an, opts)
+        average_precision_panel(an, opts)  # the PR curve's one-number summary first
         st.markdown("**Points of the curve**")
         sizes = ", ".join(f"{md_escape(m)}: {len(c):,} points ({int(c['interpolated'].sum()):,} interpolated)"
                           for m, c in curves.items())

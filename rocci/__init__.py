@@ -56,11 +56,13 @@ from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 from .bands import RocBand, roc_band
 from .precision import (
     AveragePrecision,
+    GainCI,
     MetricCI,
     PrecisionComparison,
     RecallPrecisionCI,
     average_precision,
     compare_precision,
+    gain_ci,
     metric_ci,
     precision_at_recall,
     precision_ci,
@@ -134,6 +136,8 @@ __all__ = [
     "compare_precision",
     "average_precision",
     "AveragePrecision",
+    "gain_ci",
+    "GainCI",
     "MetricCI",
     "RecallPrecisionCI",
     "PrecisionComparison",

@@ -39,12 +39,28 @@ SERIES_NAMES = {
 #: Title lines are wrapped at this many characters, so the title fits a phone-wide chart (plotly never wraps).
 TITLE_WIDTH = 40
 
+#: Panel titles of a grid of two or more columns are wrapped at this many characters (at 13 px, about 110 px a
+#: line): on a 390 px phone a panel is about 125 px wide, and "10% positives (200 of 2,000)" on one line ran
+#: into its neighbour.
+PANEL_TITLE_WIDTH = 16
+PANEL_TITLE_SIZE = 13
+
 _AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
              mirror=True, ticks="outside")
 
 
 def _series_name(series: str) -> str:
     return SERIES_NAMES.get(series, series)
+
+
+def _panel_lines(panel: str, cols: int) -> list[str]:
+    """A panel's title as lines: whole when the grid has one column, else wrapped at word boundaries."""
+    if cols < 2 or len(panel) <= PANEL_TITLE_WIDTH:
+        return [panel]
+    lines = []
+    for part in panel.replace(" (", "\n(").split("\n"):  # a parenthesis starts a line: "(200 of 2,000)" whole
+        lines += textwrap.wrap(part, PANEL_TITLE_WIDTH, break_long_words=False, break_on_hyphens=False)
+    return lines or [panel]
 
 
 def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_range=None) -> go.Figure:
@@ -65,7 +81,11 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     "simulation" or "target").  The title is the experiment's plain name with
     the thesis figure on a second line; the legend sits under the panels, one
     entry per line, in a bottom margin sized to fit it (so it never covers the
-    title or a panel, however narrow the chart).
+    title or a panel, however narrow the chart).  With panels side by side, a
+    panel title longer than ``PANEL_TITLE_WIDTH`` characters is wrapped at word
+    boundaries (plotly never wraps, and two one-line titles such as "10%
+    positives (200 of 2,000)" overlapped on a 390 px phone); the top margin
+    grows by a line for it.
     """
     df = study.frame
     exp = study.experiment
@@ -73,10 +93,13 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     series = list(dict.fromkeys(df["series"]))
     cols = max(1, min(columns, len(panels)))
     rows = max(1, math.ceil(len(panels) / cols))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_text(p) for p in panels],
+    titles = [_panel_lines(p, cols) for p in panels]
+    extra = 18 * (max(len(t) for t in titles) - 1)  # room above the first row for wrapped panel titles
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=["<br>".join(_text(x) for x in t) for t in titles],
                         shared_xaxes=True, shared_yaxes=True, horizontal_spacing=0.08,
                         vertical_spacing=0.12 if rows > 1 else 0.0)
-    fig.update_annotations(yshift=6)  # panel titles clear of the framed axes
+    # panel titles clear of the framed axes, and small enough for two panels side by side on a phone
+    fig.update_annotations(yshift=6, font=dict(size=PANEL_TITLE_SIZE))
     target = study.target
     lo = min(float(df["coverage"].min()), target - 0.1)
     hi = max(float(df["coverage"].max()), target + 0.05)
@@ -121,7 +144,7 @@ def coverage_figure(study, *, columns: int = 2, height_per_row: int = 260, y_ran
     entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
     lines = textwrap.wrap(exp.title, TITLE_WIDTH) or [exp.name]
     # The title starts under the toolbar's band (about 35 px, where plotly's mode bar appears on hover or tap).
-    top, bottom = 88 + 20 * len(lines), 70 + 20 * entries
+    top, bottom = 88 + 20 * len(lines) + extra, 70 + 20 * entries
     height = top + bottom + max(rows * height_per_row, 240)
     fig.update_layout(
         height=height, plot_bgcolor="white", hovermode="closest",

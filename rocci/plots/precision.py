@@ -1,12 +1,13 @@
 """The Precision–recall page's figures: PR curves, the baseline, intervals at recall levels and regions at
-thresholds.
+thresholds; gain and lift charts with their intervals.
 
 Nothing here computes a statistic: the curves are :func:`rocci.precision.curve.pr_curve`'s frames as they
 are (Davis and Goadrich's interpolation included), the intervals come from
 :func:`rocci.precision.precision_ci` (``recall=...``: a :class:`~rocci.precision.RecallPrecisionCI`) and
-the regions from two :class:`~rocci.precision.MetricCI` (precision and recall at the same thresholds).  The
-only arithmetic is drawing arithmetic: which vertices of a long curve to draw, rectangle outlines and
-error-bar lengths.  Text from the user's data (model names) is HTML-escaped before it reaches plotly.
+the regions from two :class:`~rocci.precision.MetricCI` (precision and recall at the same thresholds); the
+gain and lift curves are :func:`rocci.gain_curve`'s frames and their intervals a
+:class:`~rocci.precision.GainCI`.  The only arithmetic is drawing arithmetic: which vertices of a long
+curve to draw, rectangle outlines and error-bar lengths.  Text from the user's data (model names) is HTML-escaped before it reaches plotly.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ except ImportError as exc:  # pragma: no cover
 from ._style import MAX_CURVE_POINTS, _base_layout, _percent, _rgba, _text, color_for, dash_for, style_index
 from .explore import curve_indices
 
-__all__ = ["pr_figure", "add_recall_intervals", "add_threshold_regions", "add_current_point"]
+__all__ = ["pr_figure", "add_recall_intervals", "add_threshold_regions", "add_current_point", "gain_figure",
+           "lift_figure", "add_gain_intervals"]
 
 _AXIS = dict(showgrid=True, gridcolor="#eeeeee", zeroline=False, showline=True, linecolor="#444",
              mirror=True, ticks="outside")
@@ -218,6 +220,172 @@ def add_current_point(fig: go.Figure, precision: Any, recall: Any, *, i: int = 0
         hovertemplate=(f"<b>{_text(name)}: score ≥ {_thr(t)}</b><br>recall {x:.4f} [{xl:.4f}, {xh:.4f}]<br>"
                        f"precision {y:.4f} [{yl:.4f}, {yh:.4f}]<br>TP {int(precision.tp[i])}, "
                        f"FP {int(precision.fp[i])}<br>{level} intervals<extra></extra>"),
+        **kw,
+    ))
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------------
+# Gain and lift
+# --------------------------------------------------------------------------------------------------------
+def _gain_layout(fig: go.Figure, height: int, y_title: str) -> None:
+    fig.update_xaxes(title_text="Depth: share of the population targeted", range=[-0.01, 1.01], **_AXIS)
+    fig.update_yaxes(title_text=y_title, **_AXIS)
+    _base_layout(fig, title=None, height=height)
+    fig.update_layout(margin=dict(l=60, r=16, t=16, b=130),
+                      legend=dict(orientation="h", yanchor="top", y=-0.23, xanchor="left", x=0.0))
+
+
+def _curve_traces(fig: go.Figure, curves: Mapping[str, Any], colors, max_points: int, *, lift: bool) -> None:
+    for pos, (name, frame) in enumerate(curves.items()):
+        idx_style = style_index(name, pos, colors)
+        x = np.asarray(frame["target_rate"], dtype=float)
+        g = np.asarray(frame["recall"], dtype=float)
+        idx = curve_indices(x, g, max_points=max_points)  # thinned on the gain chart: every corner kept
+        total = x.size
+        if lift:  # no lift before the first instance is targeted
+            targeted = np.asarray(frame["target_size"]) > 0
+            idx, total = idx[targeted[idx]], int(targeted.sum())
+        y = np.asarray(frame["lift" if lift else "recall"], dtype=float)
+        thr = np.asarray(frame["threshold"], dtype=float)[idx]
+        custom = np.column_stack([[_thr(t) for t in thr], np.asarray(frame["target_size"])[idx],
+                                  np.asarray(frame["tp"])[idx], g[idx],
+                                  np.asarray(frame["lift"], dtype=float)[idx]]).astype(object)
+        drawn = "" if idx.size == total else f" ({idx.size:,} of {total:,} points drawn)"
+        fig.add_trace(go.Scatter(
+            x=x[idx], y=y[idx], mode="lines",
+            line=dict(color=color_for(idx_style), dash=dash_for(idx_style), width=2.2),
+            name=_text(name) + drawn, meta=["lift" if lift else "gain", str(name)], legendrank=100 + pos,
+            customdata=custom,
+            hovertemplate=(f"<b>{_text(name)}</b><br>threshold: score ≥ %{{customdata[0]}}<br>"
+                           "depth %{x:.4f} (%{customdata[1]} targeted)<br>gain %{customdata[3]:.4f} "
+                           "(%{customdata[2]} positives)<br>lift %{customdata[4]:.3f}<extra></extra>"),
+        ))
+
+
+def gain_figure(curves: Mapping[str, Any], *, positive_share: float | None = None,
+                colors: Mapping[str, int] | None = None, max_points: int = MAX_CURVE_POINTS,
+                height: int = 480) -> go.Figure:
+    """Gain charts (cumulative lift curves), one per model: the share of the positives captured (gain,
+    the recall) against the share of the population targeted (depth), with the diagonal of random targeting.
+
+    Parameters
+    ----------
+    curves : mapping of model name -> DataFrame
+        Frames of :func:`rocci.gain_curve` (columns ``threshold, target_size, target_rate, recall, tp,
+        lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds (the gain of a random
+        order of tied scores).
+    positive_share : float, optional
+        ``n+/n``: draws the perfect model (gain 1 once that share is targeted) as a thin dotted line.
+    colors : mapping of model name -> int, optional
+        The session's style index of each model (:func:`rocci.plots.style_index`): Okabe–Ito colour and dash.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces with ``meta[0]`` "baseline" (the diagonal), "ideal" and "gain" (``meta[1]`` the model).
+    """
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[0, 1], y=[0, 1], mode="lines", line=dict(color="#777777", dash="dash", width=1.2),
+        name="random targeting (gain = depth)", meta=["baseline"], legendrank=1000,
+        hovertemplate="random targeting: a share d of the population holds a share d of the positives"
+                      "<extra></extra>"))
+    if positive_share is not None:
+        fig.add_trace(go.Scatter(
+            x=[0, positive_share, 1], y=[0, 1, 1], mode="lines", line=dict(color="#aaaaaa", dash="dot", width=1),
+            name="perfect model", meta=["ideal"], legendrank=999, hoverinfo="skip"))
+    _curve_traces(fig, curves, colors, max_points, lift=False)
+    _gain_layout(fig, height, "Gain: share of the positives captured")
+    fig.update_yaxes(range=[-0.01, 1.02])
+    return fig
+
+
+def lift_figure(curves: Mapping[str, Any], *, colors: Mapping[str, int] | None = None,
+                max_points: int = MAX_CURVE_POINTS, height: int = 480, y_max: float | None = None) -> go.Figure:
+    """Lift curves, one per model: ``gain/depth`` (precision relative to the positive share) against the depth,
+    with the line lift = 1 of random targeting.
+
+    Parameters
+    ----------
+    curves, colors, max_points
+        As :func:`gain_figure` (the thresholds with nothing targeted, where the lift is undefined, are left out).
+    y_max : float, optional
+        Top of the lift axis (the lift of the first few instances can reach ``n/n+``; a caller showing
+        intervals at larger depths may cut the axis lower).  Default: plotly's autorange.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces with ``meta[0]`` "baseline" (lift 1) and "lift".  The thresholds' points are joined by straight
+        segments for the eye: between two thresholds the lift of a random order of the tied scores is the
+        straight gain segment divided by the depth, a curve, not a segment.
+    """
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[0, 1], y=[1, 1], mode="lines", line=dict(color="#777777", dash="dash", width=1.2),
+        name="random targeting (lift = 1)", meta=["baseline"], legendrank=1000,
+        hovertemplate="random targeting: lift 1 at every depth<extra></extra>"))
+    _curve_traces(fig, curves, colors, max_points, lift=True)
+    _gain_layout(fig, height, "Lift: gain ÷ depth")
+    if y_max is not None:
+        fig.update_yaxes(range=[0, y_max])
+    else:
+        fig.update_yaxes(rangemode="tozero")
+    return fig
+
+
+def add_gain_intervals(fig: go.Figure, res: Any, *, quantity: str = "gain", name: str = "",
+                       color_index: int = 0) -> go.Figure:
+    """Intervals of a :class:`~rocci.precision.GainCI` on a gain (``quantity="gain"``) or lift chart.
+
+    Each row is a marker at its observed (depth, gain or lift) with the interval of the quantity as a
+    vertical bar; at fixed thresholds (``res.at == "threshold"``) the depth varies between resamples too and
+    its interval is a horizontal bar (each bar at the stated level on its own, not a joint region).  Rows
+    where the value is undefined on the data (nothing targeted: no lift) are left out.
+
+    Returns
+    -------
+    The same figure, with a trace whose ``meta[0]`` is "gain-intervals" or "lift-intervals".
+    """
+    x = np.asarray(res.depth, dtype=float)
+    y = np.asarray(getattr(res, quantity), dtype=float)
+    lo = np.asarray(getattr(res, f"{quantity}_low"), dtype=float)
+    hi = np.asarray(getattr(res, f"{quantity}_high"), dtype=float)
+    xl, xh = np.asarray(res.depth_low, dtype=float), np.asarray(res.depth_high, dtype=float)
+    ok = np.isfinite(y) & np.isfinite(lo) & np.isfinite(hi)
+    level = _percent(res.confidence_level)
+    method = _METHODS.get(res.method, res.method)
+    color = color_for(color_index)
+    by_threshold = res.at == "threshold"
+    kw = {}
+    if by_threshold:
+        kw["error_x"] = dict(type="data", symmetric=False, array=(xh - x)[ok], arrayminus=(x - xl)[ok],
+                             color=color, thickness=1.2, width=4)
+    thr = np.asarray(res.thresholds, dtype=float)[ok]
+    custom = np.column_stack([[_thr(t) for t in thr], xl[ok], xh[ok], lo[ok], hi[ok],
+                              np.asarray(getattr(res, f"{quantity}_mean"), float)[ok],
+                              np.asarray(getattr(res, f"{quantity}_std"), float)[ok],
+                              np.asarray(res.tp, float)[ok], np.asarray(res.p_undefined, float)[ok]]).astype(object)
+    word = "gain" if quantity == "gain" else "lift"
+    if by_threshold:
+        where = ("<b>threshold: score ≥ %{customdata[0]}</b><br>depth %{x:.4f} "
+                 f"[%{{customdata[1]:.4f}}, %{{customdata[2]:.4f}}]<br>")
+        what = f"{level} intervals at fixed thresholds"
+    else:
+        where = ("<b>depth %{x:.4f}</b> (the top of each resample; on the data score ≥ %{customdata[0]})<br>")
+        what = f"{level} intervals at fixed depths"
+    fig.add_trace(go.Scatter(
+        x=x[ok], y=y[ok], mode="markers",
+        marker=dict(color=color, size=8, symbol="circle", line=dict(color="white", width=1)),
+        error_y=dict(type="data", symmetric=False, array=(hi - y)[ok], arrayminus=(y - lo)[ok], color=color,
+                     thickness=1.6, width=5),
+        name=(f"{_text(name)}: " if name else "") + what,
+        meta=[f"{word}-intervals", str(name)], legendrank=200, customdata=custom,
+        hovertemplate=(where + f"{word} %{{y:.4f}} [%{{customdata[3]:.4f}}, %{{customdata[4]:.4f}}]<br>"
+                       "positives targeted on the data %{customdata[7]:.6g}<br>"
+                       f"{level} {method} intervals, each on its own<br>"
+                       "exact-bootstrap mean %{customdata[5]:.4f}, sd %{customdata[6]:.4f}<extra></extra>"),
         **kw,
     ))
     return fig

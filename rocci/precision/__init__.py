@@ -6,6 +6,8 @@
   levels (the PR analogue of vertical averaging).
 * :func:`compare_precision`: two models on the same instances, the paired law of
   ``metric_a − metric_b`` at threshold pairs or at recall levels.
+* :func:`gain_ci`: the gain (recall against the share targeted) and the lift of a gain chart, at fixed
+  thresholds or at fixed depths.
 * :func:`pr_curve`: the precision–recall curve with Davis and Goadrich's
   interpolation between ROC points (precision is not linear in recall).
 
@@ -18,6 +20,7 @@ from ._metrics import METRICS, UNDEFINED
 from ._results import MetricCI, PrecisionComparison, RecallPrecisionCI
 from .average import AveragePrecision, average_precision
 from .curve import pr_curve
+from .gain import GainCI, gain_ci
 from .metrics import metric_ci, precision_ci
 from .paired import compare_precision
 from .recall import precision_at_recall
@@ -27,6 +30,8 @@ __all__ = [
     "precision_ci",
     "precision_at_recall",
     "pr_curve",
+    "gain_ci",
+    "GainCI",
     "average_precision",
     "AveragePrecision",
     "compare_precision",

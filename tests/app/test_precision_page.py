@@ -287,3 +287,121 @@ def test_average_precision_in_the_curve_tab_is_the_seeded_monte_carlo_and_says_s
         assert row["baseline"] == pytest.approx(y.mean())
     text = captions(at)
     assert "**Monte Carlo** bootstrap: 2,000 stratified resamples, seed 0" in text
+
+
+# ------------------------------------------------------------------------------------------------------
+# Gain and lift (Curves tab)
+# ------------------------------------------------------------------------------------------------------
+DEFAULT_DEPTHS = [0.05, 0.1, 0.2, 0.3, 0.5]
+
+
+def depth_thresholds(y, s, depths):
+    """The thresholds reaching each depth on the data: the ⌈depth·n⌉-th largest score (duplicates merged)."""
+    ranked = np.sort(s)[::-1]
+    rank = np.ceil(np.round(np.asarray(depths) * s.size, 9)).astype(int)
+    return np.unique(ranked[rank - 1])[::-1]
+
+
+def check_gain(at, y, scores: dict, model: str, *, depths=DEFAULT_DEPTHS, at_="threshold", level=0.95,
+               method="percentile"):
+    """The gain and lift charts and the table are rocci.gain_curve's and rocci.gain_ci's numbers."""
+    from rocci.plots import color_for, dash_for
+
+    gain, lift = figure(at, "pr_gain_chart"), figure(at, "pr_lift_chart")
+    for spec, kind, col in ((gain, "gain", "recall"), (lift, "lift", "lift")):
+        curves = traces(spec, kind)
+        assert [t["meta"][1] for t in curves] == list(scores)
+        for i, (trace, (name, s)) in enumerate(zip(curves, scores.items())):
+            ref = rocci.gain_curve(y, s)
+            if kind == "lift":
+                ref = ref[ref["target_size"] > 0]
+            np.testing.assert_allclose(decode(trace["x"]), ref["target_rate"])
+            np.testing.assert_allclose(decode(trace["y"]), ref[col])
+            assert trace["line"]["color"] == color_for(i) and trace["line"]["dash"] == dash_for(i)
+    np.testing.assert_allclose(decode(traces(gain, "baseline")[0]["y"]), [0, 1])
+    np.testing.assert_allclose(decode(traces(lift, "baseline")[0]["y"]), [1, 1])
+    s = scores[model]
+    if at_ == "threshold":
+        ref = rp.gain_ci(y, s, thresholds=depth_thresholds(y, s, depths), confidence_level=level, method=method)
+    else:
+        ref = rp.gain_ci(y, s, depth=depths, confidence_level=level, method=method)
+    for spec, q in ((gain, "gain"), (lift, "lift")):
+        bars = traces(spec, f"{q}-intervals")[0]
+        ok = np.isfinite(getattr(ref, q))
+        np.testing.assert_allclose(decode(bars["x"]), ref.depth[ok])
+        y_ = decode(bars["y"])
+        np.testing.assert_allclose(y_, getattr(ref, q)[ok])
+        np.testing.assert_allclose(y_ + decode(bars["error_y"]["array"]), getattr(ref, f"{q}_high")[ok])
+        np.testing.assert_allclose(y_ - decode(bars["error_y"]["arrayminus"]), getattr(ref, f"{q}_low")[ok])
+        assert ("error_x" in bars) == (at_ == "threshold")
+        if at_ == "threshold":
+            x_ = decode(bars["x"])
+            np.testing.assert_allclose(x_ + decode(bars["error_x"]["array"]), ref.depth_high[ok])
+            np.testing.assert_allclose(x_ - decode(bars["error_x"]["arrayminus"]), ref.depth_low[ok])
+    tab = table(at, "gain_high")
+    want = ref.to_frame()
+    for c in ("depth", "gain", "gain_low", "gain_high", "lift", "lift_low", "lift_high"):
+        np.testing.assert_allclose(tab[c], want[c], err_msg=c)
+    return ref
+
+
+def test_gain_and_lift_charts_on_the_imbalanced_upload(fraud):
+    at = upload_app(fraud)
+    assert_clean(at)
+    y, _ = fraud_arrays(fraud, "gbm")
+    scores = {m: fraud_arrays(fraud, m)[1] for m in MODELS}
+    ref = check_gain(at, y, scores, "gbm")
+    # the plain caption says what gain and lift are and what the interval promises
+    text = captions(at)
+    assert "**Gain**: target the top-scored share" in text and "**Lift** = gain ÷ depth" in text
+    assert "95% percentile intervals for gbm at the chosen depths" in text
+    assert "**the threshold held fixed**" in text and "not a band for the whole curve" in text
+    # its entries in the HTML report: both charts, the caption and the table (with its numbers)
+    rep = at.session_state["_rocci_report"]
+    titles = [t for k, t, _ in rep.items if k == "figure"]
+    assert "Gain chart" in titles and "Lift chart" in titles
+    tables = [p for k, t, p in rep.items if k == "table" and "gain and lift" in t.lower()]
+    assert tables
+    frame = tables[0]() if callable(tables[0]) else tables[0]
+    np.testing.assert_allclose(frame["gain_high"], ref.gain_high)
+    assert set(frame["model"]) == {"gbm"} and set(frame["at"]) == {"threshold"}
+    page = rep.html(dataset="fraud.csv")
+    assert "Gain chart" in page and "Lift chart" in page
+
+
+def test_gain_at_fixed_depths_other_model_and_wald(fraud):
+    at = upload_app(fraud)
+    at.selectbox(key="pr_model").set_value("logit").run()
+    at.selectbox(key="pr_method").set_value("wald").run()
+    at.select_slider(key="pr_level").set_value(0.9).run()
+    at.text_input(key="pr_depths").input("0.02, 0.1, 0.25").run()
+    at.segmented_control(key="pr_gain_at").set_value("depth").run()
+    assert_clean(at)
+    y, _ = fraud_arrays(fraud, "gbm")
+    scores = {m: fraud_arrays(fraud, m)[1] for m in MODELS}
+    ref = check_gain(at, y, scores, "logit", depths=[0.02, 0.1, 0.25], at_="depth", level=0.9, method="wald")
+    assert list(ref.k) == [16, 80, 200]
+    assert "**the depth held fixed**" in captions(at)
+    # empty depths: the charts without intervals, and a hint
+    at.text_input(key="pr_depths").input("").run()
+    assert_clean(at)
+    assert not traces(figure(at, "pr_gain_chart"), "gain-intervals")
+    assert "Type depths on the left" in captions(at)
+
+
+def test_gain_choices_round_trip_through_the_url(fraud):
+    at = upload_app(fraud, {"pr_depths": "0.1, 0.4", "pr_gain_at": "The depth", "pr_model": "rules_v2"})
+    assert_clean(at)
+    assert at.text_input(key="pr_depths").value == "0.1, 0.4"
+    assert at.segmented_control(key="pr_gain_at").value == "depth"
+    y, _ = fraud_arrays(fraud, "gbm")
+    check_gain(at, y, {m: fraud_arrays(fraud, m)[1] for m in MODELS}, "rules_v2", depths=[0.1, 0.4], at_="depth")
+
+
+@pytest.mark.parametrize("text", ["abc", "0.5, 1.5", "0", "1"])
+def test_bad_depths_give_an_error_box(text):
+    at = new_app(PAGE)
+    at.text_input(key="pr_depths").input(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.error and any("depth" in e.value.lower() for e in at.error)
+    assert any("Fix the highlighted input" in i.value for i in at.info)

@@ -118,3 +118,32 @@ def test_phone_chart_first_and_no_cut_names(page, app_url, wait, shot):
     assert bar.bounding_box()["y"] + bar.bounding_box()["height"] <= title["y"] + 1  # the toolbar clear of the title
     assert page.get_by_test_id("stException").count() == 0
     shot(page, "coverage_phone")
+
+
+PANEL_TITLES = """(chart) => [...chart.querySelectorAll('.annotation')]
+    .map(a => { const r = a.getBoundingClientRect(); return {text: a.textContent, left: r.left, right: r.right,
+                                                             top: r.top, bottom: r.bottom}; })"""
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_pr_recall_panel_titles_do_not_overlap(page, app_url, wait, shot, width):
+    """"10% positives (40 of 400)" and "50% positives (200 of 400)" ran into each other on a phone."""
+    page.set_viewport_size({"width": width, "height": 2400})
+    page.goto(app_url + "/coverage?cov_exp=pr_recall&pr_recall_small=true")
+    wait(page)
+    run = page.get_by_role("button", name="Run simulation")
+    if run.count():  # not yet run on this server (finished simulations are kept for every session)
+        run.click()
+        wait(page)
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible(timeout=120_000)
+    expect(chart.locator(".annotation").first).to_be_attached()
+    titles = chart.evaluate(PANEL_TITLES)
+    assert len(titles) == 2 and all("positives" in t["text"] for t in titles), titles
+    box = chart.bounding_box()
+    for t in titles:  # inside the chart
+        assert box["x"] - 1 <= t["left"] and t["right"] <= box["x"] + box["width"] + 1, t
+    a, b = sorted(titles, key=lambda t: t["left"])
+    assert a["right"] <= b["left"], titles  # side by side, apart
+    assert page.get_by_test_id("stException").count() == 0
+    shot(page, f"coverage_pr_recall_{width}")

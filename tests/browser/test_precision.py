@@ -1,6 +1,7 @@
 """Precision–recall page in a real browser: it opens from the sidebar, draws its chart with rocci's numbers,
-shows the two-model verdict on an imbalanced three-model upload, and fits a 1400 px and a 390 px screen
-(screenshots in test-artifacts/precision_*.png)."""
+shows the two-model verdict on an imbalanced three-model upload, draws the gain and lift charts with their
+intervals (Curves tab, CSV with rocci's numbers), and fits a 1400 px and a 390 px screen (screenshots in
+test-artifacts/precision_*.png)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import rocci
 import rocci.precision as rp
+from rocci.threshold import thresholds_for_total_positive_rate
 
-from .test_dashboard import no_exception, upload
+from .test_dashboard import no_exception, segment, upload
 
 try:
     from playwright.sync_api import expect
@@ -104,3 +107,81 @@ def test_precision_page_keeps_its_link(page, app_url, wait):
     assert page.get_by_test_id("stAlertContentError").count() == 0
     assert "pr_level=90%25" in page.url and "pr_method=Wald" in page.url
     assert page.get_by_test_id("stPlotlyChart").count() >= 1
+
+
+def ok_fraud_file(path, n=3000, share=0.05, seed=21):
+    """3,000 transactions, 5% fraud, labels 'fraud'/'ok', three models (one with coarse, tied scores)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    base = rng.normal(size=n)
+    frame = pd.DataFrame({"txn_id": np.arange(n) + 500_000, "label": np.where(y, "fraud", "ok")})
+    for name, sep, digits in (("xgboost", 2.0, 4), ("logreg", 1.4, 4), ("rules", 1.0, 1)):
+        z = sep * y + 0.6 * base + rng.normal(size=n)
+        frame[name] = np.round(1 / (1 + np.exp(-(z - 2.5))), digits)
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def _gain_charts(page):
+    gain = page.get_by_test_id("stPlotlyChart").filter(has_text="random targeting (gain = depth)")
+    lift = page.get_by_test_id("stPlotlyChart").filter(has_text="random targeting (lift = 1)")
+    return gain.first, lift.first
+
+
+def test_gain_and_lift_in_the_curves_tab(page, app_url, tmp_path, wait, shot):
+    path = tmp_path / "transactions.csv"
+    frame = ok_fraud_file(path)
+    page.goto(app_url)
+    wait(page)
+    upload(page, path, wait)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Precision–recall").click()
+    wait(page)
+    page.get_by_role("tab", name="Curves").click()
+    wait(page)
+    no_exception(page)
+    gain, lift = _gain_charts(page)
+    expect(gain.locator(".main-svg").first).to_be_visible()
+    expect(lift.locator(".main-svg").first).to_be_visible()
+    # diagonal, perfect model, three curves, the intervals; lift 1, three curves, the intervals
+    assert gain.locator("g.trace.scatter").count() >= 6 and lift.locator("g.trace.scatter").count() >= 5
+    assert "at fixed thresholds" in gain.inner_text()
+    body = page.inner_text("body")
+    assert "Lift = gain ÷ depth" in body and "not a band for the whole curve" in body
+    # the CSV holds rocci's numbers: thresholds reaching 5%, 10%, 20%, 30%, 50% of the population
+    y = (frame["label"] == "fraud").to_numpy()
+    s = frame["xgboost"].to_numpy(float)
+    counts = rocci.ScoreCounts.from_arrays(y, s)
+    t = np.unique(thresholds_for_total_positive_rate(counts, np.array([0.05, 0.1, 0.2, 0.3, 0.5])))[::-1]
+    ref = rp.gain_ci(y, s, thresholds=t)
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download gain and lift intervals (CSV)").click()
+    got = pd.read_csv(dl.value.path())
+    assert set(got["model"]) == {"xgboost"} and set(got["at"]) == {"threshold"}
+    np.testing.assert_allclose(got["gain_low"], ref.gain_low, atol=1e-9)
+    np.testing.assert_allclose(got["lift_high"], ref.lift_high, atol=1e-9)
+    np.testing.assert_allclose(got["depth_high"], ref.depth_high, atol=1e-9)
+
+    page.set_viewport_size({"width": 1400, "height": 1300})
+    page.wait_for_timeout(800)
+    gain.scroll_into_view_if_needed()
+    _fits(page, 1400)
+    shot(page, "precision_gain_1400")
+
+    # the depth held fixed: vertical bars only, the table says k
+    segment(page, "The depth", wait)
+    if not gain.is_visible():
+        page.get_by_role("tab", name="Curves").click()
+        wait(page)
+    no_exception(page)
+    gain, lift = _gain_charts(page)
+    expect(gain).to_contain_text("at fixed depths")
+    page.set_viewport_size({"width": 390, "height": 5200})
+    page.wait_for_timeout(1500)
+    _fits(page, 390)
+    # on a phone the two charts are stacked, each as wide as the screen allows
+    g, l_ = gain.bounding_box(), lift.bounding_box()
+    assert l_["y"] >= g["y"] + g["height"] - 1
+    assert g["width"] > 300
+    gain.scroll_into_view_if_needed()
+    shot(page, "precision_gain_390")
+    no_exception(page)

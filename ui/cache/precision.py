@@ -73,3 +73,23 @@ def compare_at_recall(key: str, model_a: str, model_b: str, recall: float, confi
 def average_precision(key: str, model: str, confidence_level: float, n_boot: int, seed: int, _y, _s):
     """:func:`rocci.average_precision`: a seeded Monte Carlo bootstrap (its exact law is not derived)."""
     return rocci.average_precision(_y, _s, confidence_level=confidence_level, n_boot=n_boot, seed=seed)
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner="Computing the gain curve…")
+def gain_curve(key: str, model: str, _y, _s):
+    """:func:`rocci.gain_curve`: depth (share targeted), gain (recall) and lift at every threshold."""
+    return rocci.gain_curve(_y, _s)
+
+
+@st.cache_data(max_entries=16, scope="session", show_spinner="Computing exact intervals for the gain and the lift…")
+def gain_intervals(key: str, model: str, depths: tuple, at: str, confidence_level: float, method: str, _y, _s):
+    """:func:`rocci.gain_ci` at the given depths: ``at="depth"`` holds the depth fixed (the top share of each
+    resample); ``at="threshold"`` holds fixed the threshold reaching each depth on the data (the
+    ``⌈depth·n⌉``-th largest score, duplicates merged)."""
+    if at == "depth":
+        return _lean(rprec.gain_ci(_y, _s, depth=list(depths), confidence_level=confidence_level, method=method))
+    from rocci.threshold import thresholds_for_total_positive_rate
+
+    counts = rocci.ScoreCounts.from_arrays(_y, _s)
+    t = np.unique(thresholds_for_total_positive_rate(counts, np.asarray(depths, float)))[::-1]
+    return _lean(rprec.gain_ci(counts, thresholds=t, confidence_level=confidence_level, method=method))
