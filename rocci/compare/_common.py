@@ -6,7 +6,7 @@ import numpy as np
 
 from dataclasses import dataclass
 
-from .._validation import InputError, check_labels, check_scores, paired_input
+from .._validation import InputError, check_labels, check_scores, paired_input, split_by_class
 from ..counts import PairedCounts, ScoreCounts, score_counts
 from ..threshold import _as_float_array, thresholds_for_total_positive_rate
 
@@ -84,8 +84,8 @@ def _paired_classes(y_true, score_a, score_b, pos_label) -> _PairedClasses:
         return _PairedClasses((t.score_a[p], t.score_b[p], t.n_pos[p]), (t.score_a[q], t.score_b[q], t.n_neg[q]),
                               int(t.n_pos.sum()), int(t.n_neg.sum()), t)
     mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
-    return _PairedClasses((a[mask], b[mask], None), (a[~mask], b[~mask], None), int(mask.sum()),
-                          int((~mask).sum()))
+    (pa, na), (pb, nb) = split_by_class(mask, a, b)
+    return _PairedClasses((pa, pb, None), (na, nb, None), pa.size, na.size)
 
 
 def _check_thresholds(name, values):

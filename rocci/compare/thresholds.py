@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._results import ConfidenceInterval, _FrameResult
-from .._validation import check_choice, check_confidence_level, check_m
+from .._validation import check_choice, check_confidence_level, check_m, split_by_class
 from ..counts import joint_ge_counts, paired_cells
 from ._common import GAMMAS, PAIRED_REGIONS, _check_paired, _check_thresholds, _paired_classes, _threshold_pairs
 from .laws import _dominance, difference_pmf, difference_sign_probabilities, paired_score_interval
@@ -383,8 +383,9 @@ def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, threshold
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     ta = _check_thresholds("thresholds_a", thresholds_a)
     tb = _check_thresholds("thresholds_b", thresholds_b)
-    na_p, nb_p = _grid_cells(a[mask], b[mask], ta, tb)
-    na_n, nb_n = _grid_cells(a[~mask], b[~mask], ta, tb)
+    (pa, na), (pb, nb) = split_by_class(mask, a, b)
+    na_p, nb_p = _grid_cells(pa, pb, ta, tb)
+    na_n, nb_n = _grid_cells(na, nb, ta, tb)
     f1, f2 = _dominance(
         difference_sign_probabilities(na_p, nb_p, n_pos, m_pos),
         difference_sign_probabilities(na_n, nb_n, n_neg, m_neg),
