@@ -4,12 +4,14 @@
   middle and near the bottom of the ranking (what the dashboard asks for), and ``metric_ci`` with F1 and MCC
   and the full bootstrap in the middle;
 * the marginal time per threshold (a call with all nine thresholds, minus the input's own cost, / 9);
-* precision intervals at the 99 recall levels 0.01 ... 0.99.
+* precision intervals at the 99 recall levels 0.01 ... 0.99 (percentile, the default, and the score interval);
+* with ``--every-threshold K``: precision intervals at every threshold, extrapolated from K thresholds spread
+  over the ranking (every distinct score of 10^6 rows is too many calls to time whole).
 
 Medians of several runs; the load average is printed before and after, the argsort measured in the same run.
 Usage (from the checkout): PYTHONPATH=. python bench/bench_precision.py [--rows N] [--runs R] [--skip-recall]
-[--quick] [--json PATH]  (``--quick``: 10^4 rows, one run; ``--json PATH``: every printed figure also as a
-record, ``bench/_record.py``).
+[--repeat-recall] [--every-threshold K] [--quick] [--json PATH]  (``--quick``: 10^4 rows, one run;
+``--json PATH``: every printed figure also as a record, ``bench/_record.py``).
 Running it with PYTHONPATH pointing at an older checkout times that one (calls it refuses are reported).
 
 Quoted from the first run of the old implementation (2026-11-23, the project's 2-core shared machine; tables
@@ -46,6 +48,9 @@ def main():
     parser.add_argument("--share", type=float, default=0.1)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-recall", action="store_true")
+    parser.add_argument("--repeat-recall", action="store_true", help="time the recall levels --runs times at 10^6 too")
+    parser.add_argument("--every-threshold", type=int, default=0, metavar="K",
+                        help="also estimate precision_ci at every threshold from K thresholds spread over the ranking")
     parser.add_argument("--quick", action="store_true", help="10^4 rows, one run (smoke run)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = parser.parse_args()
@@ -115,13 +120,34 @@ def main():
 
     if not args.skip_recall:
         levels = np.round(np.linspace(0.01, 0.99, 99), 2)
-        runs = 1 if n >= 500_000 else args.runs
+        runs = 1 if n >= 500_000 and not args.repeat_recall else args.runs
         t_rec = median_time(lambda: precision_ci(y, s, recall=levels), runs)
         print(f"99 recall levels: {t_rec:.2f} s = {t_rec / base:.1f} argsorts ({t_rec / 99 * 1e3:.1f} ms per level)")
         rec.add("precision/recall_99", t_rec, "s", n=n, ratio_argsort=t_rec / base, repeats=runs,
                 per_level=t_rec / 99)
+        try:
+            t_sc = median_time(lambda: precision_ci(y, s, recall=levels, method="score"), runs)
+            print(f"99 recall levels, score interval: {t_sc:.2f} s = {t_sc / base:.1f} argsorts")
+            rec.add("precision/recall_99/score", t_sc, "s", n=n, ratio_argsort=t_sc / base, repeats=runs)
+        except (InputError, ValueError) as exc:  # an older checkout without method="score"
+            print(f"99 recall levels, score interval: not available ({str(exc)[:60]}…)")
     else:
         rec.add("precision/recall_99", None, "s", n=n, note="not run (--skip-recall)")
+
+    if args.every_threshold:
+        # Every distinct score is a threshold: far too many calls to time whole at 10^6 rows.  Timed on
+        # thresholds spread evenly over the ranking (one call), minus the input's own cost, times their number.
+        n_thr = np.unique(s).size
+        sample = desc[np.unique(np.linspace(0, n - 1, args.every_threshold).astype(int))]
+        for method in ("percentile", "wald"):
+            t_k = median_time(lambda: precision_ci(y, s, thresholds=sample, method=method), 1)
+            t_1 = median_time(lambda: precision_ci(y, s, thresholds=sample[:1], method=method), 1)
+            per = (t_k - t_1) / (sample.size - 1)
+            total = t_1 + per * n_thr
+            print(f"every threshold ({n_thr:,}), {method}: {per * 1e3:.1f} ms per threshold -> {total:.0f} s = "
+                  f"{total / base:.0f} argsorts (extrapolated from {sample.size} thresholds)")
+            rec.add(f"precision/every_threshold/{method}", total, "s", n=n, ratio_argsort=total / base,
+                    thresholds=n_thr, sampled=sample.size, per_threshold=per, note="extrapolated")
     print(f"load average after: {os.getloadavg()}")
     rec.save(args.json)
 

@@ -616,8 +616,8 @@ PR_RECALL = "pr_recall"
 _SHORT[PR_RECALL] = "Precision at fixed recall"
 _register(PR_RECALL, "Precision at fixed recall: coverage, 1%/10%/50% positives",
           "Does the interval for the precision at a fixed recall hold its level, from balanced classes down to 1% "
-          "positives? rocci's exact bootstrap percentile interval beside a Wald interval on the exact bootstrap "
-          "standard deviation and the usual random (Monte Carlo) bootstrap, 2,000 instances per test set (20 "
+          "positives? rocci's exact bootstrap percentile and score intervals beside a Wald interval on the exact "
+          "bootstrap standard deviation and the usual random (Monte Carlo) bootstrap, 2,000 instances per test set (20 "
           "positives at 1%), recall 0.1 to 0.9, 95% target.", "recall", "simulation",
           dict(priors=(0.01, 0.1, 0.5), n=2000, mu=1.5, recall=RECALL_GRID, methods=tuple(PR_METHODS),
                n_boot=1000, level=0.95, replicates=200, seed=0),
@@ -630,8 +630,10 @@ _register(PR_RECALL, "Precision at fixed recall: coverage, 1%/10%/50% positives"
           "P(S+ ≥ t_r) = r, FPR(r) = P(S− ≥ t_r) and precision(r) = π·r / (π·r + (1 − π)·FPR(r)), π the test "
           "set's share n+/n. Intervals (rocci.precision_ci with recall=, stratified bootstrap): the percentile "
           "interval of the exact law of r/(r + FP*), T_r the r-th largest resampled positive score (r = recall·n+ "
-          "rounded, at least 1); the Wald interval mean ± z·sd of that exact law, clipped to [0, 1] (precision_ci's "
-          "method=\"wald\"); "
+          "rounded, at least 1); its score interval (precision_ci's method=\"score\": Algorithm 4.3's "
+          "[e + z²/2M ± z·sqrt(v + z²/4M²)]/(1 + z²/M) on the exact mean e and variance v, M = r/e the harmonic "
+          "mean of the predicted positives); the Wald interval mean ± z·sd of that exact law, clipped to [0, 1] "
+          "(precision_ci's method=\"wald\"); "
           "and a Monte Carlo percentile bootstrap of the same statistic with 1,000 stratified resamples "
           "(type-7 quantiles). Recall 0.1, 0.2, …, 0.9; α = 5%; 200 simulated test sets per panel, ±1.96 Monte "
           "Carlo standard errors.")

@@ -17,9 +17,10 @@ baseline of vertical averaging).
 
 **Simulation.**  :func:`simulate_precision_coverage` draws stratified test sets (``n+`` positives, ``n−``
 negatives), computes the exact percentile interval and the exact moments with one call of
-:func:`rocci.precision_ci` per test set (the Wald interval ``mean ± z·sd`` is :func:`rocci.precision_ci`'s
-``method="wald"``, rebuilt from those moments), the Monte Carlo interval from ``n_boot`` resamples, and counts
-how often each interval holds the true precision at the level ``r/n+``.
+:func:`rocci.precision_ci` per test set (the Wald interval ``mean ± z·sd`` and the score interval
+``[e + z²/2M ± z·sqrt(v + z²/4M²)]/(1 + z²/M)``, ``M = r/e``, are :func:`rocci.precision_ci`'s
+``method="wald"`` and ``method="score"``, rebuilt from those moments), the Monte Carlo interval from ``n_boot``
+resamples, and counts how often each interval holds the true precision at the level ``r/n+``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from scipy import special
 
 from .._validation import InputError, check_choice, check_confidence_level
 from ..precision import precision_ci
+from ..precision._laws import score_interval
 from ..precision.recall import recall_levels
 from .simulate import Progress, _check_n, _check_reps, _summary, _tell
 
@@ -40,12 +42,14 @@ __all__ = [
     "bootstrap_precision_values",
     "bootstrap_precision_interval",
     "wald_precision_interval",
+    "score_precision_interval",
     "simulate_precision_coverage",
 ]
 
 #: Interval methods of the study and their display names.
 PR_METHODS = {
     "percentile": "Exact bootstrap, percentile",
+    "score": "Exact bootstrap, score",
     "wald": "Wald, exact bootstrap sd",
     "bootstrap": "Monte Carlo bootstrap, percentile",
 }
@@ -188,6 +192,16 @@ def wald_precision_interval(mean, std, confidence_level=0.95):
     return np.clip(mean - z * std, 0, 1), np.clip(mean + z * std, 0, 1)
 
 
+def score_precision_interval(mean, std, r, confidence_level=0.95):
+    """:func:`rocci.precision_ci`'s ``method="score"`` at fixed recall, from its exact moments: the roots of
+    ``(e − π)² = z²·[v + (π(1 − π) − e(1 − e))/M]``, ``M = r/e`` (the harmonic mean of the predicted
+    positives ``r + FP*``), i.e. ``[e + z²/2M ± z·sqrt(v + z²/4M²)]/(1 + z²/M)`` clipped to [0, 1], with ``e = mean``,
+    ``v = std²``."""
+    z = float(special.ndtri(1 - (1 - check_confidence_level(confidence_level)) / 2))
+    mean, std = np.asarray(mean, dtype=float), np.asarray(std, dtype=float)
+    return score_interval(mean, std * std, np.asarray(r, dtype=float) / mean, z)
+
+
 def simulate_precision_coverage(population, n_pos, n_neg, recall, *, confidence_level=0.95,
                                 methods=tuple(PR_METHODS), n_boot=1000, replicates=200, seed=0,
                                 progress: Progress = None) -> pd.DataFrame:
@@ -198,7 +212,8 @@ def simulate_precision_coverage(population, n_pos, n_neg, recall, *, confidence_
     (:func:`rocci.precision.recall.recall_levels`); the target is the population precision there with the test
     set's share of positives ``π = n+/(n+ + n−)`` (``population.prior`` is not used), see
     :func:`true_precision_at_recall`.  Methods: ``"percentile"`` — :func:`rocci.precision_ci`'s exact percentile
-    interval; ``"wald"`` — its ``method="wald"`` (exact bootstrap mean ± z·sd, clipped), from the same call;
+    interval; ``"score"`` — its ``method="score"`` (:func:`score_precision_interval`), from the same call;
+    ``"wald"`` — its ``method="wald"`` (exact bootstrap mean ± z·sd, clipped), from the same call;
     ``"bootstrap"`` — :func:`bootstrap_precision_interval` with ``n_boot`` resamples.
 
     Returns
@@ -222,13 +237,16 @@ def simulate_precision_coverage(population, n_pos, n_neg, recall, *, confidence_
     pos, neg = population.sample(n_pos, n_neg, rng, size=R)
     y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
     covers = {m: np.empty((R, r.size), dtype=bool) for m in methods}
-    exact = [m for m in methods if m in ("percentile", "wald")]
+    exact = [m for m in methods if m in ("percentile", "score", "wald")]
     for i in range(R):
         if exact:
             res = precision_ci(y, np.r_[pos[i], neg[i]], recall=recall, confidence_level=level,
                                method="percentile")
             if "percentile" in exact:
                 covers["percentile"][i] = (res.precision_low <= target) & (target <= res.precision_high)
+            if "score" in exact:
+                lo, hi = score_precision_interval(res.precision_mean, res.precision_std, res.r, level)
+                covers["score"][i] = (lo <= target) & (target <= hi)
             if "wald" in exact:
                 lo, hi = wald_precision_interval(res.precision_mean, res.precision_std, level)
                 covers["wald"][i] = (lo <= target) & (target <= hi)

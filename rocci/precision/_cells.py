@@ -131,6 +131,16 @@ class StratifiedLaw:
         self._lattice = None if metric == "mcc" else self._monotone()
         self._cache: dict[float, float] = {}
 
+    def predicted_harmonic_mean(self) -> float:
+        """``M = 1/E[1/PP* | PP* > 0]`` with ``PP* = TP* + FP*`` (law: the convolution of the two binomial
+        windows): the score interval's number of trials for the precision (:func:`rocci.precision_ci`)."""
+        if self.defined <= 0:
+            return np.nan
+        pp = np.convolve(self.pt, self.pf)
+        s = self.t[0] + self.f[0] + np.arange(pp.size)
+        ok = s > 0
+        return float(pp[ok].sum() / (pp[ok] / s[ok]).sum())
+
     def _value(self, i, j):
         return stratified_value(self.metric, self.t[i], self.f[j], self.m_pos, self.m_neg, self.beta2)
 
@@ -275,6 +285,7 @@ class FullPrecisionLaw:
         base = binomial_cdf(self.a0 - 1, self.s, share)
         row = self.ps * (binomial_cdf(self.a1, self.s, share) - base)
         empty = self.s == 0  # TP* + FP* = 0: precision undefined
+        self._rows = row
         self.p_undefined = float(row[empty].sum())
         self.defined = float(row[~empty].sum())
         if self.defined > 0:
@@ -297,6 +308,13 @@ class FullPrecisionLaw:
 
         self._lattice = MonotoneLattice(value, below, self.a0.copy(), hi, self.defined, 0.0, cell)
         self._cache: dict[float, float] = {}
+
+    def predicted_harmonic_mean(self) -> float:
+        """``M = 1/E[1/PP* | PP* > 0]`` (``PP* = s``, the rows): as :meth:`StratifiedLaw.predicted_harmonic_mean`."""
+        if self.defined <= 0:
+            return np.nan
+        ok = self.s > 0
+        return float(self._rows[ok].sum() / (self._rows[ok] / self.s[ok]).sum())
 
     def quantiles(self, qs) -> list[float]:
         for q in qs:

@@ -36,8 +36,9 @@ class MetricCI(_FrameResult):
     mean, std : ndarray
         Exact bootstrap mean and standard deviation, given that the metric is defined.
     low, high : ndarray
-        Percentile interval: the ``α/2`` and ``1 − α/2`` quantiles of the exact law
-        (smallest value whose CDF reaches the level).
+        The interval of ``method``: by default (``"percentile"``) the ``α/2`` and ``1 − α/2``
+        quantiles of the exact law (smallest value whose CDF reaches the level); ``"score"``
+        (precision only, :func:`rocci.precision_ci`) or ``"wald"``.
     p_undefined : ndarray
         Exact probability that the bootstrap metric is undefined (left out of the law).
     truncated_mass : ndarray
@@ -99,7 +100,8 @@ class RecallPrecisionCI(_FrameResult):
     precision : ndarray
         Observed precision ``k/(k + #negatives >= threshold)``, ``k = ⌈recall·n+⌉``.
     precision_mean, precision_std, precision_low, precision_high : ndarray
-        Exact bootstrap moments and percentile interval of ``r/(r + FP*)``.
+        Exact bootstrap moments of ``r/(r + FP*)`` and the interval of ``method`` (``"percentile"``:
+        quantiles of the exact law; ``"score"``: the score interval; ``"wald"``: mean ± z·sd).
     truncated_mass : ndarray
         Probability left out of the order statistic's and the binomials' windows.
     """

@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_binary
-from ..counts import score_counts
+from .._validation import binary_counts
 
 __all__ = ["pr_curve"]
 
@@ -75,8 +74,7 @@ def pr_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     >>> f[["recall", "precision", "interpolated"]].round(4).values.tolist()
     [[0.3333, 1.0, False], [0.6667, 0.6667, False], [1.0, 0.75, False]]
     """
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, _ = binary_counts(y_true, y_score, pos_label)  # a ScoreCounts table stays a table
     n_pos, n_neg = counts.n_pos, counts.n_neg
     t, tp, fp = counts.threshold_counts()  # +inf first, with (0, 0)
     tp = np.asarray(tp, np.int64)

@@ -42,7 +42,7 @@ from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
 from ._results import PrecisionComparison
-from .metrics import METHODS, _check_thresholds, _interval
+from .metrics import _check_thresholds, _interval
 
 __all__ = ["compare_precision", "PAIRED_METRICS"]
 
@@ -53,6 +53,8 @@ PAIRED_METRICS = ("precision", "f1", "recall", "specificity", "npv", "fbeta", "m
 RECALL_METRICS = ("precision", "f1")
 #: Differences closer than this are one value (each side is rounded once).
 _DELTA_ATOL = 1e-14
+#: Interval methods of the paired laws (the score interval is one model's precision: precision_ci).
+PAIRED_METHODS = ("percentile", "wald")
 
 
 def _check_paired(y_true, score_a, score_b, pos_label):
@@ -257,7 +259,7 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
     """
     metric, beta2 = check_metric(metric, beta)
     level = check_confidence_level(confidence_level)
-    check_choice("method", method, METHODS)
+    check_choice("method", method, PAIRED_METHODS)
     check_choice("bootstrap", bootstrap, ("stratified", "full"))
     if bootstrap != "stratified":
         raise InputError("compare_precision computes the paired laws for bootstrap='stratified' only.")

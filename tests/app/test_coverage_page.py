@@ -194,7 +194,7 @@ def test_precision_recall_preset_runs_and_draws_one_panel_per_share():
     assert at.number_input(key="pr_recall_mu").value == 1.5
     assert [float(v) for v in at.text_input(key="pr_recall_recall").value.split(",")] == [
         0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
-    assert at.button_group(key="pr_recall_methods").value == ["percentile", "wald", "bootstrap"]
+    assert at.button_group(key="pr_recall_methods").value == ["percentile", "score", "wald", "bootstrap"]
     assert at.number_input(key="pr_recall_boot").value == 1000
     # A share too small for n: the runner's message, not an exception.
     at.text_input(key="pr_recall_priors").set_value("0.0001").run()
@@ -206,7 +206,7 @@ def test_precision_recall_preset_runs_and_draws_one_panel_per_share():
     assert_clean(quick)
     spec = figure(quick, "cov_chart")
     sims = traces(spec, "simulation")
-    assert len(sims) == 2 * 3  # two panels (10% and 50% positives), three methods
+    assert len(sims) == 2 * 4  # two panels (10% and 50% positives), four methods
     assert {tuple(decode(t["x"])) for t in sims} == {(0.3, 0.5, 0.7)}
     assert spec["layout"]["xaxis"]["title"]["text"] == "Recall"
     summary = next(df.value for df in quick.dataframe if "min" in df.value.columns)

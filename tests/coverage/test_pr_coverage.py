@@ -17,6 +17,7 @@ from rocci.coverage.pr import (
     resample_precision,
     simulate_precision_coverage,
     true_precision_at_recall,
+    score_precision_interval,
     wald_precision_interval,
 )
 from rocci.plots.coverage import coverage_figure
@@ -164,6 +165,17 @@ def test_wald_series_is_precision_ci_wald():
     np.testing.assert_allclose(high, wald.precision_high, rtol=0, atol=1e-15)
 
 
+def test_score_series_is_precision_ci_score():
+    rng = np.random.default_rng(10)
+    pos, neg = _tied_sample(rng, 30, 300, step=0.1)
+    y, s = _labels(30, 300), np.r_[pos, neg]
+    pct = rocci.precision_ci(y, s, recall=[0.1, 0.5, 0.9, 1.0], confidence_level=0.9)
+    score = rocci.precision_ci(y, s, recall=[0.1, 0.5, 0.9, 1.0], confidence_level=0.9, method="score")
+    low, high = score_precision_interval(pct.precision_mean, pct.precision_std, pct.r, 0.9)
+    np.testing.assert_allclose(low, score.precision_low, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(high, score.precision_high, rtol=0, atol=1e-15)
+
+
 # ---------------------------------------------------------------------------
 # (c) the preset
 # ---------------------------------------------------------------------------
@@ -217,7 +229,7 @@ def test_bad_parameters():
     with pytest.raises(rocci.InputError, match="strictly between 0 and 1"):
         run_experiment("pr_recall", small=True, priors=[1.0])
     with pytest.raises(rocci.InputError, match="Unknown method"):
-        run_experiment("pr_recall", small=True, methods=["score"])
+        run_experiment("pr_recall", small=True, methods=["kernel"])
     with pytest.raises(rocci.InputError, match="no parameter"):
         run_experiment("pr_recall", small=True, thetas=[1.0])
 

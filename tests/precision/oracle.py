@@ -193,3 +193,38 @@ def quantile(law: dict, level: float) -> float:
         if acc >= Fraction(level):
             return v
     return max(law)
+
+
+def predicted_inverse_mean(pos, neg, t, m_pos=None, m_neg=None, full_m=None):
+    """``E[1/PP* | PP* > 0]`` (a Fraction) at threshold ``t``, ``PP*`` the predicted positives of a bootstrap
+    sample (stratified; the full bootstrap of ``full_m`` pooled draws when given), by enumeration."""
+    pos, neg = np.asarray(pos, float), np.asarray(neg, float)
+    if full_m is not None:
+        scores = np.r_[pos, neg]
+        C, wc = class_samples(scores.size, full_m)
+        pp = (C @ (scores >= t).astype(np.int64)).tolist()
+        pairs = [(s, w) for s, w in zip(pp, wc.tolist())]
+    else:
+        m_pos = pos.size if m_pos is None else m_pos
+        m_neg = neg.size if m_neg is None else m_neg
+        C, wc = class_samples(pos.size, m_pos)
+        D, wd = class_samples(neg.size, m_neg)
+        tp, fp = (C @ (pos >= t).astype(np.int64)).tolist(), (D @ (neg >= t).astype(np.int64)).tolist()
+        pairs = [(a + b, wa * wb) for a, wa in zip(tp, wc.tolist()) for b, wb in zip(fp, wd.tolist())]
+    num = sum(Fraction(w, s) for s, w in pairs if s > 0)
+    den = sum(w for s, w in pairs if s > 0)
+    return num / den if den else None
+
+
+def score_bounds(mean: Fraction, var: Fraction, m: Fraction, z: float):
+    """Algorithm 4.3's score-like bounds ``[e + z²/2M ± z·sqrt(v + z²/4M²)]/(1 + z²/M)``, clipped to [0, 1]."""
+    e, v, m = float(mean), float(var), float(m)
+    zm = z * z / m
+    half = z * math.sqrt(v + (z / (2 * m)) ** 2)
+    return min(max((e + zm / 2 - half) / (1 + zm), 0.0), 1.0), min(max((e + zm / 2 + half) / (1 + zm), 0.0), 1.0)
+
+
+def exact_moments(law: dict):
+    """Mean and variance as Fractions."""
+    mean = sum(Fraction(v) * p for v, p in law.items())
+    return mean, sum((Fraction(v) - mean) ** 2 * p for v, p in law.items())
