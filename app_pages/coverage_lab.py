@@ -40,8 +40,8 @@ THR_METHODS = ["wilson", "agresti-coull", "wald", "percentile"]
 VERT_METHODS = ["score", "percentile", "kernel", "bootstrap"]
 COST_METHODS = ["agresti-coull", "wald"]
 #: Short names of the precision-at-recall intervals for the method pills (the chart uses PR_METHODS' names).
-PR_SHORT = {"percentile": "Exact bootstrap, percentile", "wald": "Wald (exact sd)",
-            "bootstrap": "Monte Carlo bootstrap"}
+PR_SHORT = {"percentile": "Exact bootstrap, percentile", "score": "Exact bootstrap, score",
+            "wald": "Wald (exact sd)", "bootstrap": "Monte Carlo bootstrap"}
 THRESHOLD_SOURCES = {"true": "True threshold", "data": "From the data"}
 NAMES = list(EXPERIMENTS)
 #: Typed lists: at most this many values.  FPR (and recall) levels allow more: the vertical-averaging presets draw
@@ -173,8 +173,8 @@ def controls(name: str) -> tuple[dict, bool] | None:
                 help="One line per method. Threshold averaging: the interval for each rate. Vertical averaging: "
                 "rocci's exact bootstrap (its score interval, or the percentile of the exact law), kernel "
                 "smoothing, and the usual random (Monte Carlo) bootstrap as pROC computes it. Precision at fixed "
-                "recall: rocci's exact percentile interval, a Wald interval on the exact bootstrap sd, and the usual "
-                "random (Monte Carlo) bootstrap.")
+                "recall: rocci's exact percentile and score intervals, a Wald interval on the exact bootstrap sd, and "
+                "the usual random (Monte Carlo) bootstrap.")
             p["methods"] = tuple(m for m in options if m in chosen) or tuple(base["methods"])
             if not chosen:
                 st.caption("None chosen: showing the preset's own.")

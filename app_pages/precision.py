@@ -29,7 +29,16 @@ from ui.text import ParseError, md_escape, number, parse_numbers, percent
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
-METHODS = {"percentile": "Percentile", "wald": "Wald"}
+METHODS = {"percentile": "Percentile", "score": "Score", "wald": "Wald"}
+#: Metrics with a score interval (rocci.metric_ci and compare_precision refuse method="score" for the others):
+#: with "score" chosen, the other metrics and the two-model difference use the percentile interval, and say so.
+SCORE_METRICS = frozenset({"precision"})
+
+
+def method_of(metric: str, method: str) -> str:
+    """The interval method used for ``metric``: the chosen one, or percentile where a score interval does not exist."""
+    return method if method != "score" or metric in SCORE_METRICS else "percentile"
+
 DEFAULT_RECALL = "0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9"
 #: Recall used to pick the default threshold and the two models' verdict: "catch 80% of the positives" is
 #: the question a fraud or screening team asks first; the precision there says how many alerts are wasted.
@@ -164,8 +173,11 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                                  bind=URL, help="Level of every interval on this page (each on its own).")
         method = st.selectbox(
             "Interval method", list(METHODS), format_func=METHODS.get, key="pr_method", bind=URL,
-            help="Percentile: the 2.5% and 97.5% points (at 95%) of the exact bootstrap law. Wald: its mean "
-            "± z·sd, clipped to the metric's range.")
+            help="Percentile: the 2.5% and 97.5% points (at 95%) of the exact bootstrap law. Score: a Wilson-type "
+            "interval on the law's exact mean and variance (precision only; it keeps its level at high recall "
+            "with few positives, where the percentile interval fell to 86% coverage in the Coverage lab's "
+            "'Precision at fixed recall' preset; other metrics and the two-model difference then use the "
+            "percentile interval). Wald: its mean ± z·sd, clipped to the metric's range.")
         text = st.text_input("Recall levels (between 0 and 1)", value=DEFAULT_RECALL, key="pr_recall", bind=URL,
                              help="An interval for the precision at each recall; each level moves to the "
                              "nearest r / m+ (r positives flagged).")
@@ -307,7 +319,7 @@ def verdict_panel(an, opts: Options) -> dict | None:
         return None
     y, sa, sb = an.paired(a, b)
     p = an.prepared
-    args = (an.key, a, b, opts.verdict_recall, opts.level, opts.method)
+    args = (an.key, a, b, opts.verdict_recall, opts.level, method_of("difference", opts.method))
     done_key = "pr_verdict_done::" + "|".join(map(str, args))
     run = st.session_state.get(done_key, False) or p.n_pos * p.n_neg <= VERDICT_AUTO
     if not run:
@@ -345,7 +357,7 @@ def verdict_panel(an, opts: Options) -> dict | None:
         f"{A} {float(each[a].precision[0]):.4f} [{float(each[a].precision_low[0]):.4f}, "
         f"{float(each[a].precision_high[0]):.4f}], {B} {float(each[b].precision[0]):.4f} "
         f"[{float(each[b].precision_low[0]):.4f}, {float(each[b].precision_high[0]):.4f}]; "
-        f"{percent(opts.level)} {METHODS[opts.method].lower()} interval of Δ [{100 * lo:+.1f}, {100 * hi:+.1f}] "
+        f"{percent(opts.level)} {METHODS[cmp.method].lower()} interval of Δ [{100 * lo:+.1f}, {100 * hi:+.1f}] "
         f"points; the two tie in {percent_prob(tie)} of resamples. Exact paired bootstrap: both thresholds come "
         "from the same resample of positives.")
     frame = cmp.to_frame()
@@ -420,11 +432,13 @@ def main() -> None:
             target = opts.target if opts.by == "recall" else TARGET_RECALL
             t = cache_pr.threshold_for_recall(an.key, opts.model, target, y, s)
             how = f"the highest threshold reaching {percent(target)} recall"
-        at_t = {k: cache_pr.metric_at(an.key, opts.model, k, (t,), opts.level, opts.method, y, s) for k in names}
+        at_t = {k: cache_pr.metric_at(an.key, opts.model, k, (t,), opts.level, method_of(k, opts.method), y, s)
+                for k in names}
         rci = cache_pr.precision_at_recall(an.key, opts.model, opts.recall, opts.level, opts.method, y, s)
         regions = None
         if opts.thresholds:
-            regions = {k: cache_pr.metric_at(an.key, opts.model, k, opts.thresholds, opts.level, opts.method, y, s)
+            regions = {k: cache_pr.metric_at(an.key, opts.model, k, opts.thresholds, opts.level,
+                                             method_of(k, opts.method), y, s)
                        for k in ("precision", "recall")}
     except rocci.InputError as exc:
         with right:
@@ -647,7 +661,9 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
     with tab["Threshold"]:
         frame = metrics_frame(at_t, names)
         report.caption(f"Model **{md_escape(opts.model)}** at score ≥ {md_escape(number(frame['threshold'][0], 6))}: "
-                       f"{level} {method} intervals of each metric's exact stratified bootstrap law.")
+                       f"{level} {method} intervals of each metric's exact stratified bootstrap law."
+                       + (" (Score interval for precision; the other metrics have none and use the percentile "
+                          "interval.)" if opts.method == "score" else ""))
         cfg = column_config(METRIC_COLUMNS, frame)
         cfg["metric"] = st.column_config.TextColumn("Metric", help="; ".join(
             f"{METRIC_TEXT[k][0]}: {METRIC_TEXT[k][1]}" for k in names))
@@ -670,7 +686,9 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
             for c in ("precision", "precision_low", "precision_high", "p_undefined"):
                 frame[c] = p[c]
             report.caption(f"Model **{md_escape(opts.model)}**: {level} {method} intervals for recall and "
-                           "precision at each threshold (each on its own; the box on the chart is their product).")
+                           "precision at each threshold (each on its own; the box on the chart is their product)."
+                           + (" Score interval for precision, percentile for recall." if opts.method == "score"
+                              else ""))
             st.dataframe(frame, hide_index=True, column_config=column_config(REGION_COLUMNS, frame),
                          key="pr_region_table")
             download_csv(with_provenance(frame, opts.model, confidence_level=opts.level, method=opts.method,

@@ -219,6 +219,40 @@ def test_every_control_is_reachable(fraud):
     assert not at.exception and any("two different models" in w.value for w in at.warning)
 
 
+def test_score_method_for_precision_and_percentile_where_it_has_none(fraud):
+    """method 'score': precision's score interval (chart, recall table, metric card, region); recall, F1, MCC
+    and the two-model difference keep the percentile interval, and the captions say which is which."""
+    at = upload_app(fraud)
+    at.selectbox(key="pr_method").set_value("score").run()
+    at.toggle(key="pr_regions").set_value(True).run()
+    at.text_input(key="pr_thr").input("0.1, 0.3").run()
+    assert_clean(at)
+    y, g = fraud_arrays(fraud, "gbm")
+    scores = {m: fraud_arrays(fraud, m)[1] for m in MODELS}
+    check_chart(at, y, scores, "gbm", method="score")
+    t = threshold_at(y, g)
+    shown, text, tab = metrics(at), captions(at), table(at, "metric")
+    for metric, label in (("precision", "Precision"), ("recall", "Recall"), ("f1", "F1"), ("mcc", "MCC")):
+        used = "score" if metric == "precision" else "percentile"
+        ref = rp.metric_ci(y, g, metric=metric, thresholds=[t], method=used)
+        row = tab[tab["metric"] == label].iloc[0]
+        np.testing.assert_allclose([row["low"], row["high"]], [ref.low[0], ref.high[0]])
+    score = rp.metric_ci(y, g, metric="precision", thresholds=[t], method="score")
+    pct = rp.metric_ci(y, g, metric="precision", thresholds=[t], method="percentile")
+    assert (score.low[0], score.high[0]) != (pct.low[0], pct.high[0])  # the test can tell them apart
+    assert "the other metrics have none and use the percentile interval" in text
+    reg = table(at, "recall_high")
+    prec = rp.metric_ci(y, g, metric="precision", thresholds=[0.1, 0.3], method="score")
+    rec = rp.metric_ci(y, g, metric="recall", thresholds=[0.1, 0.3], method="percentile")
+    np.testing.assert_allclose(reg["precision_low"], prec.low)
+    np.testing.assert_allclose(reg["recall_high"], rec.high)
+    assert "Score interval for precision, percentile for recall" in text
+    # the verdict: compare_precision has no score interval, so the percentile one, named as such
+    cmp = rp.compare_precision(y, g, scores["logit"], recall=[0.8], method="percentile")
+    assert metrics(at)["Δprecision, gbm − logit"] == f"{100 * cmp.delta[0]:+.1f} pts"
+    assert "95% percentile interval of Δ" in " ".join(m.value for m in at.caption)
+
+
 def test_url_round_trip(fraud):
     query = {"pr_model": "logit", "pr_level": "90%", "pr_method": "Wald", "pr_recall": "0.3, 0.6",
              "pr_by": "Type it", "pr_t": "0.25", "pr_other": "NPV", "pr_a": "logit", "pr_b": "rules_v2",
