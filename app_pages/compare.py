@@ -282,10 +282,12 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
         m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
         r = int(fpr_levels([at_fpr], m_neg)[0])
         stored = cache_compare.VERTICAL_LEVELS.get(cache_compare.vertical_level_key(an.key, a, b, r, level, m))
-        refusal = an.too_large("The exact law of ΔTPR at a fixed false-positive rate")
+        refusal = None  # compare_vertical works on the pair table at any size
         if refusal is not None:
             st.info(refusal, icon=":material/info:")
-        run = refusal is None and (stored is not None or m_neg <= VERDICT_AUTO_NEG)
+        # from counts the work follows the pair table's rows (compare_vertical never expands it), not m−
+        size = min(m_neg, y.score_a.size) if isinstance(y, rocci.PairedCounts) else m_neg
+        run = refusal is None and (stored is not None or size <= VERDICT_AUTO_NEG)
         if not run and refusal is None:
             st.info(f"With m− = {m_neg:,} negatives this exact law takes a while; it runs when you ask, with a "
                     "progress bar.", icon=":material/schedule:")
@@ -316,7 +318,7 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
                 + (" The interval has zero width here (both TPRs near 1): treat it with care." if hi <= lo else ""))
     with c_cost.container(border=True, key="verdict_cost"):
         st.markdown("**Cost at your operating condition**")
-        refusal = an.too_large("The exact law of the cost difference")
+        refusal = None  # compare_cost works on the pair table at any size
         if cond is None:
             st.info("Set a valid operating condition on the left.")
         elif refusal is not None:
@@ -529,11 +531,7 @@ def cost_tab(a: str, b: str) -> None:
 
 
 def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
-    refusal = an.too_large("The exact law of ΔTPR at fixed false-positive rates")
-    if refusal is not None:
-        st.info(refusal, icon=":material/info:")
-        return
-    m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
+    m_neg = int(an.prepared.n_neg) if m is None else int(m[1])  # (from counts too: compare_vertical never expands)
     report.caption(
         "How many more positives A finds than B when both are allowed the same share of false alarms: the exact "
         "bootstrap law of ΔTPR = TPR A − TPR B at each FPR level (computed by formula, no random draws)."
@@ -552,8 +550,10 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
         return
     stored = [cache_compare.VERTICAL_LEVELS.get(cache_compare.vertical_level_key(an.key, a, b, r, level, m))
               for r in levels]
-    if m_neg > VERTICAL_AUTO_NEG and any(v is None for v in stored):
-        seconds = max(1, round(VERTICAL_SECONDS_SCALE * (m_neg / 1000) ** 1.3))
+    # from counts the work follows the pair table's rows (compare_vertical never expands it), not m−
+    size = min(m_neg, y.score_a.size) if isinstance(y, rocci.PairedCounts) else m_neg
+    if size > VERTICAL_AUTO_NEG and any(v is None for v in stored):
+        seconds = max(1, round(VERTICAL_SECONDS_SCALE * (size / 1000) ** 1.3))
         st.info(f"With m− = {m_neg:,} negatives each level takes about {seconds} s or more; "
                 "it runs when you ask, with a progress bar.", icon=":material/schedule:")
         if not st.button("Compute ΔTPR at these FPR levels", key="cmp_vrun", icon=":material/play_arrow:"):

@@ -212,7 +212,8 @@ def main() -> None:
                     **stats, _y=y, _s=s)
             cmp = cmp_note = None
             if opts.model_b:
-                cmp_note = an.pair_refusal(opts.model_a, opts.model_b, "The cost difference of two models")
+                cmp_note = an.pair_refusal(opts.model_a, opts.model_b, "The cost difference of two models",
+                                           expands=False)  # compare_cost works on the pair table
             if opts.model_b and cmp_note is None:
                 py, pa, pb = an.paired(opts.model_a, opts.model_b)
                 cmp = cache_cost.compare_cost(an.key, opts.model_a, opts.model_b, cache_cost.W_GRID, **stats,

@@ -34,6 +34,9 @@ Issue 17 (the cost rows of "Slow paths"), old path beside new in this run:
   settled within 1e-20 by the Chernoff bound); beside it the full bootstrap
   with the Qhull hull patched back in, and with the exact law at every w (the
   Chernoff step patched out);
+* ``compare_cost`` from a ``PairedCounts`` (issue 16): the tied data's pair
+  table (the same results as the raw arrays, checked), and that table with
+  every count times 1,000 (10⁹ instances at n = 10⁶), in seconds;
 * fixed costs at n = 10³ (101 w): ``cost_curve``, ``cost_ci`` and
   ``compare_cost`` in milliseconds.
 
@@ -58,6 +61,7 @@ import sys
 import time
 
 import numpy as np
+import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -273,6 +277,31 @@ def issue17(args, w):
             REC.add(key, t, "s", n=big, data=data, w=int(w.size), ratio_argsort=t / t_sort, repeats=r, laws=laws)
     print("(laws: operating points whose P(dC* < 0) needed the exact law; the others are settled within 1e-20 "
           "of 0 or 1 by a Chernoff bound)")
+
+    # Issue 16: the same call on the pair table of the tied scores (rows = distinct (score_a, score_b)
+    # pairs with their counts; the table is never expanded), and on that table with every count times
+    # 1,000 (n = 10⁹ at 10⁶), against the raw arrays.
+    y, a, b = tied_data(big, rng)
+    frame = pd.DataFrame({"a": a, "b": b, "y": y})
+    table = frame.groupby(["a", "b"]).agg(n_pos=("y", "sum"), n_neg=("y", lambda v: int((~v).sum()))).reset_index()
+    pairs = rocci.PairedCounts.from_frame(table, score_a="a", score_b="b")
+    huge = rocci.PairedCounts.from_frame(table.assign(n_pos=table.n_pos * 1000, n_neg=table.n_neg * 1000),
+                                         score_a="a", score_b="b")
+    reps = 1 if args.quick else args.repeats
+    print(f"\ncompare_cost from the pair table (issue 16; tied scores, {len(table):,} pair rows), 101 w, seconds")
+    print(f"{'bootstrap':>11} {'raw arrays':>11} {'pair table':>11} {'table x 1000':>13}")
+    for bootstrap in ("stratified", "full"):
+        same = rocci.compare_cost(pairs, w=w, bootstrap=bootstrap).to_frame()
+        pd.testing.assert_frame_equal(same, rocci.compare_cost(y, a, b, w=w, bootstrap=bootstrap).to_frame(),
+                                      check_exact=True)
+        t_raw = median_time(lambda: rocci.compare_cost(y, a, b, w=w, bootstrap=bootstrap), reps)
+        t_tab = median_time(lambda: rocci.compare_cost(pairs, w=w, bootstrap=bootstrap), reps)
+        t_huge = median_time(lambda: rocci.compare_cost(huge, w=w, bootstrap=bootstrap), reps)
+        print(f"{bootstrap:>11} {t_raw:>11.3f} {t_tab:>11.3f} {t_huge:>13.3f}")
+        for key, t, n_inst in (("raw", t_raw, big), ("pair_table", t_tab, big),
+                               ("pair_table_x1000", t_huge, big * 1000)):
+            REC.add(f"big/compare_cost/{bootstrap}/{key}", t, "s", n=n_inst, data="tied", rows=len(table),
+                    w=int(w.size), repeats=reps)
 
     n = 10**3
     y, a, b = paired_data(n, rng)

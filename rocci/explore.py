@@ -12,6 +12,11 @@ confusion matrix are
 
 and ``n = n+ + n−``.  Every count comes from :mod:`rocci.counts` (sorted
 scores and binary searches, O(n log n) once, then O(log n) per threshold).
+Every function takes a :class:`~rocci.ScoreCounts` in place of ``(y_true,
+y_score)``; a table of counts is never expanded to one row per instance: the
+indicators depend on the data only through ``TP`` and ``FP`` at thresholds,
+which its cumulative counts give (O(distinct scores), whatever the number of
+instances).
 
 Intervals at a threshold held fixed across bootstrap samples
 --------------------------------------------------------------
@@ -55,10 +60,10 @@ import pandas as pd
 from scipy import special, stats
 
 from ._results import ConfidenceInterval, _FrameResult
-from ._validation import InputError, check_binary, check_choice, check_confidence_level
+from ._validation import InputError, binary_counts, check_choice, check_confidence_level
 from .cost import AGRESTI_ADD, cost_curve, operating_point
 from .cost._common import _check_add
-from .counts import ScoreCounts, score_counts
+from .counts import ScoreCounts
 from .intervals import PROPORTION_METHODS, proportion_interval
 from .threshold import thresholds_for_total_positive_rate
 
@@ -165,8 +170,10 @@ def _check_count(name: str, value: Any, *, low: int) -> int:
 
 
 def _counts(y_true, y_score, pos_label):
-    pos, neg, label = check_binary(y_true, y_score, pos_label)
-    return score_counts(pos, neg), label
+    """One model's :class:`~rocci.ScoreCounts` and positive label: raw arrays sorted by class, or a
+    ``ScoreCounts`` as it is (a table of counts is never expanded: every function of this module
+    needs only ``TP`` and ``FP`` at thresholds, which the table's cumulative counts give)."""
+    return binary_counts(y_true, y_score, pos_label)
 
 
 # ---------------------------------------------------------------------------
@@ -462,11 +469,17 @@ def confusion_at(
 
 
 def _table_counts(counts: ScoreCounts):
-    """Distinct scores (decreasing), instances at each, and ``TP``, ``FP`` at each as threshold."""
-    scores = np.concatenate([counts.pos, counts.neg])
-    distinct, at = np.unique(scores, return_counts=True)
-    t = distinct[::-1]
-    return t, at[::-1].astype(np.int64), counts.n_pos_ge(t).astype(np.int64), counts.n_neg_ge(t).astype(np.int64)
+    """Distinct scores ``t_1 > t_2 > …`` (decreasing), the instances at each, and ``TP``, ``FP`` at each as threshold.
+
+    ``TP_i = #{positives with score >= t_i}`` and ``FP_i`` likewise, from
+    :meth:`rocci.ScoreCounts.threshold_counts` (a table's cumulative counts, or
+    one merge of the sorted classes); the instances scoring exactly ``t_i`` are
+    ``(TP_i + FP_i) − (TP_{i−1} + FP_{i−1})`` (``TP_0 = FP_0 = 0`` at ``+inf``).
+    O(distinct scores) for a table, O(n) for sorted classes.
+    """
+    thresholds, tp, fp = counts.threshold_counts()
+    at = np.diff(tp + fp)
+    return thresholds[1:], at.astype(np.int64), tp[1:].astype(np.int64), fp[1:].astype(np.int64)
 
 
 def threshold_table(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
@@ -661,7 +674,10 @@ def youden_threshold(y_true, y_score=None, *, pos_label=None) -> float:
     """
     counts, _ = _counts(y_true, y_score, pos_label)
     t, _, tp, fp = _table_counts(counts)
-    score = tp * np.int64(counts.n_neg) - fp * np.int64(counts.n_pos)
+    if counts.n_pos * counts.n_neg < 2**62:
+        score = tp * np.int64(counts.n_neg) - fp * np.int64(counts.n_pos)
+    else:  # counts standing for billions of instances: the products leave int64, Python integers are exact
+        score = tp.astype(object) * counts.n_neg - fp.astype(object) * counts.n_pos
     return float(t[int(np.argmax(score))])  # first maximum = highest threshold
 
 
@@ -694,8 +710,7 @@ def cost_threshold(y_true, y_score=None, *, w=None, p_pos=None, cost_fn=1.0, cos
         w = operating_point(p, cost_fn, cost_fp)
     else:
         w = _check_probability("w", w)
-    y = np.r_[np.ones(counts.n_pos, dtype=bool), np.zeros(counts.n_neg, dtype=bool)]
-    curve = cost_curve(y, np.r_[counts.pos, counts.neg], w=[w])
+    curve = cost_curve(counts, w=[w])  # the counts themselves: a table is not expanded
     return float(curve.threshold[0])
 
 

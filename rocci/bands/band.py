@@ -12,8 +12,8 @@ import pandas as pd
 from scipy import optimize, special
 
 from .._results import _FrameResult
-from .._validation import InputError, check_binary, check_choice, check_confidence_level, check_m, format_value
-from ..counts import ScoreCounts, score_counts
+from .._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m, format_value
+from ..counts import ScoreCounts
 from ..exact import BinomialMixture
 from ..vertical import fpr_levels, vertical_ci
 from .recursion import PartialSums
@@ -380,7 +380,7 @@ def _mc_quantile(stat: np.ndarray, level: float):
     return c, lo, hi, hit, float(np.sqrt(hit * (1 - hit) / B))
 
 
-def _threshold_band(pos, neg, counts, thresholds, level, method, m_pos, m_neg, n_boot, seed):
+def _threshold_band(counts, thresholds, level, method, m_pos, m_neg, n_boot, seed):
     n_pos, n_neg = counts.n_pos, counts.n_neg
     t = _check_thresholds(counts, thresholds)
     tp = counts.n_pos_ge(t).astype(np.int64)
@@ -425,38 +425,49 @@ def _threshold_band(pos, neg, counts, thresholds, level, method, m_pos, m_neg, n
 # ---------------------------------------------------------------------------
 
 
-def _mc_vertical_tpr(pos, neg, r, m_pos, m_neg, n_boot, rng) -> np.ndarray:
-    """Resampled TPR* at levels ``r/m−`` (``T_r`` = r-th largest resampled negative; ``score >= T_r``)."""
-    pos_sorted = np.sort(pos)
+def _mc_vertical_tpr(counts: ScoreCounts, r, m_pos, m_neg, n_boot, rng) -> np.ndarray:
+    """Resampled TPR* at levels ``r/m−`` (``T_r`` = r-th largest resampled negative; ``score >= T_r``).
+
+    A resample is a count per distinct score ``v_1 > v_2 > … > v_D``:
+    ``(N*_1, …, N*_D) ~ Multinomial(m−; n−_1/n−, …, n−_D/n−)`` for the
+    negatives and, independently, ``(P*_1, …, P*_D) ~ Multinomial(m+;
+    n+_1/n+, …)`` for the positives.  With ``C_k = N*_1 + … + N*_k``,
+    ``T_r = v_K`` for the first ``K`` with ``C_K >= r``, and
+    ``TPR* = (P*_1 + … + P*_K)/m+``: the same law as drawing instances one by
+    one, in O(n_boot·D) time and memory per block of resamples (``D`` the
+    distinct scores; a table of counts is never expanded).
+    """
+    values, n_pos_v, n_neg_v = counts.table()
+    q_neg = n_neg_v[::-1] / counts.n_neg  # decreasing scores
+    q_pos = n_pos_v[::-1] / counts.n_pos
+    d = values.size
     out = np.empty((n_boot, r.size))
-    chunk = max(1, 4_000_000 // max(m_pos, m_neg))
+    chunk = max(1, 4_000_000 // max(1, d))
     for s in range(0, n_boot, chunk):
         b = min(chunk, n_boot - s)
-        neg_draw = -np.sort(-neg[rng.integers(0, neg.size, (b, m_neg))], axis=1)
-        t = neg_draw[:, r - 1]
-        # P(positive >= t) for each positive draw: the draws are counts from Multinomial over the sorted positives.
-        idx = np.sort(rng.integers(0, pos.size, (b, m_pos)), axis=1)  # sorted indices = sorted scores
-        scores = pos_sorted[idx]
-        below = np.array([np.searchsorted(scores[i], t[i], side="left") for i in range(b)])
-        out[s:s + b] = (m_pos - below) / m_pos
+        cum_neg = np.cumsum(rng.multinomial(m_neg, q_neg, size=b), axis=1)  # C_k, rows increasing to m−
+        cum_pos = np.cumsum(rng.multinomial(m_pos, q_pos, size=b), axis=1)
+        # K per (resample, level): one search of the rows laid end to end (row i offset by i·(m− + 1)).
+        offset = (np.arange(b) * (m_neg + 1))[:, None]
+        k = np.searchsorted((cum_neg + offset).ravel(), (r[None, :] + offset).ravel(), side="left")
+        k = k.reshape(b, r.size) - np.arange(b)[:, None] * d
+        out[s:s + b] = np.take_along_axis(cum_pos, k, axis=1) / m_pos
     return out
 
 
-def _vertical_band(pos, neg, counts, fpr, level, method, interval, m_pos, m_neg, n_boot, seed):
+def _vertical_band(counts, fpr, level, method, interval, m_pos, m_neg, n_boot, seed):
     n_pos, n_neg = counts.n_pos, counts.n_neg
     r = fpr_levels(fpr, m_neg)
     r = np.unique(r)
     L = r.size
     levels = r / m_neg
     alpha = 1.0 - level
-    s_desc = counts.neg_desc()
     k_obs = np.clip(np.ceil(np.round(levels * n_neg, 9)).astype(np.int64), 1, n_neg)
-    thresholds = s_desc[k_obs - 1]
+    thresholds = counts.neg_at_rank(k_obs)  # the k-th largest negative score
     extra: dict = {}
     if method in ("sidak", "bonferroni"):
         per = 1.0 - alpha / L if method == "bonferroni" else level ** (1.0 / L)
-        res = vertical_ci(np.r_[np.ones(n_pos), np.zeros(n_neg)], np.r_[pos, neg], fpr=levels,
-                          confidence_level=per, method=interval, m=(m_pos, m_neg))
+        res = vertical_ci(counts, fpr=levels, confidence_level=per, method=interval, m=(m_pos, m_neg))
         low, high = res.tpr_low, res.tpr_high
         c = float(special.ndtri(0.5 + per / 2))
         # Exact bootstrap probability of each interval from the exact mixture law; Bonferroni bound.
@@ -471,11 +482,10 @@ def _vertical_band(pos, neg, counts, fpr, level, method, interval, m_pos, m_neg,
         prob, kind, se, pointwise = max(0.0, 1.0 - miss), "lower bound", 0.0, per
         tpr_obs = res.tpr
     else:
-        res = vertical_ci(np.r_[np.ones(n_pos), np.zeros(n_neg)], np.r_[pos, neg], fpr=levels,
-                          confidence_level=level, method="score", m=(m_pos, m_neg))
+        res = vertical_ci(counts, fpr=levels, confidence_level=level, method="score", m=(m_pos, m_neg))
         mean, sd = res.tpr_mean, res.tpr_std
         rng = np.random.default_rng(seed)
-        tpr_star = _mc_vertical_tpr(pos, neg, r, m_pos, m_neg, n_boot, rng)
+        tpr_star = _mc_vertical_tpr(counts, r, m_pos, m_neg, n_boot, rng)
         live = sd > 0
         stat = np.zeros(n_boot)
         if live.any():
@@ -574,7 +584,14 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     Parameters
     ----------
     y_true, y_score, pos_label
-        As in :func:`rocci.roc_curve`.
+        As in :func:`rocci.roc_curve`; or a :class:`~rocci.ScoreCounts` alone.
+        A table of counts is never expanded to one row per instance: the
+        threshold band depends on the data only through ``TP`` and ``FP`` at
+        the thresholds (the cells ``q_k`` of the two multinomials), the
+        vertical band through :func:`rocci.vertical_ci` (native on a table)
+        and, for its Monte Carlo calibration, multinomial draws over the
+        distinct scores.  Time and memory follow the distinct scores and the
+        windows of the laws (``O(sqrt(m))`` counts wide), not the instances.
     thresholds : array_like, optional
         Threshold kind: thresholds (sorted decreasingly, duplicates merged).
         Default every distinct score, ``+inf`` first.
@@ -627,9 +644,8 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
         raise InputError(f"n_boot and seed are for method='montecarlo'; method={method!r} uses no random "
                          "resampling. Remove them.")
     n_boot = _check_n_boot(n_boot) if method == "montecarlo" else None
-    pos, neg, _ = check_binary(y_true, y_score, pos_label)
-    counts = score_counts(pos, neg)
+    counts, _ = binary_counts(y_true, y_score, pos_label)
     m_pos, m_neg = check_m(m, counts.n_pos, counts.n_neg)
     if kind == "threshold":
-        return _threshold_band(pos, neg, counts, thresholds, level, method, m_pos, m_neg, n_boot, seed)
-    return _vertical_band(pos, neg, counts, fpr, level, method, interval, m_pos, m_neg, n_boot, seed)
+        return _threshold_band(counts, thresholds, level, method, m_pos, m_neg, n_boot, seed)
+    return _vertical_band(counts, fpr, level, method, interval, m_pos, m_neg, n_boot, seed)

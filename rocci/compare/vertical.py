@@ -74,8 +74,8 @@ from scipy import special
 from scipy.fft import irfft, next_fast_len
 
 from .._results import _FrameResult
-from .._validation import check_choice, check_confidence_level, check_m
-from ..counts import joint_ge_counts
+from .._validation import check_choice, check_confidence_level, check_m, paired_input
+from ..counts import PairedCounts, joint_ge_counts
 from ..exact import QUANTILE_TOL, _boost_binom_pmf, binomial_cdf, binomial_pmf, order_statistic_law
 from ..vertical import fpr_levels
 from ._common import _check_paired
@@ -143,7 +143,8 @@ class VerticalComparison(_FrameResult):
         )
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
-        """Exact law of ΔTPR* at the ``i``-th level: values ``d/m+``, ``d = −m+…m+``."""
+        """Exact law of ΔTPR* at the ``i``-th level: values ``d/m+``, ``d = −m+…m+`` (from a
+        :class:`~rocci.PairedCounts` with ``m+`` above 10⁶: the window of ``d`` that holds the law)."""
         d, probs = self._laws[i]
         return d / self.m_pos, probs
 
@@ -151,7 +152,9 @@ class VerticalComparison(_FrameResult):
         """``(k, j, f)``: ranks of the window and ``f[k, j] = P(K = k, J = j)``.
 
         Computed on first use (:func:`compare_vertical` itself needs it only
-        block by block), then kept.
+        block by block), then kept.  Per rank, so from a
+        :class:`~rocci.PairedCounts` it is computed on the table's instances
+        (the table expanded, positives first).
         """
         if isinstance(self._joint[i], _LazyJoint):
             self._joint[i] = self._joint[i]()
@@ -873,38 +876,155 @@ class _PairedData:
                 w = _joint_threshold_law(self.rank_b_by_rank_a, n_neg, m_neg, r, k_win, tick=tick)
 
         both = joint_ge_counts(self.pos_a, self.pos_b, t_a[ends_a], t_b[ends_b])
-        n_a = ge_a[ends_a][:, None] - both
-        n_b = ge_b[ends_b][None, :] - both
-        keep = w > 0
-        keys, inverse = np.unique(n_a[keep] * (n_pos + 1) + n_b[keep], return_inverse=True)
-        weights = np.bincount(inverse.ravel(), weights=w[keep], minlength=keys.size)
-        uniq = np.stack([keys // (n_pos + 1), keys % (n_pos + 1)], axis=1)
-        p_a, p_b = uniq[:, 0] / n_pos, uniq[:, 1] / n_pos
-        total = weights.sum()
-        delta = p_a - p_b
-        mean = float(weights @ delta / total)
-        between = float(weights @ (delta - mean) ** 2 / total)  # variance of p_a − p_b over (K, J)
-        discordant = float(weights @ (p_a + p_b) / total)  # mean of p_a + p_b over (K, J)
-        var = float(weights @ ((delta - mean) ** 2 + (p_a + p_b - delta**2) / m_pos) / total)
-        if route == "direct":
-            d, pmf = np.arange(-m_pos, m_pos + 1), _mixture_difference_pmf(weights, p_a, p_b, m_pos)
+        full = ends_a.size == k_win.size and ends_b.size == k_win.size
+        out = _mixture_of_cells(w, ge_a[ends_a][:, None] - both, ge_b[ends_b][None, :] - both, n_pos, m_pos,
+                                direct=route == "direct")
+        out["joint"] = (k_win, k_win, w) if full else None
+        return out
+
+
+#: Largest ``m+`` whose law :func:`compare_vertical` keeps on its whole support ``−m+ … m+``; beyond
+#: (a table of counts standing for more instances), on the window that holds it.
+_FULL_SUPPORT = 10**6
+
+
+def _mixture_of_cells(w, n_a, n_b, n_pos: int, m_pos: int, *, direct: bool = False, window: bool = False) -> dict:
+    """The law of ``m+·ΔTPR*`` from the joint law ``w`` of the blocks of the two thresholds' ranks and the
+    positives' paired cells ``n_a``, ``n_b`` of each pair of blocks (arrays of the same shape).
+
+    ``(A, B) ~ Multinomial(m+; n_a/n+, n_b/n+)`` given the blocks: the mixture over them (each distinct
+    pair of cells once, its weight summed) by :func:`_difference_mixture_pmf` (``direct``: one
+    :func:`rocci.compare.difference_pmf` per component), and the exact moments
+    ``E = Σ w·δ``, ``Var = Σ w·[(δ − E)² + (γ − δ²)/m+]`` (``δ = p_a − p_b``, ``γ = p_a + p_b``).
+    The law is returned on ``−m+ … m+``, or (``window``) on the window that holds it.
+    """
+    keep = w > 0
+    keys, inverse = np.unique(n_a[keep] * (n_pos + 1) + n_b[keep], return_inverse=True)
+    weights = np.bincount(inverse.ravel(), weights=w[keep], minlength=keys.size)
+    uniq = np.stack([keys // (n_pos + 1), keys % (n_pos + 1)], axis=1)
+    p_a, p_b = uniq[:, 0] / n_pos, uniq[:, 1] / n_pos
+    total = weights.sum()
+    delta = p_a - p_b
+    mean = float(weights @ delta / total)
+    between = float(weights @ (delta - mean) ** 2 / total)  # variance of p_a − p_b over (K, J)
+    discordant = float(weights @ (p_a + p_b) / total)  # mean of p_a + p_b over (K, J)
+    var = float(weights @ ((delta - mean) ** 2 + (p_a + p_b - delta**2) / m_pos) / total)
+    if direct:
+        d, pmf = np.arange(-m_pos, m_pos + 1), _mixture_difference_pmf(weights, p_a, p_b, m_pos)
+    else:
+        d_win, pmf_win = _difference_mixture_pmf(weights, uniq[:, 0].astype(float), uniq[:, 1].astype(float),
+                                                 n_pos, m_pos)
+        pmf_win = np.maximum(pmf_win, 0.0)  # FFT round-off leaves ±1e-17 where the law is 0
+        if window:
+            d, pmf = d_win, pmf_win
         else:
-            d_win, pmf_win = _difference_mixture_pmf(weights, uniq[:, 0].astype(float), uniq[:, 1].astype(float),
-                                                     n_pos, m_pos)
             d = np.arange(-m_pos, m_pos + 1)
             pmf = np.zeros(d.size)
-            pmf[d_win + m_pos] = np.maximum(pmf_win, 0.0)  # FFT round-off leaves ±1e-17 where the law is 0
-        full = ends_a.size == k_win.size and ends_b.size == k_win.size
-        return {
-            "d": d,
-            "pmf": pmf,
-            "mean": mean,
-            "std": float(np.sqrt(max(var, 0.0))),
-            "between": between,
-            "discordant": discordant,
-            "trunc": max(0.0, 1.0 - float(w.sum())),
-            "joint": (k_win, k_win, w) if full else None,
-        }
+            pmf[d_win + m_pos] = pmf_win
+    return {
+        "d": d,
+        "pmf": pmf,
+        "mean": mean,
+        "std": float(np.sqrt(max(var, 0.0))),
+        "between": between,
+        "discordant": discordant,
+        "trunc": max(0.0, 1.0 - float(w.sum())),
+    }
+
+
+def _rank_cdf(k, r: int, m: int, n: int):
+    """``P(K <= k) = P(Bin(m, k/n) >= r) = I_{k/n}(r, m − r + 1)`` and ``P(K > k)`` (each from the tail that
+    keeps full relative precision), for the rank ``K`` of the r-th largest of ``m`` draws among ``n``."""
+    x = np.asarray(k, dtype=float) / n
+    cdf = special.betainc(float(r), float(m - r + 1), x)
+    surv = 1.0 - cdf
+    upper = cdf > 0.5
+    surv[upper] = special.betaincc(float(r), float(m - r + 1), x[upper])
+    cdf[upper] = 1.0 - surv[upper]
+    return cdf, surv
+
+
+class _TablePairedData:
+    """:class:`_PairedData` for a :class:`~rocci.PairedCounts` table, which is never expanded.
+
+    The law of ``ΔTPR*`` depends on the data through three things, all
+    available from the table: the negatives' scores at the ranks of each
+    model (its margin's cumulative counts, :meth:`rocci.ScoreCounts.neg_at_rank`),
+    the number of negatives in the overlap of two top sets, and the
+    positives' paired cells at two thresholds (weighted 2-D histograms of
+    the pair rows, :func:`rocci.counts.joint_ge_counts`).  Ranks are taken in
+    blocks that leave the positives' cells unchanged, as the series route of
+    :class:`_PairedData` does; every block boundary inside the window of
+    ``K`` is the end of a run of tied negative scores, and the two boundaries
+    at the window's ends are moved out to the ends of their runs.  The top
+    sets are then sets of scores (``a >= v``), so their overlaps are counts of
+    the table, the same whichever order tied negatives would be ranked in;
+    the blocks' marginal masses are ``P(K <= k)`` at their ends (incomplete
+    beta functions).  The results equal the raw data's up to round-off and
+    the mass outside the window (the window here holds at least the raw
+    data's: whole runs).  O(rows + window) per level, whatever the number of
+    instances.
+    """
+
+    def __init__(self, table, m_pos: int, m_neg: int):
+        self.table = table
+        self.margin_a, self.margin_b = table.model(0), table.model(1)
+        p, q = table.n_pos > 0, table.n_neg > 0
+        self.pos = (table.score_a[p], table.score_b[p], table.n_pos[p])
+        self.neg = (table.score_a[q], table.score_b[q], table.n_neg[q])
+        self.n_pos, self.n_neg = self.margin_a.n_pos, self.margin_a.n_neg
+        self.m_pos, self.m_neg = m_pos, m_neg
+        self._raw = None
+
+    def _expanded(self) -> "_PairedData":
+        """The raw route on the table's instances (expanded: only for what has no table route)."""
+        if self._raw is None:
+            y, a, b = self.table.arrays()
+            self._raw = _PairedData(a[y], b[y], a[~y], b[~y], self.m_pos, self.m_neg)
+        return self._raw
+
+    def level(self, r: int, *, route: str = "auto", joint: bool = True, tick=None) -> dict:
+        """:meth:`_PairedData.level` on the table: the series route by blocks of ranks (``joint=False``,
+        ``route="auto"``); the cell-by-cell joint law and the other routes need the instances (the table is
+        expanded to them)."""
+        if joint or route != "auto":
+            return self._expanded().level(r, route=route, joint=joint, tick=tick)
+        n_pos, n_neg, m_pos, m_neg = self.n_pos, self.n_neg, self.m_pos, self.m_neg
+        k_win, _, _ = order_statistic_law(r, m_neg, n_neg)
+        t_a, t_b = self.margin_a.neg_at_rank(k_win), self.margin_b.neg_at_rank(k_win)
+        ge_a, ge_b = self.margin_a.n_pos_ge(t_a), self.margin_b.n_pos_ge(t_b)
+        # Blocks of ranks with the same positives above the threshold: they end where that count changes
+        # (a change of the negatives' score, so at the end of a run of ties) and at the window's end.
+        ends_a = np.flatnonzero(np.r_[ge_a[1:] != ge_a[:-1], True])
+        ends_b = np.flatnonzero(np.r_[ge_b[1:] != ge_b[:-1], True])
+        # Each block's top set is {negatives with score >= v}: v the threshold of its last rank, and below
+        # the first block the negatives scoring strictly above the window's first threshold.
+        top_a = np.r_[np.nextafter(t_a[0], np.inf), t_a[ends_a]]
+        top_b = np.r_[np.nextafter(t_b[0], np.inf), t_b[ends_b]]
+        corners_a = self.margin_a.n_neg_ge(top_a).astype(np.int64)
+        corners_b = self.margin_b.n_neg_ge(top_b).astype(np.int64)
+        overlap = joint_ge_counts(*self.neg[:2], top_a, top_b, self.neg[2])
+        g = _joint_cdf_series(corners_a.astype(float), corners_b.astype(float), overlap.astype(float),
+                              n_neg, m_neg, r)
+        if g is None:  # no known case: the quadrature route, on the instances
+            return self._expanded().level(r, route="auto", joint=False, tick=tick)
+        if tick is not None:
+            tick(0.5)
+        block = []
+        for corners in (corners_a, corners_b):
+            cdf, surv = _rank_cdf(corners, r, m_neg, n_neg)
+            block.append(np.where(cdf[:-1] < 0.5, np.diff(cdf), -np.diff(surv)))
+        w = np.outer(block[0], block[1]) + (g[1:, 1:] - g[:-1, 1:] - g[1:, :-1] + g[:-1, :-1])
+        # One top set inside the other at the four corners of a block: its mass is exactly 0 (as in
+        # _PairedData._series_blocks).
+        for inside in (overlap == corners_a[:, None], overlap == corners_b[None, :]):
+            w[inside[1:, 1:] & inside[:-1, 1:] & inside[1:, :-1] & inside[:-1, :-1]] = 0.0
+        w = np.clip(w, 0.0, None)
+        both = joint_ge_counts(*self.pos[:2], t_a[ends_a], t_b[ends_b], self.pos[2])
+        out = _mixture_of_cells(w, ge_a[ends_a][:, None] - both, ge_b[ends_b][None, :] - both, n_pos, m_pos,
+                                window=m_pos > _FULL_SUPPORT)
+        out["joint"] = None
+        return out
 
 
 def _score_bounds(mean: float, between: float, discordant: float, n_pos: int, m_pos: int, alpha: float):
@@ -930,7 +1050,17 @@ def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None,
 
     Parameters
     ----------
-    y_true : array_like of shape (n,)
+    y_true : array_like of shape (n,), or PairedCounts
+        Labels; or a :class:`~rocci.PairedCounts` (leave the scores out),
+        which is never expanded: the law depends on the data only through
+        each model's negative scores at given ranks (the margins' cumulative
+        counts), the overlaps of the two models' top sets of negatives and the
+        positives' paired cells at two thresholds (weighted 2-D histograms of
+        the pair rows); the ranks are taken in blocks of whole runs of tied
+        scores, so the top sets are sets of scores and no order of tied
+        instances is needed (:class:`_TablePairedData`).  The results equal
+        the raw data's to round-off (~1e-16), in O(pair rows + window) time
+        and memory per level, whatever the number of instances.
     score_a, score_b : array_like of shape (n,)
         Two models' scores of the same instances.
     fpr : array_like
@@ -1007,13 +1137,20 @@ def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None,
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, ("percentile", "score"))
-    mask, sa, sb, _ = _check_paired(y_true, score_a, score_b, pos_label)
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
-    m_pos, m_neg = check_m(m, n_pos, n_neg)
+    if isinstance(y_true, PairedCounts):  # a table stays a table (_TablePairedData)
+        if score_a is not None or score_b is not None:
+            paired_input(y_true, score_a, score_b, pos_label)  # its message
+        n_pos, n_neg = int(y_true.n_pos.sum()), int(y_true.n_neg.sum())
+        m_pos, m_neg = check_m(m, n_pos, n_neg)
+        ctx = _TablePairedData(y_true, m_pos, m_neg)
+    else:
+        mask, sa, sb, _ = _check_paired(y_true, score_a, score_b, pos_label)
+        n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+        m_pos, m_neg = check_m(m, n_pos, n_neg)
+        ctx = _PairedData(sa[mask], sb[mask], sa[~mask], sb[~mask], m_pos, m_neg)
     r_levels = fpr_levels(fpr, m_neg)
     alpha = 1.0 - level
 
-    ctx = _PairedData(sa[mask], sb[mask], sa[~mask], sb[~mask], m_pos, m_neg)
     keys = ("mean", "std", "low", "high", "better", "tie", "trunc")
     out = {key: np.empty(r_levels.size) for key in keys}
     laws, joints = [], []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,100 @@ from .lattice import (
     _diff_laws,
     _window,
 )
+
+def _axis_bound_passes(theta, pp, pm, rest, other, m):
+    """Whether the bound on ``|φ|`` along one axis exceeds :data:`_FOURIER_EPS` at angles ``theta``.
+
+    ``|rest + A_k(θ_k) + Σ_l A_l(θ_l)| <= |rest + A_k(θ_k)| + Σ_l (plus_l + minus_l)``
+    (the other axes at their largest, ``other = Σ_l (plus_l + minus_l)``), with
+    ``|rest + A_k(θ)| = hypot(rest + (p + q)·cos θ, (p − q)·sin θ)``.
+    """
+    g = np.hypot(rest + (pp + pm) * np.cos(theta), (pp - pm) * np.sin(theta))
+    with np.errstate(divide="ignore"):
+        logb = m * np.log(np.minimum(g + other, 1.0))
+    return logb > np.log(_FOURIER_EPS)
+
+
+#: Frequencies added on each side of the analytic range of :func:`_axis_frequencies` (then checked).
+_BOUND_MARGIN = 3
+
+
+def _axis_frequencies(size: int, last: bool, pp, pm, rest, other, m):
+    """Positions in ``fftfreq(size)`` (``rfftfreq`` on the last axis) and angles ``θ = 2π·freq``
+    of the frequencies where the per-axis bound :func:`_axis_bound_passes` exceeds :data:`_FOURIER_EPS`.
+
+    The bound needs ``g(θ) = |rest + A(θ)| > τ = e^{log(ε)/m} − other``, and
+    ``g² = (rest + s·c)² + δ²(1 − c²)`` (``c = cos θ``, ``s = p + q``,
+    ``δ = p − q``) is a convex quadratic in ``c`` (``s² >= δ²``): the
+    frequencies that pass form a run from ``θ = 0`` and a run from ``θ = π``.
+    Their ends are found on the scalar quadratic (a bisection on the frequency
+    index on each side of its minimum), widened by :data:`_BOUND_MARGIN`
+    frequencies, and the bound itself is then evaluated on those candidates
+    only, with the same expression as on every frequency; if a candidate at
+    the edge of a run passes (rounding moved an end), every frequency is
+    evaluated.  The same frequencies as evaluating all ``size`` of them,
+    in O(passing) instead of O(size).
+    """
+    top = size // 2
+    scale = 1.0 / size  # fftfreq's and rfftfreq's step: freq = j·(1/size)
+    tau = math.exp(math.log(_FOURIER_EPS) / m) - other
+    s, dl = pp + pm, pp - pm
+
+    def passes(j):  # the quadratic form of the bound, on one frequency index (a scalar: math, not numpy)
+        c = math.cos(2 * math.pi * (j * scale))
+        return (rest + s * c) ** 2 + dl * dl * (1 - c * c) > tau * tau
+
+    def full():
+        freq = sfft.rfftfreq(size) if last else sfft.fftfreq(size)
+        theta = 2 * np.pi * freq
+        idx = np.flatnonzero(_axis_bound_passes(theta, pp, pm, rest, other, m))
+        return idx, theta[idx]
+
+    if tau <= 0 or size <= 16 * _BOUND_MARGIN:
+        return full()
+    # Index of the quadratic's minimum over c = cos(2πj/size), j in 0 … top.
+    a2 = s * s - dl * dl
+    c_min = -rest * s / a2 if a2 > 0 else -1.0
+    j_min = int(round(math.acos(min(max(c_min, -1.0), 1.0)) / (2 * math.pi * scale)))
+    j_min = min(max(j_min, 0), top)
+
+    def last_passing(lo, hi):  # passes(lo) and not passes(hi), lo < hi: the last j that passes
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if passes(mid) else (lo, mid)
+        return lo
+
+    def first_passing(lo, hi):  # not passes(lo) and passes(hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if passes(mid) else (mid, hi)
+        return hi
+
+    if passes(j_min):
+        return full()
+    low_end = last_passing(0, j_min) if passes(0) else -1  # runs 0 … low_end and high_start … top
+    high_start = first_passing(j_min, top) if passes(top) else top + 1
+    k1 = min(low_end + _BOUND_MARGIN, top)
+    k2 = max(high_start - _BOUND_MARGIN, 0)
+    if k1 + 1 >= k2 or (k1 + 1 + top - k2 + 1) * 4 > top:
+        return full()
+    j = np.r_[np.arange(0, k1 + 1), np.arange(k2, top + 1)]
+    if not last:  # fftfreq: 0 … (size − 1)//2 at their own positions, −1 … −(size//2) at size − |j|
+        plus_j = j[j <= (size - 1) // 2]
+        minus_j = j[j >= 1]
+        pos = np.r_[plus_j, size - minus_j]
+        freq = np.r_[plus_j, -minus_j] * scale
+    else:
+        pos, freq = j, j * scale
+    theta = 2 * np.pi * freq
+    ok = _axis_bound_passes(theta, pp, pm, rest, other, m)
+    edges = np.isin(np.abs(np.rint(freq * size)).astype(np.int64), [k1, k2])
+    if (ok & edges).any():
+        return full()
+    order = np.argsort(pos, kind="stable")
+    pos, theta, ok = pos[order], theta[order], ok[order]
+    return pos[ok], theta[ok]
+
 
 def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum_only: bool = False):
     """Exact joint pmf of ``m`` i.i.d. lattice steps, by a Fourier transform.
@@ -76,19 +171,11 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
         hi = min(m if pp > 0 else 0, int(np.ceil(m * d + half)))
         last = ax == k - 1
         size = sfft.next_fast_len(hi - lo + 1, real=last)
-        freq = sfft.rfftfreq(size) if last else sfft.fftfreq(size)
-        theta = 2 * np.pi * freq
-        # Bound on |φ| along this axis, the other axes at their largest:
-        # |rest + A_k(θ_k) + Σ_l A_l(θ_l)| <= |rest + A_k(θ_k)| + Σ_l (plus_l + minus_l).
-        g = np.hypot(rest + (pp + pm) * np.cos(theta), (pp - pm) * np.sin(theta))
-        other = moving - pp - pm
-        with np.errstate(divide="ignore"):
-            logb = m * np.log(np.minimum(g + other, 1.0))
-        idx = np.flatnonzero(logb > np.log(_FOURIER_EPS))
+        idx, theta = _axis_frequencies(size, last, pp, pm, rest, moving - pp - pm, m)
         los.append(lo)
         widths.append(hi - lo + 1)
         sizes.append(size)
-        thetas.append((idx, theta[idx]))
+        thetas.append((idx, theta))
         means.append(d)
     # Transform about an integer origin next to the mean, so that the phase of
     # the m-th power stays small; the shift from that origin to the window's
@@ -155,41 +242,119 @@ def _steps_law(m: int, plus, minus, rest: float, rest_is_zero: bool, *, spectrum
     return tuple(los), pmf
 
 
-def _steps_laws_1d(m: int, plus, minus, rest, rest_is_zero):
-    """:func:`_steps_law` on one axis for K step laws at once (arrays of shape (K,)).
+def _passing_frequencies(size: int, s, dl, rest, tau2):
+    """Candidate frequencies ``j`` (of ``0 … size//2``) where ``|z(θ_j)|² > τ²`` may hold for some row.
 
-    The same transform, windows and exact-support rules, on one FFT size for
-    all (the largest window's; a longer period only aliases less); terms of
-    modulus below :data:`_FOURIER_EPS` are left out.  Returns ``lo`` (K,),
-    ``widths`` (K,) and ``pmf`` (K, max width): ``P(S_k = lo_k + i) = pmf[k, i]``,
-    0 past each row's width.
+    ``|z(θ)|² = (rest + s·c)² + δ²(1 − c²)``, ``c = cos θ`` (``s = plus + minus``,
+    ``δ = plus − minus``; arrays, one value per row), is a convex quadratic in
+    ``c``: the frequencies where it exceeds ``τ²`` form a run from ``j = 0``
+    and a run from ``j = size//2``.  Their ends are found for every row at once
+    by bisection on ``j`` (each side of the quadratic's minimum), and the union
+    over the rows is widened by :data:`_BOUND_MARGIN` frequencies.  Returns
+    ``(j, k1)``: the candidates ``0 … k1`` and ``k2 … size//2`` (``j[k1]`` and
+    ``j[k1 + 1]`` are the two edges, which must not pass; the caller checks),
+    or None when the runs cover most frequencies (then all are evaluated).
     """
+    top = size // 2
+    s, dl, rest = (np.asarray(v, dtype=np.float64) for v in (s, dl, rest))
+    if top < 16 * _BOUND_MARGIN or not 0 < tau2 < 1:
+        return None
+
+    def passes(j):
+        c = np.cos(2 * np.pi * j / size)
+        return (rest + s * c) ** 2 + dl * dl * (1 - c * c) > tau2
+
+    a2 = s * s - dl * dl
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c_min = np.where(a2 > 0, -rest * s / np.where(a2 > 0, a2, 1.0), -1.0)
+    j_min = np.clip(np.rint(np.arccos(np.clip(c_min, -1.0, 1.0)) * size / (2 * np.pi)), 0, top).astype(np.int64)
+    if passes(j_min).any():
+        return None
+    low = passes(np.zeros_like(j_min))
+    high = passes(np.full_like(j_min, top))
+    lo, hi = np.zeros_like(j_min), j_min.copy()  # low run: passes(lo), not passes(hi)
+    while (hi - lo > 1).any():
+        mid = (lo + hi) // 2
+        ok = passes(mid)
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
+    low_end = np.where(low, lo, -1)
+    lo, hi = j_min.copy(), np.full_like(j_min, top)  # high run: not passes(lo), passes(hi)
+    while (hi - lo > 1).any():
+        mid = (lo + hi) // 2
+        ok = passes(mid)
+        lo, hi = np.where(ok, lo, mid), np.where(ok, mid, hi)
+    high_start = np.where(high, hi, top + 1)
+    k1 = min(int(low_end.max()) + _BOUND_MARGIN, top)
+    k2 = max(int(high_start.min()) - _BOUND_MARGIN, 0)
+    if k1 + 1 >= k2 or (k1 + 1 + top - k2 + 1) * 4 > top:
+        return None
+    return np.r_[np.arange(0, k1 + 1), np.arange(k2, top + 1)], k1
+
+
+def _windows_1d(m: int, plus, minus) -> tuple[np.ndarray, np.ndarray]:
+    """Windows ``lo … hi`` of :func:`_steps_laws_1d`: the mean ``m·d`` ± (:data:`_WINDOW_SD`·sd +
+    :data:`_WINDOW_PAD`), ``d = plus − minus``, ``sd² = m·(plus + minus − d²)``, within the support."""
     plus, minus = np.asarray(plus, dtype=np.float64), np.asarray(minus, dtype=np.float64)
-    rest = np.asarray(rest, dtype=np.float64)
     d = plus - minus
     var = np.maximum(plus + minus - d * d, 0.0)
     half = _WINDOW_SD * np.sqrt(m * var) + _WINDOW_PAD
     lo = np.maximum(np.where(minus > 0, -m, 0), np.floor(m * d - half)).astype(np.int64)
     hi = np.minimum(np.where(plus > 0, m, 0), np.ceil(m * d + half)).astype(np.int64)
+    return lo, hi
+
+
+def _steps_laws_1d(m: int, plus, minus, rest, rest_is_zero, width: int | None = None):
+    """:func:`_steps_law` on one axis for K step laws at once (arrays of shape (K,)).
+
+    The same transform, windows (:func:`_windows_1d`) and exact-support rules,
+    on one FFT size for all (the largest window's, or that of ``width``, the
+    widest window of a larger batch this one is part of: a longer period only
+    aliases less, and each row is the same whichever batch it is computed in);
+    terms of modulus below :data:`_FOURIER_EPS` are left out.  Returns ``lo``
+    (K,), ``widths`` (K,) and ``pmf`` (K, width): ``P(S_k = lo_k + i) =
+    pmf[k, i]``, 0 past each row's width.
+    """
+    plus, minus = np.asarray(plus, dtype=np.float64), np.asarray(minus, dtype=np.float64)
+    rest = np.asarray(rest, dtype=np.float64)
+    d = plus - minus
+    lo, hi = _windows_1d(m, plus, minus)
     widths = hi - lo + 1
-    width = int(widths.max())
+    width = int(widths.max()) if width is None else int(width)
     size = sfft.next_fast_len(width, real=True)
-    j = np.arange(size // 2 + 1)
-    th = (2 * np.pi * j / size)[None, :]
     origins = np.rint(m * d).astype(np.int64)
-    cm1 = -2.0 * np.sin(th / 2) ** 2  # cos θ − 1
-    sin = np.sin(th)
-    dz = plus[:, None] * (cm1 - 1j * sin) + minus[:, None] * (cm1 + 1j * sin)
-    phase = th * d[:, None]
-    exact = (j[None, :] * (lo - origins)[:, None]) % size  # θ·(lo − origin) = 2π·exact/size
-    shift = th * (origins - m * d)[:, None] + 2 * np.pi * exact / size
-    rot_m1 = -2.0 * np.sin(phase / 2) ** 2 + 1j * np.sin(phase)  # e^{i·phase} − 1
-    wz = dz * (1 + rot_m1) + rot_m1  # (1 + dz)·e^{i·phase} − 1
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        log_abs = 0.5 * np.log1p(2 * wz.real + np.abs(wz) ** 2)
-        arg = np.arctan2(wz.imag, 1 + wz.real)
-        psi = np.exp(m * log_abs) * np.exp(1j * (m * arg + shift))
-    psi = np.where(np.isfinite(psi) & (m * log_abs > np.log(_FOURIER_EPS)), psi, 0.0)
+    tau2 = np.exp(np.log(_FOURIER_EPS) / m) ** 2
+
+    def transform(j):
+        """ψ at the frequencies ``j`` (and whether each term passes :data:`_FOURIER_EPS`)."""
+        th = (2 * np.pi * j / size)[None, :]
+        cm1 = -2.0 * np.sin(th / 2) ** 2  # cos θ − 1
+        sin = np.sin(th)
+        dz = plus[:, None] * (cm1 - 1j * sin) + minus[:, None] * (cm1 + 1j * sin)
+        phase = th * d[:, None]
+        exact = (j[None, :] * (lo - origins)[:, None]) % size  # θ·(lo − origin) = 2π·exact/size
+        shift = th * (origins - m * d)[:, None] + 2 * np.pi * exact / size
+        rot_m1 = -2.0 * np.sin(phase / 2) ** 2 + 1j * np.sin(phase)  # e^{i·phase} − 1
+        wz = dz * (1 + rot_m1) + rot_m1  # (1 + dz)·e^{i·phase} − 1
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            log_abs = 0.5 * np.log1p(2 * wz.real + np.abs(wz) ** 2)
+            arg = np.arctan2(wz.imag, 1 + wz.real)
+            psi = np.exp(m * log_abs) * np.exp(1j * (m * arg + shift))
+        return psi, np.isfinite(psi) & (m * log_abs > np.log(_FOURIER_EPS))
+
+    top = size // 2
+    cand = _passing_frequencies(size, plus + minus, d, rest, tau2)
+    if cand is not None:
+        (j, k1) = cand
+        psi, keep = transform(j)
+        if keep[:, k1].any() or keep[:, k1 + 1].any():  # an end moved past the margin: every frequency
+            cand = None
+        else:
+            full = np.zeros((plus.size, top + 1), dtype=np.complex128)
+            full[:, j] = np.where(keep, psi, 0.0)
+            psi = full
+    if cand is None:
+        psi, keep = transform(np.arange(top + 1))
+        psi = np.where(keep, psi, 0.0)
     pmf = np.maximum(sfft.irfft(psi, n=size, axis=1)[:, :width], 0.0)
     col = np.arange(width)[None, :]
     ok = col < widths[:, None]
@@ -202,40 +367,72 @@ def _steps_laws_1d(m: int, plus, minus, rest, rest_is_zero):
     return lo, widths, np.where(ok, pmf, 0.0)
 
 
+#: Entries (rows × columns) of the per-pair law tables computed at once; beyond, the pairs (or the
+#: frequencies) are taken in blocks, so memory stays near this many complex numbers per array whatever
+#: the sample size (the windows grow as ``sqrt(m)``).
+_LAW_BLOCK = 1 << 21
+#: Entries (points × window) of the arrays of one batch of operating points in
+#: :func:`_stratified_p_below_zero` (each point's value does not depend on the batch).
+_POINT_BLOCK = 1 << 20
+
+
 def _stratified_p_below_zero(cells, n_pos: int, n_neg: int, m, pair, a, b) -> np.ndarray:
     """Stratified bootstrap: ``P(a_q·X + b_q·Y < 0)`` (ties within :data:`TIE_TOL` not below)
     at operating points ``q`` whose threshold pair is ``pair[q]``, a row of ``cells``
     ``(na+, nb+, na−, nb−)``: ``X = B+* − A+*`` and ``Y = A−* − B−*`` independent.
 
     The same numbers as ``_paired_law(...).cdf(0, a, b, strict=True)`` for each
-    point (up to round-off), with the laws of every pair computed in one batch
-    (:func:`_steps_laws_1d`) and ``Σ_x P(X = x)·P(Y <= J(x))`` evaluated for all
-    points at once.
+    point (up to round-off), with the laws of every pair computed in batches
+    (:func:`_steps_laws_1d`, one FFT size for all) and ``Σ_x P(X = x)·P(Y <= J(x))``
+    evaluated for all points at once.  Pairs are taken in blocks of at most
+    :data:`_LAW_BLOCK` table entries (each point's value does not depend on the
+    block it is computed in).
     """
     m_pos, m_neg = m
     na_p, nb_p, na_n, nb_n = (cells[:, i].astype(np.int64) for i in range(4))
     rest_p, rest_n = n_pos - na_p - nb_p, n_neg - na_n - nb_n
-    x0, _, px = _steps_laws_1d(m_pos, nb_p / n_pos, na_p / n_pos, rest_p / n_pos, rest_p == 0)
-    y0, _, py = _steps_laws_1d(m_neg, na_n / n_neg, nb_n / n_neg, rest_n / n_neg, rest_n == 0)
-    cy = np.minimum(np.cumsum(py, axis=1), 1.0)
-    c = np.where(px > _ROW_EPS, px, 0.0)
-    wy = cy.shape[1]
+    qx = (nb_p / n_pos, na_p / n_pos, rest_p / n_pos, rest_p == 0)
+    qy = (na_n / n_neg, nb_n / n_neg, rest_n / n_neg, rest_n == 0)
+    lo, hi = _windows_1d(m_pos, qx[0], qx[1])
+    width_x = int((hi - lo + 1).max())
+    lo, hi = _windows_1d(m_neg, qy[0], qy[1])
+    width_y = int((hi - lo + 1).max())
+    per_block = max(1, _LAW_BLOCK // max(width_x, width_y))
     out = np.empty(pair.size)
-    step = max(1, 4_000_000 // px.shape[1])
-    for s0 in range(0, pair.size, step):
-        q = slice(s0, s0 + step)
-        g = pair[q]
-        x = x0[g][:, None] + np.arange(px.shape[1])[None, :]
-        t = -a[q][:, None] * x
-        lo_y = y0[g][:, None]
-        bq = b[q][:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            j = np.where(bq > 0, np.ceil((t - TIE_TOL) / np.where(bq > 0, bq, 1.0)) - 1,
-                         np.where(t > TIE_TOL, lo_y + wy, lo_y - 1))
-        jj = (np.clip(j, lo_y - 1, lo_y + wy - 1) - lo_y).astype(np.int64)
-        val = np.where(jj < 0, 0.0, np.take_along_axis(cy[g], np.maximum(jj, 0), axis=1))
-        out[q] = np.einsum("qx,qx->q", c[g], val)
+    for first in range(0, cells.shape[0], per_block):
+        block = slice(first, first + per_block)
+        x0, _, px = _steps_laws_1d(m_pos, *(v[block] for v in qx), width=width_x)
+        y0, _, py = _steps_laws_1d(m_neg, *(v[block] for v in qy), width=width_y)
+        cy = np.minimum(np.cumsum(py, axis=1), 1.0)
+        c = np.where(px > _ROW_EPS, px, 0.0)
+        wy = cy.shape[1]
+        points = np.flatnonzero((pair >= first) & (pair < first + per_block))
+        step = max(1, _POINT_BLOCK // px.shape[1])
+        for s0 in range(0, points.size, step):
+            q = points[s0:s0 + step]
+            g = pair[q] - first
+            x = x0[g][:, None] + np.arange(px.shape[1])[None, :]
+            t = -a[q][:, None] * x
+            lo_y = y0[g][:, None]
+            bq = b[q][:, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                j = np.where(bq > 0, np.ceil((t - TIE_TOL) / np.where(bq > 0, bq, 1.0)) - 1,
+                             np.where(t > TIE_TOL, lo_y + wy, lo_y - 1))
+            jj = (np.clip(j, lo_y - 1, lo_y + wy - 1) - lo_y).astype(np.int64)
+            val = np.where(jj < 0, 0.0, np.take_along_axis(cy[g], np.maximum(jj, 0), axis=1))
+            out[q] = np.einsum("qx,qx->q", c[g], val)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _roots_minus_one(size: int) -> np.ndarray:
+    """``e^{2πi·k/L} − 1`` for ``k = 0 … L − 1`` (``L = size``), written with sines (accurate near 0):
+    ``−2·sin²(πk/L) + i·sin(2πk/L)``.  Read-only; kept for the last few sizes (the laws of one call share
+    their transform sizes more often than not)."""
+    ang = 2 * np.pi * np.arange(size) / size
+    roots = -2.0 * np.sin(ang / 2) ** 2 + 1j * np.sin(ang)
+    roots.setflags(write=False)
+    return roots
 
 
 @dataclass(frozen=True)
@@ -265,10 +462,10 @@ class _Spectrum:
     def below_lines(self, v: float, a: np.ndarray, b: np.ndarray, *, strict: bool) -> np.ndarray:
         """:meth:`below` for several lines at once: ``P(a_q·X + b_q·Y <= v)`` for each ``q``."""
         (x0, y0), (w0, w1) = self.los, self.widths
-        f1, roots, rows, zero = self._tables
+        f1, roots, rows, zero, coef = self._tables
         x = x0 + np.arange(w0)
         t = v - a[:, None] * x[None, :]
-        count = np.zeros((a.size, rows.shape[1]), dtype=f1.dtype)  # top + 1 (0 past the window)
+        count = np.zeros((a.size, self.sizes[0]), dtype=f1.dtype)  # top + 1 (0 past the window)
         for q in range(a.size):
             if b[q] <= 0:
                 hit = (t[q] > TIE_TOL) if strict else (t[q] >= -TIE_TOL)
@@ -281,16 +478,33 @@ class _Spectrum:
         # the denominators folded into the stored rows (column j1 = 0: the count itself).
         # Re Σ Q'·num with Q' = conj(rows): a dot product of the float views (einsum, not BLAS:
         # a threaded BLAS dot is tens of times slower on a busy machine).
-        out = np.empty(a.size)
-        flat_rows = rows.view(np.float64).ravel()
-        for q in range(a.size):
-            k = np.multiply.outer(f1, count[q])
-            np.remainder(k, self.sizes[1], out=k)
-            total = np.einsum("i,i->", flat_rows, roots[k].view(np.float64).ravel())
-            if zero is not None:
-                total += np.einsum("i,i->", count[q, :w0].astype(np.float64), zero.real)
-            out[q] = total
+        # Beyond :data:`_LAW_BLOCK` entries the rows are transformed (and summed) a block of
+        # frequencies at a time, so memory stays bounded whatever the windows.
+        if rows is not None:
+            blocks = [(f1, rows)]
+        else:
+            per = max(1, _LAW_BLOCK // self.sizes[0])
+            blocks = ((f1[i:i + per], self._fft_rows(coef[i:i + per])) for i in range(0, f1.size, per))
+        out = np.zeros(a.size)
+        for freqs, block in blocks:
+            flat_rows = block.view(np.float64).ravel()
+            for q in range(a.size):
+                k = np.multiply.outer(freqs, count[q])
+                np.remainder(k, self.sizes[1], out=k)
+                out[q] += np.einsum("i,i->", flat_rows, np.take(roots, k).view(np.float64).ravel())
+        if zero is not None:
+            for q in range(a.size):
+                out[q] += np.einsum("i,i->", count[q, :w0].astype(np.float64), zero.real)
         return out / (self.sizes[0] * self.sizes[1])
+
+    def _fft_rows(self, coef: np.ndarray) -> np.ndarray:
+        """``Q'[j1, x]`` for the frequencies of ``coef`` (rows: ``c_{j1}·ψ[·, j1]/(e^{2πi·j1/L1} − 1)``,
+        conjugated, at the significant ``j0``): one FFT along ``x`` (see :attr:`_tables`)."""
+        full = np.zeros((coef.shape[0], self.sizes[0]), dtype=np.complex128)
+        full[:, np.asarray(self.freqs[0], dtype=np.int64)] = coef
+        # All L0 columns are kept (contiguous, for the dot product of :meth:`below`); the
+        # columns past the window meet a zero count there.
+        return sfft.fft(full, axis=1, overwrite_x=True)
 
     @property
     def _small(self) -> bool:
@@ -306,6 +520,9 @@ class _Spectrum:
         spectrum, 2 elsewhere), divided by ``e^{2πi·j1/L1} − 1`` and conjugated, laid out
         (frequency, row); the zero column ``Q[:, 0]`` apart; and the table of
         ``e^{2πi·k/L1} − 1``, ``k = 0 … L1 − 1``, written with sines (accurate near 0).
+        Returns ``(f1, roots, rows, zero, coef)``: ``rows`` is None when the table would
+        hold more than :data:`_LAW_BLOCK` entries (:meth:`below_lines` then transforms
+        ``coef``, the significant coefficients, a block of frequencies at a time).
         """
         (w0, _), (l0, l1), (f0, f1) = self.widths, self.sizes, self.freqs
         f0, f1 = np.asarray(f0, dtype=np.int64), np.asarray(f1, dtype=np.int64)
@@ -320,16 +537,12 @@ class _Spectrum:
         step = 2 * np.pi * f1 / l1
         den = -2.0 * np.sin(step / 2) ** 2 + 1j * np.sin(step)  # e^{2πi·j1/L1} − 1
         # conj(L0·ifft(u)) = fft(conj(u)): the rows come out conjugated, with no pass over them.
-        full = np.zeros((f1.size, l0), dtype=np.complex128)
-        full[:, f0] = np.conj(psi * (weight / den)[None, :]).T
-        # All L0 columns are kept (contiguous, for the dot product of :meth:`below`); the
-        # columns past the window meet a zero count there.
-        rows = sfft.fft(full, axis=1, overwrite_x=True)
-        ang = 2 * np.pi * np.arange(l1) / l1
-        roots = -2.0 * np.sin(ang / 2) ** 2 + 1j * np.sin(ang)
+        coef = np.conj(psi * (weight / den)[None, :]).T
+        rows = self._fft_rows(coef) if f1.size * l0 <= _LAW_BLOCK else None  # else by blocks, in below_lines
+        roots = _roots_minus_one(l1)
         if self._small:
             f1 = f1.astype(np.int32)
-        return f1, roots, rows, zero
+        return f1, roots, rows, zero, coef
 
 
 #: ``P(ΔC* < 0)`` is reported as exactly 0 or 1 when a Chernoff bound puts it

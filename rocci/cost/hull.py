@@ -10,11 +10,6 @@ from ..counts import ScoreCounts
 from ._common import TIE_TOL
 
 
-def _cross(x0, y0, x1, y1, x2, y2):
-    """``(p1 − p0) × (p2 − p0)``: negative when p0 → p1 → p2 turns clockwise."""
-    return (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
-
-
 #: A pruning pass that removes less than this fraction of the candidates hands
 #: the rest to the sequential monotone chain (see :func:`_upper_hull`).
 _PRUNE_MIN_GAIN = 0.125
@@ -35,17 +30,25 @@ def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """Distinct thresholds (``+inf``, then the distinct scores decreasing) and the
     counts ``tp``, ``fp`` (int64) of positives and negatives scoring ``>=`` each.
 
-    The same numbers as ``counts.distinct_thresholds()`` with ``n_pos_ge`` and
-    ``n_neg_ge``, from the table of distinct scores: each class's sorted scores
-    are reduced to (distinct value, count) in one pass, then the two tables are
-    merged (a stable sort of two sorted runs) and summed, O(n) after the
-    classes' sorts and O(distinct) after that, instead of a sort of all scores
-    and two binary searches of every threshold.
+    ``tp_i = #{positives with score >= t_i}``, ``fp_i`` likewise: the same
+    numbers as ``counts.distinct_thresholds()`` with ``n_pos_ge`` and
+    ``n_neg_ge``, without a sort of all scores and two binary searches of
+    every threshold.  A table of counts gives them from its distinct scores'
+    cumulative counts (no expansion, O(distinct scores)).  Sorted classes
+    with many ties are each reduced to (distinct value, count) in one pass,
+    and the two small tables merged and summed; with few ties the two sorted
+    classes are merged at once (:meth:`rocci.ScoreCounts.threshold_counts`,
+    about twice as fast as reducing them first when nearly every score is
+    distinct).
     """
-    n_pos, n_neg = counts.n_pos, counts.n_neg
     if counts._table is not None:  # a table of counts: already distinct, no expansion
         return counts.threshold_counts()
-    (vn, cn), (vp, cp) = _distinct(counts.neg), _distinct(counts.pos)
+    pos, neg = counts.pos, counts.neg
+    changes = int(np.count_nonzero(pos[1:] != pos[:-1])) + int(np.count_nonzero(neg[1:] != neg[:-1]))
+    if 4 * changes > pos.size + neg.size:  # few ties: one merge of the sorted classes
+        return counts.threshold_counts()
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    (vn, cn), (vp, cp) = _distinct(neg), _distinct(pos)
     merged = np.concatenate([vn, vp])
     order = np.argsort(merged, kind="stable")
     values = merged[order]
@@ -66,14 +69,43 @@ def _roc_counts(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return thresholds, tp, fp
 
 
+#: Products of counts at or above this do not fit int64 exactly (with room for a difference of two).
+_INT64_SAFE = 2**62
+
+
+def _not_right_turn(x0, y0, x1, y1, x2, y2, bound: int) -> np.ndarray:
+    """``(p1 − p0) × (p2 − p0) >= 0`` exactly, for int64 coordinates of any size.
+
+    ``bound``: at least every ``|Δx|·|Δy|`` of the points.  Below
+    :data:`_INT64_SAFE` (on a ROC curve ``n−·n+``, the largest, below 2⁶²)
+    the int64 cross product is exact.  Beyond (tables of counts standing for
+    billions of instances), ``c = fl(u·v) − fl(w·z)`` in float64 has an error
+    of at most ``4·2⁻⁵³·(|u·v| + |w·z|)``: its sign is certain outside that
+    margin, and the few points inside it are decided with Python integers.
+    """
+    dx1, dy1, dx2, dy2 = x1 - x0, y1 - y0, x2 - x0, y2 - y0
+    if bound < _INT64_SAFE:
+        return dx1 * dy2 - dy1 * dx2 >= 0
+    p = dx1.astype(np.float64) * dy2.astype(np.float64)
+    q = dy1.astype(np.float64) * dx2.astype(np.float64)
+    c = p - q
+    out = c >= 0
+    unsure = np.flatnonzero(np.abs(c) <= 4 * 2.0**-53 * (np.abs(p) + np.abs(q)))
+    for i in unsure.tolist():  # ties and near-ties only: exact in Python integers
+        out[i] = int(dx1[i]) * int(dy2[i]) - int(dy1[i]) * int(dx2[i]) >= 0
+    return out
+
+
 def _prune_pass(fp: np.ndarray, tp: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """One pass: drop every candidate on or below the chord of its two neighbours.
 
     Such a point is not a strict vertex of the upper hull, so removing all of
-    them at once is safe; integer arithmetic makes the test exact.
+    them at once is safe; the test is exact (:func:`_not_right_turn`).
     """
     x, y = fp[idx], tp[idx]
-    bad = _cross(x[:-2], y[:-2], x[1:-1], y[1:-1], x[2:], y[2:]) >= 0
+    # the points are sorted by fp: every |Δx|·|Δy| is at most the width times the height of their box
+    bound = (int(x[-1]) - int(x[0])) * (int(y.max()) - int(y.min()))
+    bad = _not_right_turn(x[:-2], y[:-2], x[1:-1], y[1:-1], x[2:], y[2:], bound)
     if not bad.any():
         return idx
     keep = np.ones(idx.size, dtype=bool)
@@ -110,7 +142,8 @@ def _upper_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
     points); once a pass gains less than :data:`_PRUNE_MIN_GAIN`, the few
     remaining points go through the sequential chain.  Points on a straight
     edge of the hull are not vertices (they are dropped).  Exact: int64 cross
-    products of counts, below ``n−·n+``.
+    products of counts, below ``n−·n+``, and beyond 2⁶² a float64 test whose
+    near-ties are settled in Python integers (:func:`_not_right_turn`).
     """
     idx = np.arange(fp.size)
     while idx.size > 2:
@@ -147,8 +180,10 @@ class _Envelope:
         idx = _upper_hull(fp, tp)
         htp, hfp = tp[idx], fp[idx]
         n_pos, n_neg = counts.n_pos, counts.n_neg
-        dfp = np.diff(hfp) * n_pos  # ΔFPR·n+·n−, exact integers
-        dtp = np.diff(htp) * n_neg
+        # ΔFPR·n+·n− and ΔTPR·n+·n−: the products of integers rounded once to float64 (the same
+        # numbers as int64 products converted by the division, without their overflow past 2⁶³)
+        dfp = np.diff(hfp).astype(np.float64) * float(n_pos)
+        dtp = np.diff(htp).astype(np.float64) * float(n_neg)
         return cls(thresholds[idx], htp, hfp, n_pos, n_neg, dfp / (dfp + dtp))
 
     @property

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_confidence_level, check_labels, check_scores, paired_input
-from ..counts import joint_ge_counts, score_counts
+from .._validation import (check_choice, check_confidence_level, check_labels, check_scores, paired_input,
+                           split_by_class)
+from ..counts import PairedCounts, joint_ge_counts, score_counts
 from ._common import (
     AGRESTI_MIN_ADD,
     BOOTSTRAPS,
@@ -34,13 +35,44 @@ def _check_paired(y_true, score_a, score_b, pos_label):
     return mask, a, b
 
 
-def _paired_cells(a, b, counts_a, counts_b, ta, tb, positives):
+def _paired_classes(y_true, score_a, score_b, pos_label):
+    """Both models' scores split by class, with each model's :class:`~rocci.ScoreCounts`.
+
+    Returns ``(pos, neg, counts_a, counts_b)``: ``pos = (a, b, weights)`` the
+    positives' scores under model a and model b, one entry per instance
+    (``weights`` None) or, for a :class:`~rocci.PairedCounts`, one entry per
+    distinct pair row holding positives (``weights`` its positives' counts);
+    ``neg`` likewise.  A table is never expanded to one row per instance: its
+    margins (``PairedCounts.model``) are the models' tables of distinct scores.
+    """
+    if isinstance(y_true, PairedCounts):
+        if score_a is not None or score_b is not None:
+            paired_input(y_true, score_a, score_b, pos_label)  # its message
+        t = y_true
+        p, q = t.n_pos > 0, t.n_neg > 0
+        return ((t.score_a[p], t.score_b[p], t.n_pos[p]), (t.score_a[q], t.score_b[q], t.n_neg[q]),
+                t.model(0), t.model(1))
+    mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
+    (pos_a, neg_a), (pos_b, neg_b) = split_by_class(mask, sa, sb)
+    return (pos_a, pos_b, None), (neg_a, neg_b, None), score_counts(pos_a, neg_a), score_counts(pos_b, neg_b)
+
+
+def _paired_cells(a, b, weights, counts_a, counts_b, ta, tb, positives):
     """Paired cells of one class at threshold pairs ``(ta[p], tb[p])``, as
-    :func:`rocci.counts.paired_cells`, from the class's scores already sorted
-    in ``counts_a``, ``counts_b`` (no sort of the n scores again)."""
+    :func:`rocci.counts.paired_cells`, from the class's scores ``a``, ``b`` and
+    the models' counts ``counts_a``, ``counts_b`` (no sort of the class's
+    scores again).
+
+    ``n_both[p] = Σ_k w_k·1{a_k >= ta[p], b_k >= tb[p]}`` (``w_k = 1`` per
+    instance, or a pair row's count: one weighted 2-D histogram,
+    :func:`rocci.counts.joint_ge_counts`); ``n_a = n_{a >= ta} − n_both`` and
+    ``n_b = n_{b >= tb} − n_both``, with the one-model counts ``n_{a >= ta}``
+    read off ``counts_a`` (binary searches of its sorted scores or of its
+    distinct scores' cumulative counts).
+    """
     ua, ia = np.unique(ta, return_inverse=True)
     ub, ib = np.unique(tb, return_inverse=True)
-    both = joint_ge_counts(a, b, ua, ub)[ia.ravel(), ib.ravel()]
+    both = joint_ge_counts(a, b, ua, ub, weights)[ia.ravel(), ib.ravel()]
     ge_a = counts_a.n_pos_ge(ta) if positives else counts_a.n_neg_ge(ta)
     ge_b = counts_b.n_pos_ge(tb) if positives else counts_b.n_neg_ge(tb)
     return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)
@@ -88,7 +120,13 @@ def compare_cost(
 
     Parameters
     ----------
-    y_true : array_like of shape (n,)
+    y_true : array_like of shape (n,), or PairedCounts
+        Labels; or a :class:`~rocci.PairedCounts` (two models' distinct score
+        pairs with their numbers of positives and negatives; leave the scores
+        out), which is never expanded to one row per instance: the paired
+        cells at each threshold pair are weighted 2-D histograms of its rows,
+        and every law depends on the data only through those cells, so the
+        results are those of the raw data in O(rows) memory.
     score_a, score_b : array_like of shape (n,)
         The two models' scores of the same instances.
     w : float or array_like, optional
@@ -162,13 +200,10 @@ def compare_cost(
     check_choice("bootstrap", bootstrap, BOOTSTRAPS)
     check_choice("method", method, COST_METHODS)
     add = _check_add(add)
-    mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
+    pos, neg, counts_a, counts_b = _paired_classes(y_true, score_a, score_b, pos_label)
     w = _check_w(w)
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+    n_pos, n_neg = counts_a.n_pos, counts_a.n_neg
     sizes = _bootstrap_sizes(bootstrap, m, n_pos, n_neg)
-
-    pos_a, neg_a, pos_b, neg_b = sa[mask], sa[~mask], sb[mask], sb[~mask]
-    counts_a, counts_b = score_counts(pos_a, neg_a), score_counts(pos_b, neg_b)
 
     def thresholds_for(counts, given, name):
         if given is not None:
@@ -178,8 +213,8 @@ def compare_cost(
 
     ta = np.atleast_1d(np.asarray(thresholds_for(counts_a, thresholds_a, "thresholds_a"), dtype=float))
     tb = np.atleast_1d(np.asarray(thresholds_for(counts_b, thresholds_b, "thresholds_b"), dtype=float))
-    na_p, nb_p, both_p = _paired_cells(pos_a, pos_b, counts_a, counts_b, ta, tb, True)
-    na_n, nb_n, both_n = _paired_cells(neg_a, neg_b, counts_a, counts_b, ta, tb, False)
+    na_p, nb_p, both_p = _paired_cells(*pos, counts_a, counts_b, ta, tb, True)
+    na_n, nb_n, both_n = _paired_cells(*neg, counts_a, counts_b, ta, tb, False)
 
     # ΔC = C_a − C_b: a positive that only model a calls positive (cell a+) is
     # a false negative of b, so it lowers C_a − C_b by w/m+; a negative that

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import assert_clean, figure, new_app, traces
+from apphelpers import assert_clean, decode, figure, new_app, traces
 
 import rocci
 from rocci import data as rdata
@@ -169,26 +169,63 @@ def test_above_the_limit_pages_say_what_is_not_available(data_dir, monkeypatch):
     at = scan(large_app())
     monkeypatch.setattr(large, "MAX_INSTANCES", 1000)
     for page, what in [("explorer", "The threshold explorer"), ("precision", "The precision–recall page"),
-                       ("compare", "The exact law of ΔTPR")]:
+                       ("compare", "The dominance map")]:
         at.switch_page(f"app_pages/{page}.py").run()
         assert not at.exception and not at.error, (page, errors(at))
         text = " ".join(i.value for i in at.info)
         assert what in text and "1,000" in text and "USING SAMPLE" in text, (page, text)
+    # the analyses that work on the counts run above the limit and say nothing about it
+    res = rocci.scan(data_dir / "scores.parquet", label="outcome", scores=["gbm", "logit"], pos_label="fraud",
+                     paired=True)
+    at.switch_page("app_pages/compare.py").run()
+    infos = " ".join(i.value for i in at.info)
+    assert "The exact law of the cost difference" not in infos and "The exact law of ΔTPR" not in infos, infos
+    metrics_ = {m.label: m.value for m in at.metric}
+    assert any(label.startswith("ΔTPR") for label in metrics_), metrics_  # the verdict's ΔTPR at a fixed FPR
+    assert any(label.startswith("ΔC") or "cost" in label.lower() for label in metrics_), metrics_
+    at.session_state["cmp_tab"] = "TPR at fixed FPR"  # the lazy tab with the table of ΔTPR at FPR 0.1, 0.2
+    at.run()
+    assert not at.exception and not at.error, errors(at)
+    vtable = next(df.value for df in at.dataframe if "p_a_better" in df.value.columns)
+    ref = rocci.compare_vertical(res.paired("gbm", "logit"), fpr=[0.1, 0.2])
+    np.testing.assert_allclose(vtable["delta_tpr_low"], ref.delta_tpr_low, rtol=1e-12)
     at.switch_page("app_pages/roc.py").run()
     at.toggle(key="band_show").set_value(True).run()
     assert not at.exception and not at.error, errors(at)
-    assert any("The simultaneous band" in i.value for i in at.info)
+    assert not any("The simultaneous band" in i.value for i in at.info)
+    # the band drawn is rocci.roc_band's on the counts (exact, at up to 200 of their distinct scores)
+    distinct = res["gbm"].table()[0][::-1]
+    thresholds = distinct if distinct.size <= 200 else distinct[np.unique(np.linspace(0, distinct.size - 1, 200)
+                                                                          .round().astype(int))]
+    ref = rocci.roc_band(res["gbm"], thresholds=thresholds)
+    assert len(traces(figure(at, "roc_chart"), "band")) == 2
+    band_rows = next(df.value for df in at.dataframe if "tpr_high" in df.value.columns
+                     and len(df.value) == len(ref.thresholds))
+    np.testing.assert_allclose(band_rows["tpr_high"], ref.tpr_high)
     # the native analyses still run: the AUC and the threshold regions are there
     assert any(m.label.startswith("AUC") for m in at.metric)
+    at.switch_page("app_pages/cost.py").run()
+    assert not at.exception and not at.error, errors(at)
+    assert not any("The cost difference of two models" in i.value for i in at.info)
+    delta = figure(at, "cost_delta")
+    cmp = rocci.compare_cost(res.paired("gbm", "logit"))
+    np.testing.assert_allclose(decode(traces(delta, "delta")[0]["y"]), cmp.delta_cost)
     # the guard itself: a function that expands is refused with a message, not an out-of-memory
     an_counts = large.SCANS.get(next(iter(large.SCANS._store)))
     with pytest.raises(large.TooLarge, match="1,000"):
-        rocci.roc_band(an_counts.counts["gbm"], thresholds=[0.5])
+        an_counts.counts["gbm"].pos
     with pytest.raises(large.TooLarge):
         rocci.mcnemar(an_counts.paired("gbm", "logit"), threshold_a=0.5, threshold_b=0.5)
     # native functions do not expand
     rocci.threshold_ci(an_counts.counts["gbm"], thresholds=[0.5])
     rocci.compare_thresholds(an_counts.paired("logit", "gbm"), total_positive_rate=[0.2])
+    rocci.roc_band(an_counts.counts["gbm"], thresholds=[0.5])
+    rocci.roc_band(an_counts.counts["gbm"], kind="vertical", method="sidak", fpr=[0.1, 0.5])
+    rocci.compare_cost(an_counts.paired("gbm", "logit"), w=[0.3], bootstrap="full", method="percentile")
+    rocci.compare_vertical(an_counts.paired("gbm", "logit"), fpr=[0.1], method="percentile")
+    rocci.threshold_table(an_counts.counts["gbm"])
+    rocci.confusion_at(an_counts.counts["gbm"], None, 0.5)
+    rocci.cost_threshold(an_counts.counts["gbm"], w=0.3)
 
 
 def test_without_pairs_the_compare_page_says_why(data_dir):

@@ -38,9 +38,11 @@ from . import ResultStore
 
 #: The environment variable that names the server's data directory (unset: no "Large data" source).
 ENV = "ROCCI_DATA_DIR"
-#: Instances above which the dashboard does not expand counts back to one row per instance (the analyses
-#: that need rows: explorer, precision–recall, simultaneous band, paired vertical and cost comparisons…);
-#: ``ROCCI_MAX_INSTANCES`` changes it (a server with more memory; about 20 bytes per instance and model).
+#: Instances above which the dashboard does not expand counts back to one row per instance, nor runs the
+#: analyses that still need rows or whose laws grow with the instances (threshold explorer, precision–recall,
+#: paired ΔTPR at fixed FPR, dominance map, McNemar, Learn); ``ROCCI_MAX_INSTANCES`` changes it (a server with
+#: more memory; about 20 bytes per instance and model).  The simultaneous band and the cost difference of
+#: two models work on the counts at any size.
 MAX_INSTANCES = int(os.environ.get("ROCCI_MAX_INSTANCES", "") or 5_000_000)
 #: Rows of a count table (distinct scores of a model, distinct score pairs of a pair) that a scan may
 #: bring to the dashboard; beyond, the scan is refused and the message says to round the scores.
@@ -86,9 +88,10 @@ class GuardedCounts(ScoreCounts):
     """A table of counts that expands to one score per instance only up to :data:`MAX_INSTANCES`.
 
     The functions that work on the distinct scores (ROC curve, AUC, threshold and vertical averaging, cost
-    curves and intervals) never expand; the others do, and above the limit get :class:`TooLarge` (an
-    ``InputError``: an error box, never an out-of-memory).  An expansion is not kept (the counts are
-    shared by every rerun and every page), so memory stays that of the table.
+    curves and intervals, the simultaneous band, the threshold explorer's tables, curves and threshold
+    choices) never expand; the others do, and above the limit get :class:`TooLarge` (an ``InputError``: an
+    error box, never an out-of-memory).  An expansion is not kept (the counts are shared by every rerun and
+    every page), so memory stays that of the table.
     """
 
     __slots__ = ()
@@ -111,7 +114,10 @@ class GuardedCounts(ScoreCounts):
 
 @dataclass(frozen=True, repr=False)
 class GuardedPairs(PairedCounts):
-    """A pair table whose expansion to instances (``arrays()``) is refused above :data:`MAX_INSTANCES`."""
+    """A pair table whose expansion to instances (``arrays()``) is refused above :data:`MAX_INSTANCES`.
+
+    ``compare_thresholds``, ``compare_auc`` and ``compare_cost`` work on the pair rows (weighted by their
+    counts) and never expand it."""
 
     def arrays(self):
         _check_size(int(self.n_pos.sum()) + int(self.n_neg.sum()))
