@@ -370,7 +370,7 @@ def add_gain_intervals(fig: go.Figure, res: Any, *, quantity: str = "gain", name
     word = "gain" if quantity == "gain" else "lift"
     if by_threshold:
         where = ("<b>threshold: score ≥ %{customdata[0]}</b><br>depth %{x:.4f} "
-                 f"[%{{customdata[1]:.4f}}, %{{customdata[2]:.4f}}]<br>")
+                 "[%{customdata[1]:.4f}, %{customdata[2]:.4f}]<br>")
         what = f"{level} intervals at fixed thresholds"
     else:
         where = ("<b>depth %{x:.4f}</b> (the top of each resample; on the data score ≥ %{customdata[0]})<br>")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ..exact import QUANTILE_TOL, binomial_cdf, binomial_pmf
+from ..exact import QUANTILE_TOL, binomial_pmf
 
 #: Probability per tail of a binomial left out of its window.
 CELL_EPS = 1e-17
