@@ -45,6 +45,19 @@ SUMMARY_HELP = {
 SOURCES = {"sample": "Bundled sample", "upload": "Upload a file", "large": "Large data (server)"}
 
 
+def histogram_choices(score_columns) -> tuple[str, list, list]:
+    """The "Score distributions" heading and bar-height control: ``(scale, models, models shown)``."""
+    report.subheader("Score distributions", anchor=False)
+    scale = st.segmented_control(
+        "Bar height", ["share", "count"], key="hist_scale", default="share", required=True,
+        format_func={"share": "Share of each class", "count": "Counts"}.get,
+        help="Share of each class: each class's bars add up to 100%, so a small class stays as "
+        "visible as a large one. Counts: the number of rows in each bin. Hovering a bar shows both.",
+    )
+    models = list(score_columns)
+    return scale, models, models[:MAX_HISTOGRAMS]
+
+
 def source_section() -> state.Dataset | None:
     """Choose a bundled sample, upload a file, or (when the server has a data directory) large data;
     returns the session's dataset."""
@@ -312,15 +325,7 @@ def summary_section(an: cache.Analysis) -> None:
         folds = pd.Series(p.fold).value_counts(sort=False).sort_index()
         report.caption("Rows per fold: " + ", ".join(f"{md_escape(k)}: {v}" for k, v in folds.items()))
 
-    report.subheader("Score distributions", anchor=False)
-    scale = st.segmented_control(
-        "Bar height", ["share", "count"], key="hist_scale", default="share", required=True,
-        format_func={"share": "Share of each class", "count": "Counts"}.get,
-        help="Share of each class: each class's bars add up to 100%, so a small class stays as "
-        "visible as a large one. Counts: the number of rows in each bin. Hovering a bar shows both.",
-    )
-    models = list(p.score_columns)
-    shown = models[:MAX_HISTOGRAMS]
+    scale, models, shown = histogram_choices(p.score_columns)
     report.caption("How the scores of positives and negatives are spread, per model: the less the two "
                "histograms overlap, the better the model separates the classes (the higher its AUC). "
                + ("Each class is drawn as a share of its own size, so a small class stays visible."
@@ -615,15 +620,7 @@ def counts_summary_section(an: cache.Analysis) -> None:
         report.caption("Pairs were not reduced: comparing two models (Compare models page, cost difference) needs "
                        "them; tick *Reduce pairs* and scan again.")
 
-    report.subheader("Score distributions", anchor=False)
-    scale = st.segmented_control(
-        "Bar height", ["share", "count"], key="hist_scale", default="share", required=True,
-        format_func={"share": "Share of each class", "count": "Counts"}.get,
-        help="Share of each class: each class's bars add up to 100%, so a small class stays as "
-        "visible as a large one. Counts: the number of rows in each bin. Hovering a bar shows both.",
-    )
-    models = list(p.score_columns)
-    shown = models[:MAX_HISTOGRAMS]
+    scale, models, shown = histogram_choices(p.score_columns)
     report.caption("How the scores of positives and negatives are spread, per model, drawn from the counts (each "
                    "distinct score weighted by its rows): the less the two histograms overlap, the better the "
                    "model separates the classes.")
