@@ -6,11 +6,14 @@
 * the marginal time per threshold (a call with all nine thresholds, minus the input's own cost, / 9);
 * precision intervals at the 99 recall levels 0.01 ... 0.99 (percentile, the default, and the score interval);
 * with ``--every-threshold K``: precision intervals at every threshold, extrapolated from K thresholds spread
-  over the ranking (every distinct score of 10^6 rows is too many calls to time whole).
+  over the ranking (every distinct score of 10^6 rows is too many calls to time whole);
+* with ``--explorer N``: the Threshold explorer's seven metrics (``metric_ci`` at one threshold each) from a
+  ``ScoreCounts`` table standing for N instances (10^4 distinct binormal scores, 1% and 50% positives,
+  thresholds with half and 0.1% of the instances predicted positive), seconds per metric and in total.
 
 Medians of several runs; the load average is printed before and after, the argsort measured in the same run.
 Usage (from the checkout): PYTHONPATH=. python bench/bench_precision.py [--rows N] [--runs R] [--skip-recall]
-[--repeat-recall] [--every-threshold K] [--quick] [--json PATH]  (``--quick``: 10^4 rows, one run;
+[--repeat-recall] [--every-threshold K] [--explorer N] [--quick] [--json PATH]  (``--quick``: 10^4 rows, one run;
 ``--json PATH``: every printed figure also as a record, ``bench/_record.py``).
 Running it with PYTHONPATH pointing at an older checkout times that one (calls it refuses are reported).
 
@@ -51,6 +54,8 @@ def main():
     parser.add_argument("--repeat-recall", action="store_true", help="time the recall levels --runs times at 10^6 too")
     parser.add_argument("--every-threshold", type=int, default=0, metavar="K",
                         help="also estimate precision_ci at every threshold from K thresholds spread over the ranking")
+    parser.add_argument("--explorer", type=float, default=0, metavar="N",
+                        help="also time the explorer's metrics from a ScoreCounts of N instances (e.g. 1e8)")
     parser.add_argument("--quick", action="store_true", help="10^4 rows, one run (smoke run)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as a JSON record")
     args = parser.parse_args()
@@ -148,8 +153,50 @@ def main():
                   f"{total / base:.0f} argsorts (extrapolated from {sample.size} thresholds)")
             rec.add(f"precision/every_threshold/{method}", total, "s", n=n, ratio_argsort=total / base,
                     thresholds=n_thr, sampled=sample.size, per_threshold=per, note="extrapolated")
+    if args.explorer:
+        explorer(int(args.explorer), rec)
     print(f"load average after: {os.getloadavg()}")
     rec.save(args.json)
+
+
+def explorer_table(n: int, share: float, k: int = 10_000, seed: int = 0):
+    """A ScoreCounts of ``n`` instances on ``k`` distinct scores: binormal (negatives N(0, 1), positives
+    N(1.5, 1)) counts drawn by numpy's multinomial, no rows."""
+    import rocci
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(seed)
+    grid = np.linspace(-5, 6.5, k)
+    edges = np.r_[-np.inf, (grid[1:] + grid[:-1]) / 2, np.inf]
+    pp, pn = np.diff(norm.cdf(edges, 1.5)), np.diff(norm.cdf(edges, 0))
+    n_pos = int(round(n * share))
+    return rocci.ScoreCounts.from_counts(grid, rng.multinomial(n_pos, pp / pp.sum()),
+                                         rng.multinomial(n - n_pos, pn / pn.sum()))
+
+
+def explorer(n: int, rec):
+    """The Threshold explorer's metrics (ui/cache/explore.py) at one threshold of a table of ``n`` instances."""
+    from rocci.precision import metric_ci
+
+    metrics = ("accuracy", "precision", "recall", "specificity", "npv", "f1", "mcc")
+    print(f"Threshold explorer from a ScoreCounts of {n:.0e} instances (10^4 distinct scores), "
+          f"load {os.getloadavg()}:")
+    for share in (0.01, 0.5):
+        counts = explorer_table(n, share)
+        v, p, q = counts.table()[:3]
+        above = (p + q)[::-1].cumsum()[::-1]
+        for place, x in (("middle", 0.5), ("top", 0.001)):
+            t = float(v[min(np.searchsorted(-above, -above[0] * x), v.size - 1)])
+            times = {}
+            for metric in metrics:
+                t0 = time.perf_counter()
+                metric_ci(counts, metric=metric, thresholds=[t])
+                times[metric] = time.perf_counter() - t0
+            total = sum(times.values())
+            print(f"  {share:.0%} positives, {place}: total {total:.2f} s ("
+                  + ", ".join(f"{k} {v:.2f}" for k, v in times.items()) + ")")
+            rec.add(f"explorer/{n:.0e}/{share}/{place}", total, "s", n=n, share=share, per_metric=times,
+                    note="first call at this threshold (binomial windows computed once, shared by the metrics)")
 
 
 if __name__ == "__main__":

@@ -14,36 +14,50 @@ and ``TP* | PP* ~ Bin(PP*, tp/(tp + fp))``, a two-dimensional lattice.
 No table of cells is built to reach the frame's columns (:class:`StratifiedLaw`,
 :class:`FullPrecisionLaw`):
 
-* **Percentile bounds** by one-dimensional sums where the metric is monotone along one count.
-  Every stratified metric but MCC is non-increasing in ``FP*`` at fixed ``TP*``, so
+* **Percentile bounds** by inverting the CDF, a one-dimensional sum.  Every stratified metric, MCC
+  included, is non-increasing in ``FP*`` at fixed ``TP*`` and non-decreasing in ``TP*`` at fixed ``FP*``
+  (MCC: :meth:`StratifiedLaw._staircase`), so
   ``P(g* <= v) = Σ_a b(a; m+, p) · P(FP* >= f_v(a))`` with ``f_v(a)`` the first ``FP*`` where
-  ``g(a, ·) <= v`` (a binary search per row on the values as the table would hold them); full-bootstrap
-  precision ``a/s`` is non-decreasing in ``TP*`` at fixed ``PP* = s``, with binomial CDFs per row
-  (:class:`rocci.precision._laws.MonotoneLattice`).  MCC (not monotone along either count) is read
-  in two chunked passes over the cells (:func:`rocci.precision._laws.chunked_quantiles`).
-* **Mean and sd** exactly, from six one-dimensional convolutions: every stratified metric is
-  ``(u·TP* + v·FP* + w)/D(TP* + FP*)`` (e.g. precision ``TP*/(TP* + FP*)``, F1 ``2TP*/(TP* + FP* + m+)``,
-  MCC ``(m−·TP* − m+·FP*)/sqrt(PP*·m+·m−·(m − PP*))``), so its centred moments are sums over
-  ``s = TP* + FP*`` of convolutions of ``(TP* − c₁)^i·b(TP*)`` with ``(FP* − c₂)^j·b(FP*)``, ``i + j <= 2``.
+  ``g(a, ·) <= v``: the metric's inverse in ``FP*`` (:func:`_fp_inverse`, one division, MCC a quadratic)
+  rounded up and checked against the values as the table would hold them; O(window of TP*) per
+  evaluation, a handful of evaluations per bound (:class:`rocci.precision._laws.StaircaseLattice`).
+  Full-bootstrap precision ``a/s`` is non-decreasing in ``TP*`` at fixed ``PP* = s``, with binomial
+  CDFs per row (:class:`rocci.precision._laws.MonotoneLattice`).
+* **Mean and sd** exactly: every stratified metric is ``(u·TP* + v·FP* + w)/D(TP* + FP*)`` (e.g. precision
+  ``TP*/(TP* + FP*)``, F1 ``2TP*/(TP* + FP* + m+)``, MCC ``(m−·TP* − m+·FP*)/sqrt(PP*·m+·m−·(m − PP*))``).
+  With ``D`` constant (recall, specificity, accuracy, balanced accuracy, Youden) the moments are the two
+  binomial windows' own, in closed form; otherwise sums over ``s = TP* + FP*`` of three convolutions of
+  ``(TP* − c)^i·b(TP*)`` with ``b(FP*)``, ``i <= 2`` (real FFTs above :data:`FFT_CELLS`).
 * **The law itself** (``distribution(i)``) only when asked, built in chunks of rows: it has up to
   ``(window of TP*) × (window of FP*)`` distinct values, about 2.4·10^7 (≈ 400 MB) mid-ranking at 10^6 rows
-  (:data:`DISTRIBUTION_CELLS` is the largest built).
+  (:data:`DISTRIBUTION_CELLS` is the largest built; 2.8·10^9 at 10^8 instances, refused).
+
+The binomial windows (``b(·; m, k/n)`` over :func:`binomial_window`) are cached (:func:`_window`): the
+metrics asked at one threshold share them.  At 10^8 instances (windows of ~5·10^4 counts each) a metric
+costs ~0.05-0.3 s wherever the threshold lies.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from functools import lru_cache
+
 from ..exact import binomial_cdf, binomial_pmf
-from ._laws import ENUM_CELLS, Law, MonotoneLattice, binomial_window, chunked_quantiles
-from ._metrics import metric_value, stratified_value
+from ._laws import ENUM_CELLS, Law, MonotoneLattice, StaircaseLattice, binomial_window
+from ._metrics import defined_stratified_value, metric_value, stratified_value
 
 #: Largest number of cells built at once where a table of cells is the route (memory stays near 200 MB):
 #: the paired laws and the full bootstrap of metrics other than precision.
 MAX_CELLS = 12_000_000
 
-#: Largest window (cells) whose mean and sd are summed cell by cell; larger ones use the convolutions.
-DIRECT_CELLS = 1 << 21
+#: Largest window (cells) whose mean and sd are summed cell by cell; larger ones use the closed forms or the
+#: convolutions (:meth:`StratifiedLaw._moments`), which agree with the sums to ~1e-16.
+DIRECT_CELLS = 1 << 14
+
+#: Largest ``(window of TP*) × (window of FP*)`` whose convolutions (moments) are direct sums; larger ones go by
+#: FFT (O(W log W); rounding ~1e-16 of the largest term, the moments agree with the direct sums to ~1e-15).
+FFT_CELLS = 1 << 22
 
 #: Largest law returned whole by ``distribution(i)`` (cells of bootstrap counts; about 1.6 GB at the peak).
 DISTRIBUTION_CELLS = 60_000_000
@@ -72,6 +86,90 @@ def _check_distribution(cells: int) -> None:
         )
 
 
+@lru_cache(maxsize=32)
+def _window(m: int, k: int, n: int):
+    """``(counts, pmf, left_out)`` of ``Bin(m, k/n)`` over its window (:func:`binomial_window`), read-only and
+    cached: the metrics asked at one threshold (the explorer's seven) share them."""
+    p = k / n
+    lo, hi, left = binomial_window(m, p)
+    counts = np.arange(int(lo), int(hi) + 1)
+    pmf = binomial_pmf(counts, m, p)
+    counts.flags.writeable = False
+    pmf.flags.writeable = False
+    return counts, pmf, float(left)
+
+
+def _dot(x: np.ndarray, y: np.ndarray) -> float:
+    """``Σ x·y`` by numpy's pairwise sum (a BLAS dot of one vector is slower on a busy machine, with threads)."""
+    return float(np.multiply(x, y).sum())
+
+
+def _fp_inverse(metric: str, a: np.ndarray, c: float, P: int, N: int, beta2: float) -> np.ndarray:
+    """For each ``TP* = a``, the real ``x`` with ``g(a, b) <= c`` iff ``b >= x`` (``FP* = b``, exact arithmetic):
+    every stratified metric is non-increasing in ``FP*`` at fixed ``TP*`` (``±inf``: every / no ``b``).
+
+    Linear metrics ``(u·a + v·b + w)/D`` with ``D`` constant or ``D = s``, ``s + β²P``, ``M − s``, ``s·P/M``
+    (``s = a + b``) give ``x`` by one division.  MCC ``(M·a − P·s)/sqrt(P·N·s·(M − s))``: ``g = c`` is the
+    quadratic ``A·s² − B·s + C = 0``, ``A = P² + c²PN``, ``B = 2MaP + c²PNM``, ``C = M²a²``, whose
+    discriminant is ``c²·PN·M²·(4a(P − a) + c²PN)`` (no cancellation); ``M·a/P`` lies between the roots
+    and ``g`` has the sign of ``M·a − P·s``, so ``s = s₋ = 2C/(B + sqrt(disc))`` for ``c >= 0`` and
+    ``s = s₊ = (B + sqrt(disc))/(2A)`` for ``c < 0``; ``x = s − a``.
+    """
+    a = np.asarray(a, float)
+    P, N = float(P), float(N)
+    M = P + N
+    inf = np.inf
+    if metric == "recall":
+        return np.where(a / P <= c, -inf, inf)
+    if metric == "specificity":
+        return np.full(a.shape, N * (1 - c))
+    if metric == "accuracy":
+        return a + N - c * M
+    if metric == "balanced_accuracy":
+        return (a * N + N * P - 2 * P * N * c) / P
+    if metric == "youden":
+        return (a * N - P * N * c) / P
+    if metric == "npv":
+        return np.full(a.shape, -inf) if c >= 1 else (N - c * (M - a)) / (1 - c)
+    if metric in ("precision", "f1", "fbeta", "lift"):
+        if c <= 0:
+            return np.where((a <= 0) & (c >= 0), -inf, inf)
+        if metric == "precision":
+            return a * (1 - c) / c
+        if metric == "lift":
+            return a * M / (c * P) - a
+        b2 = 1.0 if metric == "f1" else beta2
+        return (1 + b2) * a / c - a - b2 * P
+    if metric == "mcc":
+        if c >= 1:
+            return np.full(a.shape, -inf)
+        if c <= -1:
+            return np.full(a.shape, inf)
+        B = 2 * M * a * P + c * c * P * N * M
+        root = abs(c) * M * np.sqrt(P * N * np.maximum(4 * a * (P - a) + c * c * P * N, 0.0))
+        if c >= 0:
+            s = 2 * (M * a) ** 2 / (B + root)
+            s = np.where(a > 0, s, 0.0)
+        else:
+            s = (B + root) / (2 * (P * P + c * c * P * N))
+        return s - a
+    raise ValueError(metric)  # pragma: no cover - checked by callers
+
+
+def _convolutions(pt: np.ndarray, da: np.ndarray, pf: np.ndarray) -> np.ndarray:
+    """``C_i(s) = Σ_a da(a)^i·pt(a)·pf(s − a)``, ``i = 0, 1, 2`` (rows), by direct sums for small windows and by
+    real FFTs above :data:`FFT_CELLS` (``pt.size·pf.size``)."""
+    parts = (pt, da * pt, da * da * pt)
+    if pt.size * pf.size <= FFT_CELLS:
+        return np.array([np.convolve(x, pf) for x in parts])
+    from scipy import fft
+
+    size = pt.size + pf.size - 1
+    nfft = fft.next_fast_len(size, real=True)
+    ff = fft.rfft(pf, nfft)
+    return fft.irfft(fft.rfft(np.array(parts), nfft, axis=1) * ff, nfft, axis=1)[:, :size]
+
+
 def _linear_form(metric: str, m_pos: int, m_neg: int, beta2: float):
     """``(u, v, w, D)``: the stratified metric is ``(u·TP + v·FP + w)/D(TP + FP)`` (``D`` vectorised)."""
     P, N = float(m_pos), float(m_neg)
@@ -97,6 +195,10 @@ def _linear_form(metric: str, m_pos: int, m_neg: int, beta2: float):
     raise ValueError(metric)  # pragma: no cover - checked by callers
 
 
+#: Metrics whose stratified form has a constant denominator (moments in closed form).
+_CONSTANT_DENOMINATOR = {"recall", "specificity", "accuracy", "balanced_accuracy", "youden"}
+
+
 def _guess(mean: float, sd: float, q: float):
     """The normal approximation's quantile and a quarter of the sd: where a quantile search starts."""
     from scipy.special import ndtri
@@ -108,27 +210,25 @@ class StratifiedLaw:
     """The exact stratified law of a metric at one threshold, without its table of cells.
 
     ``mean``, ``std``, ``quantile(q)``/``quantiles(qs)``, ``p_undefined``, ``truncated`` as :class:`Law`
-    (module docstring for the routes); calling the object builds the :class:`Law` itself (``distribution``).
+    (module docstring for the routes): O(window) memory, O(W log W) time for the moments and O(window of
+    TP*) per CDF evaluation for the bounds.  Calling the object builds the :class:`Law` itself
+    (``distribution``): every cell, ``(window of TP*) × (window of FP*)`` of them, sorted (O(cells·log cells)
+    time, ~56 bytes per cell at the peak; refused above :data:`DISTRIBUTION_CELLS`).
     """
 
     def __init__(self, metric: str, tp: int, fp: int, n_pos: int, n_neg: int, m_pos: int, m_neg: int,
                  beta2: float = 1.0, rtol: float = 0.0):
         self.metric, self.m_pos, self.m_neg, self.beta2, self.rtol = metric, m_pos, m_neg, beta2, rtol
-        p, q = tp / n_pos, fp / n_neg
-        t0, t1, lt = binomial_window(m_pos, p)
-        f0, f1, lf = binomial_window(m_neg, q)
-        self.t = np.arange(int(t0), int(t1) + 1)
-        self.f = np.arange(int(f0), int(f1) + 1)
-        self.pt = binomial_pmf(self.t, m_pos, p)
-        self.pf = binomial_pmf(self.f, m_neg, q)
+        self.t, self.pt, lt = _window(m_pos, tp, n_pos)
+        self.f, self.pf, lf = _window(m_neg, fp, n_neg)
         self.truncated = float(lt + lf)
         # Undefined cells (a denominator of 0) lie at corners of the lattice: (0, 0) or (m+, m−).
         corners = {(i, j) for i in (0, self.t.size - 1) for j in (0, self.f.size - 1)}
         self._undefined = [(i, j) for i, j in sorted(corners) if np.isnan(self._value(i, j))]
         self.p_undefined = float(sum(self.pt[i] * self.pf[j] for i, j in self._undefined))
         self.defined = float(self.pt.sum() * self.pf.sum()) - self.p_undefined
-        self.mean, self.std = self._moments(p, q)
-        self._lattice = None if metric == "mcc" else self._monotone()
+        self.mean, self.std = self._moments()
+        self._lattice = self._staircase()
         self._cache: dict[float, float] = {}
 
     def predicted_harmonic_mean(self) -> float:
@@ -136,7 +236,7 @@ class StratifiedLaw:
         windows): the score interval's number of trials for the precision (:func:`rocci.precision_ci`)."""
         if self.defined <= 0:
             return np.nan
-        pp = np.convolve(self.pt, self.pf)
+        pp = _convolutions(self.pt, np.zeros(self.pt.size), self.pf)[0]
         s = self.t[0] + self.f[0] + np.arange(pp.size)
         ok = s > 0
         return float(pp[ok].sum() / (pp[ok] / s[ok]).sum())
@@ -144,35 +244,47 @@ class StratifiedLaw:
     def _value(self, i, j):
         return stratified_value(self.metric, self.t[i], self.f[j], self.m_pos, self.m_neg, self.beta2)
 
-    def _moments(self, p: float, q: float):
+    def _moments(self):
+        """Mean and sd of the law (given defined).  Small windows: summed cell by cell.  Metrics with a
+        constant denominator (recall, specificity, accuracy, balanced accuracy, Youden): in closed form from
+        the windows' own moments, ``E = (u·E[TP*] + v·E[FP*] + w)/D``, ``Var = (u²·Var TP* + v²·Var FP*)/D²``
+        (O(window)).  The others, ``(u·TP* + v·FP* + w)/D(s)`` with ``s = TP* + FP*``: with ``da = TP* − ac``
+        and ``num − c·D(s) = (u − v)·da + e(s)``, ``e(s) = (u − v)·ac + v·s + w − c·D(s)``, the centred
+        moments are sums over ``s`` of three convolutions ``C_i(s) = Σ da^i·b(TP*)·b(s − TP*)``
+        (:func:`_convolutions`, FFT for large windows: O(W log W))."""
         if self.defined <= 0:
             return np.nan, np.nan
         if self.t.size * self.f.size <= DIRECT_CELLS or min(self.t.size, self.f.size) == 1:
             return self._direct_moments()  # (one count fixed: the law may have a single value, sd 0 exactly)
         u, v, w, den = _linear_form(self.metric, self.m_pos, self.m_neg, self.beta2)
-        ac, fc = self.m_pos * p, self.m_neg * q
+        if self.metric in _CONSTANT_DENOMINATOR:
+            d = float(den(0.0))
+            wt, wf = float(self.pt.sum()), float(self.pf.sum())
+            et, ef = _dot(self.pt, self.t) / wt, _dot(self.pf, self.f) / wf
+            vt = _dot(self.pt, (self.t - et) ** 2) / wt
+            vf = _dot(self.pf, (self.f - ef) ** 2) / wf
+            return (u * et + v * ef + w) / d, float(np.sqrt(max(u * u * vt + v * v * vf, 0.0))) / d
+        ac = _dot(self.pt, self.t) / float(self.pt.sum())
+        fc = _dot(self.pf, self.f) / float(self.pf.sum())
         dc = float(den(ac + fc))
         lc = u * ac + v * fc + w
         c = lc / dc if dc > 0 else 0.0
-        da, df = self.t - ac, self.f - fc
-        s = self.t[0] + self.f[0] + np.arange(self.t.size + self.f.size - 1)
+        conv = _convolutions(self.pt, self.t - ac, self.pf)
+        s = self.t[0] + self.f[0] + np.arange(conv.shape[1], dtype=float)
         d = den(s)
         ok = d > 0
-        conv = {(i, j): np.convolve(da**i * self.pt, df**j * self.pf)[ok] for i, j in
-                ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2))}
-        d = d[ok]
-        e = lc - c * d  # (u·TP + v·FP + w) − c·D = u·(TP − ac) + v·(FP − fc) + e
-        lin = u * conv[1, 0] + v * conv[0, 1]
-        n1 = lin + e * conv[0, 0]
-        n2 = (u * u * conv[2, 0] + 2 * u * v * conv[1, 1] + v * v * conv[0, 2] + 2 * e * lin
-              + e * e * conv[0, 0])
-        total = float(conv[0, 0].sum())
-        m1 = float((n1 / d).sum()) / total
+        c0, c1, c2 = conv[0][ok], conv[1][ok], conv[2][ok]
+        s, d = s[ok], d[ok]
+        k = u - v
+        total = float(c0.sum())
+        base = k * ac + v * s + w
+        e = base - c * d
+        m1 = float(((k * c1 + e * c0) / d).sum()) / total
         # Centre again on the mean found (e shifts; the convolutions do not change) before the second moment.
-        c, e = c + m1, e - m1 * d
-        n1 = lin + e * conv[0, 0]
-        n2 = (u * u * conv[2, 0] + 2 * u * v * conv[1, 1] + v * v * conv[0, 2] + 2 * e * lin
-              + e * e * conv[0, 0])
+        c = c + m1
+        e = base - c * d
+        n1 = k * c1 + e * c0
+        n2 = k * k * c2 + 2 * k * e * c1 + e * e * c0
         m1 = float((n1 / d).sum()) / total
         m2 = float((n2 / (d * d)).sum()) / total
         return c + m1, float(np.sqrt(max(m2 - m1 * m1, 0.0)))
@@ -196,33 +308,34 @@ class StratifiedLaw:
             s2 += float(probs[ok] @ (values[ok] - mean) ** 2)
         return mean, float(np.sqrt(max(s2 / s0, 0.0)))
 
-    def _monotone(self) -> MonotoneLattice:
-        """Rows TP* = t[i], columns j = 0.. with FP* = f1 − j (values non-decreasing in j)."""
-        f1, wf = int(self.f[-1]), self.f.size
-        tail = np.r_[0.0, np.cumsum(self.pf[::-1])]  # tail[j + 1] = P(f1 − j <= FP* <= f1) on the window
+    def _staircase(self) -> StaircaseLattice:
+        """Rows ``TP* = t[i]``, columns ``FP* = f[j]`` increasing: every stratified metric is non-increasing in
+        ``FP*`` at fixed ``TP*`` (and non-decreasing in ``TP*`` at fixed ``FP*``).  For MCC,
+        ``∂MCC/∂FP* = −M·E/(2·sqrt(PN)·(s(M − s))^{3/2})`` with
+        ``E = P·s + M·a − 2·a·s = s·FN* + a·(M − s) >= 0`` (``s = TP* + FP*``, ``a = TP*``,
+        ``FN* = P − a``): non-increasing everywhere (checked against exact fractions on every lattice with
+        ``m± <= 13`` in the tests)."""
+        wf = self.f.size
         lo = np.zeros(self.t.size, np.int64)
         hi = np.full(self.t.size, wf - 1, np.int64)
         for i, j in self._undefined:  # an undefined corner is the end of its row: leave it out
-            col = wf - 1 - j
-            if col == hi[i]:
+            if j == hi[i]:
                 hi[i] -= 1
-            elif col == lo[i]:
+            elif j == lo[i]:
                 lo[i] += 1
-        t, pt = self.t, self.pt
+        t, f = self.t, self.f
         metric, mp, mn, b2 = self.metric, self.m_pos, self.m_neg, self.beta2
+        f0 = float(f[0])
 
-        def value(rows, j):
-            return stratified_value(metric, t[rows], f1 - j, mp, mn, b2)
+        tf, ff = t.astype(float), f.astype(float)
 
-        def below(rows, j):
-            return pt[rows] * (tail[np.clip(j + 1, 0, wf)] - tail[lo[rows]])
+        def value(rows, j):  # (the lattice holds defined cells only)
+            return defined_stratified_value(metric, tf[rows], ff[j], mp, mn, b2)
 
-        pf_col = self.pf[::-1]
+        def inverse(c):
+            return _fp_inverse(metric, t, c, mp, mn, b2) - f0
 
-        def cell(rows, j):
-            return pt[rows] * pf_col[j]
-
-        return MonotoneLattice(value, below, lo, hi, self.defined, self.rtol, cell)
+        return StaircaseLattice(value, inverse, self.pt, self.pf, lo, hi, self.defined, self.rtol)
 
     def _chunks(self):
         rows = max(1, ENUM_CELLS * 4 // self.f.size)
@@ -246,16 +359,9 @@ class StratifiedLaw:
             yield np.broadcast_to(values, (t.size, self.f.size)).ravel(), np.outer(self.pt[a:a + rows], self.pf).ravel()
 
     def quantiles(self, qs) -> list[float]:
-        todo = [q for q in qs if q not in self._cache]
-        if todo:
-            if self._lattice is not None:
-                found = [self._lattice.quantile(q, *_guess(self.mean, self.std, q)) for q in todo]
-            else:
-                span = None
-                if self.t.size * self.f.size > ENUM_CELLS * 64 and self.std > 0:
-                    span = (self.mean - 12 * self.std, self.mean + 12 * self.std)
-                found = chunked_quantiles(self._chunks, todo, self.defined, self.rtol, span)
-            self._cache.update(zip(todo, found))
+        for q in qs:
+            if q not in self._cache:
+                self._cache[q] = self._lattice.quantile(q, self.mean, self.std)
         return [self._cache[q] for q in qs]
 
     def quantile(self, q: float) -> float:

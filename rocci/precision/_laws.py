@@ -256,6 +256,194 @@ class MonotoneLattice:
         return _merged_first(self.value(rows, cols), masses, start, target, self.rtol)
 
 
+#: Cells :class:`StaircaseLattice` sorts at the end of a quantile search (narrowing the bracket further costs
+#: one O(rows) CDF evaluation per halving, about as much as sorting ~2,000 cells).
+STAIRCASE_CELLS = 1 << 11
+
+
+class StaircaseLattice:
+    """A finite law on cells ``(i, j)`` of mass ``pr[i]·pc[j]``, row ``i`` holding the columns ``lo[i]..hi[i]``,
+    whose values are non-increasing in ``j`` along every row: its CDF is one sum over the rows,
+
+    ``F(c) = Σ_i pr[i]·(S[J_c(i)] − S[hi[i] + 1])``,  ``S[j] = Σ_{k >= j} pc[k]``,
+
+    with ``J_c(i)`` the first column of row ``i`` whose value is ``<= c`` (the cells ``<= c`` of a row are a
+    suffix of it).  ``J_c`` comes from a continuous inverse of the metric (``inverse(c)``: for every row a
+    real column ``x`` with ``g(i, j) <= c`` iff ``j >= x`` in exact arithmetic), rounded up and checked
+    against the values themselves, computed exactly as a table of cells would hold them (one evaluation at
+    ``J`` and one at ``J − 1`` per row; a row whose guess is off by more than two columns is binary-searched):
+    a CDF evaluation costs O(rows), not O(cells).
+
+    Parameters
+    ----------
+    value : callable ``(rows, cols) -> values``
+    inverse : callable ``(c) -> ndarray`` or None
+        Real columns per row (``±inf`` or NaN allowed: clipped, resp. binary-searched); None: binary search.
+    pr, pc : ndarray
+        Row and column masses.
+    lo, hi : ndarray of int64
+        Each row's columns (undefined cells left out; ``hi < lo``: an empty row).
+    defined : float
+        Total mass of the cells.
+    rtol : float
+        As :class:`Law`'s ``merge_rtol``.
+
+    :meth:`quantile` returns :meth:`Law.quantile` of the law (the smallest value whose CDF reaches
+    ``q − QUANTILE_TOL``): a bracket ``F(c_lo) < target <= F(c_hi)`` is narrowed by interpolation of the CDF
+    on the normal scale (``Φ⁻¹(F/defined)`` is nearly linear in ``c``), two points straddling each estimate,
+    bisection between the bracket's extreme atoms when that stalls, until at most :data:`STAIRCASE_CELLS`
+    cells lie in it (or one value); those cells are then sorted and merged as :class:`Law` does (with
+    ``rtol > 0`` from a margin of ``4·rtol·|c_lo|`` below the bracket, as :func:`chunked_quantiles`).
+    """
+
+    def __init__(self, value, inverse, pr, pc, lo, hi, defined: float, rtol: float = 0.0):
+        self.value, self.inverse, self.rtol = value, inverse, float(rtol)
+        self.pr, self.pc = np.asarray(pr, float), np.asarray(pc, float)
+        self.lo, self.hi = np.asarray(lo, np.int64), np.asarray(hi, np.int64)
+        self.defined = float(defined)
+        self.width = self.pc.size
+        # S[j] = pc[j] + pc[j + 1] + …, summed from the top (the order of MonotoneLattice's tails)
+        self.suffix = np.r_[np.cumsum(self.pc[::-1])[::-1], 0.0]
+        self.rows = np.arange(self.pr.size)
+        self.hi_end = self.hi + 1
+        self.hi_cut = bool((self.hi_end < self.width).any())  # a row ending before the last column
+        self.evaluations = 0
+
+    def first_le(self, c: float, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """``J_c`` per row, given ``left <= J_c <= right`` (columns ``< left`` hold values ``> c``; column
+        ``right`` holds a value ``<= c`` or is ``hi + 1``)."""
+        self.evaluations += 1
+        rows = self.rows
+        left, right = left.copy(), right.copy()
+        if self.inverse is not None:
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                x = np.asarray(self.inverse(c), float)
+            lost = np.isnan(x)
+            j = np.ceil(np.clip(np.where(lost, 0.0, x), left - 1.0, right + 1.0)).astype(np.int64)
+            j = np.minimum(np.maximum(j, left), right)
+            todo = ~lost & (right > left)
+            for _ in range(3):  # check the guess, move it by one column at most twice
+                idx = np.flatnonzero(todo)
+                if not idx.size:
+                    break
+                ji, li, ri = j[idx], left[idx], right[idx]
+                above = ji < ri  # the cell at ji exists: is it > c (then J > ji)?
+                gt = np.zeros(idx.size, bool)
+                if above.any():
+                    gt[above] = self.value(rows[idx[above]], ji[above]) > c
+                below = ji > li  # the cell at ji − 1 exists: is it <= c (then J < ji)?
+                le = np.zeros(idx.size, bool)
+                if below.any():
+                    le[below] = self.value(rows[idx[below]], ji[below] - 1) <= c
+                li = np.where(gt, ji + 1, np.where(below & ~le, ji, li))
+                ri = np.where(le, ji - 1, np.where(above & ~gt, ji, ri))
+                left[idx], right[idx] = li, ri
+                j[idx] = np.minimum(np.maximum(ji + gt - le, li), ri)
+                todo[idx] = ri > li
+        # binary search where the bracket is still open: the first column in left..right whose value is <= c
+        while True:
+            open_ = right > left
+            if not open_.any():
+                return left
+            idx = np.flatnonzero(open_)
+            mid = (left[idx] + right[idx]) // 2
+            ok = self.value(rows[idx], mid) <= c
+            right[idx] = np.where(ok, mid, right[idx])
+            left[idx] = np.where(ok, left[idx], mid + 1)
+
+    def mass(self, j: np.ndarray) -> float:
+        """``Σ_i pr[i]·(S[j_i] − S[hi_i + 1])``: the mass of the cells at or after column ``j_i`` of each row."""
+        tail = self.suffix[j]  # (j <= hi + 1 by construction)
+        if self.hi_cut:
+            tail = tail - self.suffix[self.hi_end]
+        return float(np.multiply(self.pr, tail).sum())
+
+    def _extreme(self, left, right):
+        """Largest and smallest value among the cells ``left..right − 1`` of the rows (NaN if none)."""
+        open_ = right > left
+        if not open_.any():
+            return np.nan, np.nan
+        idx = np.flatnonzero(open_)
+        top = float(np.max(self.value(idx, left[idx])))
+        bottom = float(np.min(self.value(idx, right[idx] - 1)))
+        return top, bottom
+
+    def quantile(self, q: float, mean: float | None = None, sd: float | None = None) -> float:
+        """``mean``, ``sd``: of the law, for the first estimate (the result does not depend on them)."""
+        empty = self.hi < self.lo
+        if self.defined <= 0 or empty.all():
+            return np.nan
+        target = (q - QUANTILE_TOL) * self.defined
+        lo0 = np.where(empty, self.hi + 1, self.lo)
+        # bracket: columns >= right hold the cells <= c_lo (F(c_lo) = f_lo < target); >= left: <= c_hi.
+        left, right = lo0.copy(), self.hi + 1
+        c_lo, c_hi, f_lo, f_hi = -np.inf, np.inf, 0.0, self.defined
+        if target <= 0:
+            return float(np.min(self.value(self.rows[~empty], self.hi[~empty])))
+        zt = float(special.ndtri(min(max(q, 1e-300), 1 - 1e-16)))
+        slope = sd if sd is not None and np.isfinite(sd) and sd > 0 else None
+        count = int((right - left).sum())
+        stalled = 0
+        while True:
+            top, bottom = self._extreme(left, right)  # the atoms in (c_lo, c_hi]: bottom..top
+            if count <= STAIRCASE_CELLS or not bottom < top:
+                break
+            z_lo = special.ndtri(f_lo / self.defined) if f_lo > 0 else -np.inf
+            z_hi = special.ndtri(f_hi / self.defined) if f_hi < self.defined else np.inf
+            both = np.isfinite(c_lo) and np.isfinite(c_hi)
+            if stalled or (slope is None and not both):
+                points = [bottom + (top - bottom) / 2]
+            else:
+                if both and np.isfinite(z_lo) and np.isfinite(z_hi) and z_hi > z_lo:
+                    slope = (c_hi - c_lo) / (z_hi - z_lo)
+                    est = c_lo + (zt - z_lo) * slope
+                elif np.isfinite(c_lo) and np.isfinite(z_lo):
+                    est = c_lo + (zt - z_lo) * slope
+                elif np.isfinite(c_hi) and np.isfinite(z_hi):
+                    est = c_hi + (zt - z_hi) * slope
+                else:
+                    est = (mean if mean is not None and np.isfinite(mean) else (top + bottom) / 2) + zt * slope
+                delta = (top - bottom) * max(STAIRCASE_CELLS / 4 / count, 1e-3) if both else slope / 8
+                points = [est - delta, est + delta]
+            before, moved = count, False
+            for c in points:
+                c = min(max(c, bottom), top)
+                if not c_lo < c < c_hi:
+                    continue
+                moved = True
+                j = self.first_le(c, left, right)
+                f = self.mass(j)
+                if f >= target:
+                    c_hi, f_hi, left = c, f, j
+                else:
+                    c_lo, f_lo, right = c, f, j
+            if not moved and stalled:
+                break
+            count = int((right - left).sum())
+            stalled = count * 2 > before
+        if self.rtol == 0 and top == bottom and count > 0:
+            return float(top)  # one value in (c_lo, c_hi], where the CDF reaches the level
+        if self.rtol > 0 and np.isfinite(c_lo):
+            cut = c_lo - 4 * self.rtol * abs(c_lo)
+            right = self.first_le(cut, right, self.hi + 1)
+            f_lo = self.mass(right)
+        elif not np.isfinite(c_lo):
+            f_lo = 0.0
+        return self._enumerate(left, right, f_lo, target)
+
+    def _enumerate(self, left, right, start: float, target: float) -> float:
+        n = right - left
+        take = n > 0
+        if not take.any():
+            empty = self.hi < self.lo
+            return float(np.max(self.value(self.rows[~empty], self.lo[~empty])))
+        rows = np.repeat(self.rows[take], n[take])
+        first = np.repeat(left[take] - np.cumsum(np.r_[0, n[take][:-1]]), n[take])
+        cols = first + np.arange(rows.size)
+        masses = self.pr[rows] * self.pc[cols]
+        return _merged_first(self.value(rows, cols), masses, start, target, self.rtol)
+
+
 def chunked_quantiles(chunks, qs, defined: float, rtol: float = 0.0, span=None, bins: int = 1 << 14):
     """Quantiles (as :meth:`Law.quantile`) of a law given as a re-iterable source of ``(values, masses)``
     chunks (NaN values are undefined and skipped), in two passes of O(chunk) memory: a histogram of the

@@ -96,3 +96,35 @@ def stratified_value(metric: str, tp, fp, m_pos: int, m_neg: int, beta2: float =
     """The metric of a stratified sample with ``TP``, ``FP`` (``FN = m+ − TP``, ``TN = m− − FP``)."""
     tp, fp = np.asarray(tp, np.float64), np.asarray(fp, np.float64)
     return metric_value(metric, tp, fp, m_pos - tp, m_neg - fp, beta2)
+
+
+def defined_stratified_value(metric: str, tp, fp, m_pos: int, m_neg: int, beta2: float = 1.0) -> np.ndarray:
+    """:func:`stratified_value` at cells where the metric is defined (every denominator > 0), with the same
+    floating-point operations in the same order (so the same floats), without the masks for undefined
+    cells: the inner loop of the quantile searches."""
+    tp, fp = np.asarray(tp, np.float64), np.asarray(fp, np.float64)
+    fn, tn = m_pos - tp, m_neg - fp
+    if metric == "precision":
+        return tp / (tp + fp)
+    if metric == "recall":
+        return tp / (tp + fn)
+    if metric == "specificity":
+        return tn / (tn + fp)
+    if metric == "npv":
+        return tn / (tn + fn)
+    if metric == "f1" or (metric == "fbeta" and beta2 == 1.0):
+        return 2 * tp / (2 * tp + fp + fn)
+    if metric == "fbeta":
+        return (1 + beta2) * tp / ((1 + beta2) * tp + beta2 * fn + fp)
+    if metric == "mcc":
+        return (tp * tn - fp * fn) / (np.sqrt((tp + fp) * (tp + fn)) * np.sqrt((tn + fp) * (tn + fn)))
+    if metric == "accuracy":
+        return (tp + tn) / ((tp + fn) + (tn + fp))
+    p, n = tp + fn, tn + fp
+    if metric == "balanced_accuracy":
+        return (tp * n + tn * p) / (2 * p * n)
+    if metric == "youden":
+        return (tp * n - fp * p) / (p * n)
+    if metric == "lift":
+        return tp * (p + n) / ((tp + fp) * p)
+    raise ValueError(metric)  # pragma: no cover - checked by callers

@@ -81,7 +81,12 @@ class MetricCI(_FrameResult):
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law at the ``i``-th threshold given that the metric is defined:
-        distinct values (increasing) and their probabilities (summing to 1)."""
+        distinct values (increasing) and their probabilities (summing to 1).
+
+        Built on the first call (the frame's columns never need it) and kept: every cell of the
+        ``(window of TP*) × (window of FP*)`` lattice is computed and sorted, O(cells·log cells) time and
+        ~56 bytes per cell at the peak (2.4·10^7 cells mid-ranking at 10^6 rows: a few seconds, ~1.3 GB);
+        above 6·10^7 cells ``InputError`` (ask for a smaller ``m``)."""
         law = _law_of(self._laws, i)
         return law.values.copy(), law.probs.copy()
 

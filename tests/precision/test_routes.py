@@ -1,6 +1,6 @@
-"""The one-dimensional routes (percentile bounds by sums over one count, moments by convolutions, recall
-moments by Chebyshev interpolation) equal the two-dimensional tables of cells they replace, and nothing
-refuses a mid-ranking threshold at 10^6 rows."""
+"""The one-dimensional routes (percentile bounds by CDF inversion over one count, moments in closed form or
+by convolutions, recall moments by Chebyshev interpolation) equal the two-dimensional tables of cells they
+replace, and nothing refuses a mid-ranking threshold at 10^6 rows."""
 
 from __future__ import annotations
 
@@ -38,11 +38,14 @@ def _old_stratified(metric, y, s, thresholds, beta2):
 
 @pytest.fixture
 def small_routes(monkeypatch):
-    """Force the new routes at sizes where the table still runs: convolution moments, bisection with few
-    cells enumerated, the histogram's span."""
+    """Force the new routes at sizes where the table still runs: closed-form and FFT-convolution moments,
+    CDF inversion with few cells enumerated."""
     monkeypatch.setattr(_cells, "DIRECT_CELLS", 0)
+    monkeypatch.setattr(_cells, "FFT_CELLS", 0)
     monkeypatch.setattr(_laws, "ENUM_CELLS", 8)
+    monkeypatch.setattr(_laws, "STAIRCASE_CELLS", 8)
     monkeypatch.setattr(_cells, "ENUM_CELLS", 8)
+    _cells._window.cache_clear()
 
 
 @pytest.mark.parametrize("ties", [False, True])
