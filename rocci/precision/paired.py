@@ -36,11 +36,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores, paired_input
-from ..counts import joint_ge_counts, paired_cells
+from ..counts import PairedCounts, joint_ge_counts, paired_cells
 from ..exact import binomial_pmf, order_statistic_law
 from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
+from ._paired_recall import MAX_GRID, PairedClasses, grid_size, mixture_grid_refusal, recall_law
 from ._results import PrecisionComparison
 from .metrics import _check_thresholds, _interval
 
@@ -211,6 +212,17 @@ def _merge_cells(keys, probs):
     return [key], [np.bincount(inv.ravel(), weights=np.concatenate(probs), minlength=key.size)]
 
 
+def _paired_data(y_true, score_a, score_b, pos_label) -> PairedClasses:
+    """Both classes as tables of distinct (score_a, score_b) pairs with counts; a :class:`~rocci.PairedCounts`
+    is taken as it is (never expanded to one row per instance)."""
+    if isinstance(y_true, PairedCounts):
+        if score_a is not None or score_b is not None:
+            paired_input(y_true, score_a, score_b, pos_label)  # its message
+        return PairedClasses.from_table(y_true)
+    mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
+    return PairedClasses.from_arrays(sa[mask], sb[mask], sa[~mask], sb[~mask])
+
+
 def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, thresholds_b=None, recall=None,
                       metric="precision", confidence_level=0.95, method="percentile", bootstrap="stratified",
                       m=None, pos_label=None, beta=1.0) -> PrecisionComparison:
@@ -263,11 +275,10 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
     check_choice("bootstrap", bootstrap, ("stratified", "full"))
     if bootstrap != "stratified":
         raise InputError("compare_precision computes the paired laws for bootstrap='stratified' only.")
-    mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+    data = _paired_data(y_true, score_a, score_b, pos_label)
+    n_pos, n_neg = data.n_pos, data.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     alpha = 1.0 - level
-    pos_a, pos_b, neg_a, neg_b = sa[mask], sb[mask], sa[~mask], sb[~mask]
     laws, observed = [], []
     ta = tb = r_levels = levels = None
     if recall is not None:
@@ -276,22 +287,23 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
         if metric not in RECALL_METRICS:
             raise InputError(f"At recall levels compare_precision compares {' or '.join(RECALL_METRICS)}; "
                              f"metric={metric!r} is available at threshold pairs (thresholds_a, thresholds_b).")
-        _PairedData = _vertical_paired()._PairedData
         from .recall import recall_levels
 
         r_levels = recall_levels(recall, m_pos)
         levels = r_levels / m_pos
-        # Roles swapped: compare_vertical ranks its negatives; here the thresholds come from the positives.
-        ctx = _PairedData(neg_a, neg_b, pos_a, pos_b, m_neg, m_pos)
+        for r in r_levels:  # refuse before any law is built when a level's grid is too large
+            cells = grid_size(data, int(r), m_pos, m_neg)
+            if cells > MAX_GRID:
+                mixture_grid_refusal(cells, f"the difference of {metric} at recall {int(r)}/{m_pos}")
         k_obs = np.clip(np.ceil(np.round(levels * n_pos, 9)).astype(np.int64), 1, n_pos)
-        fa = n_neg - np.searchsorted(np.sort(neg_a), ctx.s_a_desc[k_obs - 1], side="left")
-        fb = n_neg - np.searchsorted(np.sort(neg_b), ctx.s_b_desc[k_obs - 1], side="left")
+        fa = data.neg_ge(0, data.at_rank(0, k_obs))
+        fb = data.neg_ge(1, data.at_rank(1, k_obs))
         if metric == "precision":
             observed = k_obs / (k_obs + fa) - k_obs / (k_obs + fb)
         else:
             observed = 2 * k_obs / (k_obs + fa + n_pos) - 2 * k_obs / (k_obs + fb + n_pos)
         for r in r_levels:
-            laws.append(_recall_law(ctx, neg_a, neg_b, int(r), metric, n_pos, n_neg, m_pos, m_neg))
+            laws.append(recall_law(data, int(r), metric, m_pos, m_neg))
     else:
         if thresholds_a is None:
             raise InputError("Say where to compare the models: thresholds_a (and optionally thresholds_b), "
@@ -306,8 +318,8 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
             else:
                 raise InputError(f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: they are "
                                  "compared in pairs, so give as many of each (or one value for one model).")
-        pa_, pb_, pc_ = paired_cells(pos_a, pos_b, ta, tb)
-        na_, nb_, nc_ = paired_cells(neg_a, neg_b, ta, tb)
+        pa_, pb_, pc_ = paired_cells(data.pos[0], data.pos[1], ta, tb, data.pos[2])
+        na_, nb_, nc_ = paired_cells(data.neg[0], data.neg[1], ta, tb, data.neg[2])
         tpa, tpb, fpa, fpb = pa_ + pc_, pb_ + pc_, na_ + nc_, nb_ + nc_
         observed = (metric_value(metric, tpa, fpa, n_pos - tpa, n_neg - fpa, beta2)
                     - metric_value(metric, tpb, fpb, n_pos - tpb, n_neg - fpb, beta2))
