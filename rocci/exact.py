@@ -206,9 +206,11 @@ def _binomial_tails_by_column(x_num: np.ndarray, n: int, m: int, j_levels: np.nd
 
     One row per column ``x`` (``0 < x < 1``), ``j`` along the row from ``j_lo =
     j_levels[first]`` to ``j_hi = j_levels[last]`` (``j_levels`` increasing).  Each row
-    costs three boost evaluations: the pmf at the row's point nearest the mode of
-    ``Bin(m, x)``, the CDF at ``j_lo`` and the survival function at ``j_hi`` (as the
-    incomplete beta functions that :func:`order_statistic_law` takes); the pmf elsewhere
+    costs two boost evaluations: the pmf at the row's point nearest the mode of
+    ``Bin(m, x)`` and the survival function at ``j_hi`` (as the incomplete beta function
+    that :func:`order_statistic_law` takes); the CDF at ``j_lo`` is the pmf summed below
+    ``j_lo`` (:func:`_binomial_lower_tails`; ``1 −`` the survival function when ``j_lo`` is at
+    or above the mode, boost's incomplete beta where that sum does not settle); the pmf elsewhere
     on the row follows by the ratio ``b(j + 1)/b(j) = (m − j)/(j + 1) · x/(1 − x)``, and the
     two tails are sums of positive pmf terms from their anchors (pmf summed between
     consecutive levels, then accumulated over the levels), so each keeps its relative
@@ -241,7 +243,9 @@ def _binomial_tails_by_column(x_num: np.ndarray, n: int, m: int, j_levels: np.nd
     if wide.any():
         pmf[wide] = _outward_ratio_products(up[wide], a[wide])
         at_anchor[wide] = 1.0
-    pmf *= (_boost_binom_pmf(anchor, float(m), x) / at_anchor)[:, None]
+    # (boost's b(0; m, x) is (1 − x)^m with 1 − x rounded, 1e-13 off at m = 1000: exp(m·log1p(−x)) there)
+    at_mode = np.where(anchor == 0, np.exp(m * np.log1p(-x)), _boost_binom_pmf(anchor, float(m), x))
+    pmf *= (at_mode / at_anchor)[:, None]
     # seg[row, c] = Σ pmf over (j of level first + c, j of level first + c + 1]
     count = last - first + 1
     depth = int(count.max())
@@ -256,10 +260,75 @@ def _binomial_tails_by_column(x_num: np.ndarray, n: int, m: int, j_levels: np.nd
     seg[rows, count - 1] = sf_hi
     sf = np.cumsum(seg[:, ::-1], axis=1)[:, ::-1]
     cdf = np.empty_like(seg)
-    cdf[:, 0] = special.betaincc(j_lo + 1.0, (m - j_lo).astype(np.float64), x)  # B(j; m, x) = 1 − I_x(j + 1, m − j)
+    # B(j_lo; m, x): below the mode the sum of b(j_lo) and the pmf below it (_binomial_lower_tails); at or
+    # above the mode 1 − P(X > j_lo) (then >= ~0.2); boost's incomplete beta where the sum did not settle
+    cdf[:, 0] = 1.0 - sf[:, 0]
+    below = j_lo < np.floor((m + 1.0) * x)  # (the mode of Bin(m, x))
+    if below.any():
+        tail, settled = _binomial_lower_tails(j_lo[below], x_num[below], n, m, pmf[below, 0])
+        cdf[below, 0] = tail
+        below[below] = ~settled
+    if below.any():
+        cdf[below, 0] = special.betaincc(j_lo[below] + 1.0, (m - j_lo[below]).astype(np.float64), x[below])
     cdf[:, 1:] = seg[:, :-1]
     np.cumsum(cdf, axis=1, out=cdf)
     return cdf, sf
+
+
+#: :func:`_binomial_lower_tails` sums ``1.2·(sqrt(z² + 2L) − z)·sd·(1 + max(0, 2x − 1)) + sd/2 + 8`` values of
+#: ``j`` below the level (``z``: how many sd the level lies below the mean; ``L`` this constant), or fewer
+#: where the geometric bound allows, then checks that what it left out is below :data:`_TAIL_TOL` of the
+#: sum.  Tests shrink it to exercise the fallback.
+_TAIL_LOG_RATIO = 45.0
+#: Largest share of ``B(j; m, x)`` that :func:`_binomial_lower_tails` may leave out.
+_TAIL_TOL = 2.0**-60
+
+
+def _binomial_lower_tails(j: np.ndarray, x_num: np.ndarray, n: int, m: int, pmf_j: np.ndarray):
+    """``B(j; m, x) = b(j)·(1 + Σ_{d>=1} Π_{s=0}^{d−1} ρ(j − s))`` for ``j`` below the mode of ``Bin(m, x)``, ``x = x_num/n``.
+
+    ``ρ(i) = b(i − 1)/b(i) = i/((m − i + 1)·o)`` with ``o = x/(1 − x)`` (exact from the counts),
+    given ``b(j) = pmf_j``: a sum of positive terms, each a few ulp per step from ``b(j)``.  Below
+    the mode ``ρ`` falls as ``i`` falls, so after ``D`` terms what is left out is at most
+    ``b(j − D)·ρ(j − D)/(1 − ρ(j − D))``; ``D`` is taken from a normal tail with room to spare
+    (:data:`_TAIL_LOG_RATIO`, capped by the geometric bound ``ρ(j)^D/(1 − ρ(j)) <= 2^−60``) and the
+    left-out bound is then checked against :data:`_TAIL_TOL` of the sum.
+
+    Returns
+    -------
+    tail : ndarray
+        ``B(j; m, x)``.
+    settled : ndarray of bool
+        Where the check holds (elsewhere ``tail`` is a lower bound and the caller takes another route).
+    """
+    jf = j.astype(np.float64)
+    x = x_num / n
+    odds = x_num / (n - x_num)
+    sd = np.sqrt(m * x * (1.0 - x))
+    z = (m * x - jf) / sd
+    reach = 1.2 * (np.sqrt(z * z + 2.0 * _TAIL_LOG_RATIO) - z) * sd * (1.0 + np.clip(2.0 * x - 1.0, 0.0, 1.0))
+    reach += 0.5 * sd + 8.0  # a normal tail, longer for x > 1/2 (the left tail is then the heavier)
+    rho = jf / ((m - jf + 1.0) * odds)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        geometric = np.log(_TAIL_TOL * (1.0 - rho)) / np.log(rho) + 1.0
+    reach = np.where((rho > 0.0) & (rho < 1.0), np.minimum(reach, geometric), reach)
+    reach = np.minimum(np.ceil(reach), jf).astype(np.int64)  # (never below j = 0)
+    depth = int(reach.max()) if reach.size else 0
+    if depth == 0:
+        return pmf_j.copy(), np.ones(j.size, bool)
+    d = np.arange(depth, dtype=np.float64)[None, :]
+    i = jf[:, None] - d  # ρ(j − d) = b(j − d − 1)/b(j − d)
+    ratio = i / ((m - i + 1.0) * odds[:, None])
+    np.copyto(ratio, 0.0, where=d >= reach[:, None])
+    np.cumprod(ratio, axis=1, out=ratio)  # b(j − d − 1)/b(j)
+    total = 1.0 + ratio.sum(axis=1)
+    rows = np.arange(j.size)
+    low = jf - reach  # the last index summed
+    last = np.where(reach > 0, ratio[rows, np.maximum(reach - 1, 0)], 1.0)
+    q = low / ((m - low + 1.0) * odds)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        left_out = np.where(low > 0, last * np.where(q < 1.0, q / (1.0 - q), np.inf), 0.0)
+    return pmf_j * total, left_out <= _TAIL_TOL * total
 
 
 def _outward_ratio_products(up: np.ndarray, a: np.ndarray) -> np.ndarray:

@@ -117,3 +117,56 @@ def test_binomial_quantile_of_a_tiny_tail():
             assert k == 0 or stats.binom.cdf(k - 1, m, p) < q
             upper = m - int(binomial_quantile(q, m, 1 - p)[0])  # the mirror tail
             assert stats.binom.sf(upper, m, p) < q
+
+
+@pytest.mark.parametrize(
+    "m,n,x_num,j",
+    [
+        (497, 497, 250, 200),  # 4 sd below the mode
+        (497, 497, 250, 245),  # just below the mode: a long sum
+        (497, 497, 467, 414),  # x > 1/2: the heavier left tail, B ~ 5e-16
+        (2000, 300, 292, 1891),  # m > n, B ~ 7e-12
+        (1000, 1000, 999, 960),  # x = 0.999
+        (1000, 1000, 37, 3),  # near j = 0
+        (50, 400, 399, 8),  # far tail, B ~ 1e-90: geometric decay
+        (5000, 5000, 2500, 2300),  # B ~ 1e-19
+    ],
+)
+def test_binomial_lower_tails_against_40_digit_sums(m, n, x_num, j):
+    """exact._binomial_lower_tails (the CDF at a row's lowest level in order_statistic_laws): given the
+    exact pmf b(j), B(j; m, x) to 5e-14 relative, and the left-out part checked (settled)."""
+    mp = pytest.importorskip("mpmath")
+    from rocci.exact import _binomial_lower_tails
+
+    mp.mp.dps = 40
+    x = mp.mpf(x_num) / n
+    pmf = float(mp.binomial(m, j) * x**j * (1 - x) ** (m - j))
+    truth = float(mp.betainc(m - j, j + 1, 0, 1 - x, regularized=True))
+    tail, settled = _binomial_lower_tails(np.array([j]), np.array([float(x_num)]), n, m, np.array([pmf]))
+    assert settled[0]
+    assert tail[0] == pytest.approx(truth, rel=5e-14)
+
+
+def test_order_statistic_laws_when_lower_tails_do_not_settle(monkeypatch):
+    """Rows whose summed lower tail is too short (forced here by shrinking the tail length) take boost's
+    incomplete beta: the same laws as with the full sums, and some rows did take that route."""
+    import rocci.exact as exact
+
+    r = np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * 497), 1, 496)).astype(int)
+    k0, w0, off0, t0 = exact.order_statistic_laws(r, 497, 497)
+    unsettled = []
+    original = exact._binomial_lower_tails
+
+    def counting(*args):
+        tail, settled = original(*args)
+        unsettled.append(int((~settled).sum()))
+        return tail, settled
+
+    monkeypatch.setattr(exact, "_TAIL_LOG_RATIO", 0.5)
+    monkeypatch.setattr(exact, "_binomial_lower_tails", counting)
+    k1, w1, off1, t1 = exact.order_statistic_laws(r, 497, 497)
+    assert sum(unsettled) > 50
+    np.testing.assert_array_equal(k1, k0)
+    np.testing.assert_array_equal(off1, off0)
+    np.testing.assert_array_equal(t1, t0)
+    np.testing.assert_allclose(w1, w0, rtol=1e-13, atol=1e-16)
