@@ -128,12 +128,13 @@ def slider_scale(lo: float, hi: float) -> tuple[float, float, float, int]:
 
 def threshold_controls(an: cache.Analysis, model: str) -> tuple | None:
     """The threshold, how it was chosen and the operating condition (lowest cost only); None if invalid."""
-    y, s = an.instances(model)
-    lo, hi, step, decimals = slider_scale(float(s.min()), float(s.max()))
+    y, s = an.arrays(model)  # from large data: (ScoreCounts, None); its distinct scores give the same numbers
     share = an.prepared.n_pos / (an.prepared.n_pos + an.prepared.n_neg)
+    low_score, high_score, top_share = cache_explore.score_summary(y, s, 1.0 - share)
+    lo, hi, step, decimals = slider_scale(low_score, high_score)
     # Scores on a probability scale: 0.5. Other scales: the score that flags as many instances as there
     # are positives (the median would flag half of them, whatever the positives' share).
-    default = 0.5 if 0.0 <= lo and hi <= 1.0 else round(float(np.quantile(s, 1.0 - share)), decimals)
+    default = 0.5 if 0.0 <= lo and hi <= 1.0 else round(top_share, decimals)
     default = min(max(default, lo), hi)
     with st.container(border=True):
         st.markdown("**Threshold**")
@@ -260,10 +261,6 @@ def main() -> None:
     an = cache.analysis_or_notice()
     if an is None:
         return
-    refusal = an.too_large("The threshold explorer")
-    if refusal is not None:  # large data from counts: the explorer works on the instances
-        st.info(refusal, icon=":material/info:")
-        return
 
     left, right = controls_ui.page_columns()
     with left:
@@ -273,7 +270,7 @@ def main() -> None:
             st.info("Fix the highlighted input on the left to update the results.")
         return
 
-    y, s = an.instances(choice.model)
+    y, s = an.arrays(choice.model)  # from large data: (ScoreCounts, None), never expanded
     try:
         conf = cache_explore.confusion_at(an.key, choice.model, choice.threshold, choice.level, choice.method, y, s)
         exact = cache_explore.exact_indicators(an.key, choice.model, conf.threshold, choice.level, choice.method,
@@ -394,7 +391,7 @@ def binomial(conf, choice: Choice) -> None:
     except rocci.InputError as exc:
         error(str(exc))
         return
-    report.metric("Errors", f"{test.errors} of {test.n}", help="Misclassified instances, FP + FN; error rate "
+    report.metric("Errors", f"{test.errors:,} of {test.n:,}", help="Misclassified instances, FP + FN; error rate "
               f"{test.error_rate:.4f}.")
     report.metric("P-value", pvalue_text(test.pvalue), help="Binomial test against the reference error rate p0.")
     outcome = {
@@ -417,7 +414,7 @@ def binomial(conf, choice: Choice) -> None:
 def results(an: cache.Analysis, choice: Choice, conf, exact, reading, cfg) -> None:
     report.subheader("More", anchor=False)
     tabs = st.tabs(["Reading-rate curve", "All thresholds"])
-    y, s = an.instances(choice.model)
+    y, s = an.arrays(choice.model)
     with tabs[0]:
         report.plotly_chart(plots_explore.reading_figure(reading, current=conf, intervals=intervals_of(exact),
                                                          name=choice.model, color_index=an.colors[choice.model]),

@@ -21,6 +21,7 @@ condition (prior, costs, w) can drive it later.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -60,13 +61,28 @@ DEFAULT_W = 0.3
 
 @dataclass(frozen=True)
 class Source:
+    """The data the sections use: ``(y, s)`` the labels and scores, or from large data ``(ScoreCounts, None)``
+    (every rocci function and figure of the page takes it; nothing expands it to instances)."""
+
     key: str
     model: str
-    y: np.ndarray
-    s: np.ndarray
+    y: Any
+    s: np.ndarray | None
     name: str
     pos_text: str
     example: bool
+
+    @property
+    def counts(self) -> bool:
+        return isinstance(self.y, rocci.ScoreCounts)
+
+    @property
+    def n_pos(self) -> int:
+        return self.y.n_pos if self.counts else int(np.count_nonzero(self.y))
+
+    @property
+    def n_neg(self) -> int:
+        return self.y.n_neg if self.counts else int(np.asarray(self.y).size) - self.n_pos
 
 
 def data_text(src: Source) -> str:
@@ -116,17 +132,14 @@ def choose_source() -> Source | None:
             error(str(exc))
             st.page_link("app_pages/data.py", label="Fix the data on the Data page", icon=":material/table:")
             return None
-        refusal = None if an is None else an.too_large("The Learn page draws every instance; it")
         if an is None:
             st.info("No data loaded: showing the worked example.")
-        elif refusal is not None:  # large data from counts, too many instances to draw
-            st.info(refusal + " Showing the worked example.", icon=":material/info:")
         else:
             model = an.models[0]
             if len(an.models) > 1:
                 model = st.selectbox("Model", an.models, format_func=str, key="ln_model", bind=URL,
                                      help="The score column to use on this page.")
-            y, s = an.instances(model)  # (counts from large data: expanded, within the limit)
+            y, s = an.arrays(model)  # from large data: (ScoreCounts, None), drawn from its counts
             return Source(key=an.key, model=model, y=y, s=s, name=an.dataset.name,
                           pos_text=label_text(an.prepared.pos_label), example=False)
     key, y, s = cache_learn.example()
@@ -179,9 +192,9 @@ def threshold_slider(label: str, options: list[float], default: float, key: str,
 def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
     """The 2×2 matrix with each cell named (st.table renders Markdown: the label from the file is escaped)."""
     return pd.DataFrame(
-        [[f"TP = {conf.tp}", f"FN = {conf.fn}", f"n+ = {conf.n_pos}"],
-         [f"FP = {conf.fp}", f"TN = {conf.tn}", f"n− = {conf.n_neg}"],
-         [f"{conf.tp + conf.fp}", f"{conf.fn + conf.tn}", f"n = {conf.n}"]],
+        [[f"TP = {conf.tp:,}", f"FN = {conf.fn:,}", f"n+ = {conf.n_pos:,}"],
+         [f"FP = {conf.fp:,}", f"TN = {conf.tn:,}", f"n− = {conf.n_neg:,}"],
+         [f"{conf.tp + conf.fp:,}", f"{conf.fn + conf.tn:,}", f"n = {conf.n:,}"]],
         index=[f"Actual positive ({md_escape(pos_text)})", "Actual negative", "Total"],
         columns=["Predicted positive", "Predicted negative", "Total"],
     )
@@ -230,7 +243,8 @@ def section_point(src: Source, roc, options: list[float]) -> None:
         report.plotly_chart(plots_learn.roc_point_figure(roc, conf), config=cfg("roc_point"), key="ln_roc_point")
         report.caption("The empirical ROC curve: one point per threshold. Orange: the current threshold's point "
                    "(FPR, TPR).")
-    report.plotly_chart(plots_learn.strip_figure(src.s, src.y, t, positive_name=f"positives ({src.pos_text})",
+    scores, labels = (src.y, None) if src.counts else (src.s, src.y)  # a table: its own order statistics
+    report.plotly_chart(plots_learn.strip_figure(scores, labels, t, positive_name=f"positives ({src.pos_text})",
                                              negative_name="negatives"),
                     config=cfg("scores"), key="ln_strip")
     biggest = max(int(roc.n_pos), int(roc.n_neg))
@@ -258,8 +272,7 @@ def operating_point_w(src: Source) -> float:
     The prior starts at the share of positives in the data this section uses. Without a valid condition
     (both costs 0) the section falls back to w = DEFAULT_W, and says so.
     """
-    n_pos = int(np.count_nonzero(src.y))
-    cond = operating.controls(n_pos, int(src.y.size) - n_pos, title="Operating condition (shared with the Cost "
+    cond = operating.controls(src.n_pos, src.n_neg, title="Operating condition (shared with the Cost "
                               "curves and Threshold explorer pages)")
     if cond is None:
         st.caption(f"Using w = {DEFAULT_W} until the costs are fixed.")
@@ -482,6 +495,9 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             f"at threshold {md_escape(number(t, 6))} (each axis at {percent(float(at.axis_confidence_level))}); "
             "red-orange dots: the worlds' points at that threshold. The exact bootstrap is the limit of infinitely "
             "many such worlds."
+            + (" From large data each world draws the number of positives and of negatives at every distinct "
+               "score (a multinomial: the same law as drawing the instances one by one, with other random "
+               "numbers than the rows would give)." if src.counts else "")
             + (" Hatched: the simultaneous band, where the **whole** curve of "
                f"{percent(sim.joint_probability)} of all bootstrap worlds lies (its exact probability "
                f"{sim.joint_probability:.4f}), at {len(sim.thresholds):,} thresholds." if sim is not None else "")

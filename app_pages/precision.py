@@ -24,6 +24,8 @@ from ui.controls import column_config, error
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
 from ui.cache import precision as cache_pr
+from ui.cache import large
+from ui.cache.large import TooLarge
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
 
@@ -313,7 +315,8 @@ def verdict_panel(an, opts: Options) -> dict | None:
     a, b = opts.pair
     A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
     report.subheader(f"Which has the higher precision at {percent(opts.verdict_recall)} recall?", anchor=False)
-    refusal = an.pair_refusal(a, b, "Comparing two models' precision")
+    # from large data: the pair table (compare_precision works on its rows; if it cannot, it says so below)
+    refusal = an.pair_refusal(a, b, "Comparing two models' precision", expands=False)
     if refusal is not None:
         st.info(refusal, icon=":material/info:")
         return None
@@ -333,6 +336,9 @@ def verdict_panel(an, opts: Options) -> dict | None:
             cmp = cache_pr.compare_at_recall(*args, y, sa, sb)
         each = {m: cache_pr.precision_at_recall(an.key, m, (opts.verdict_recall,), opts.level, opts.method,
                                                 *an.arrays(m)) for m in (a, b)}
+    except TooLarge as exc:  # large data: this law still needs one row per instance (the rest of the page runs)
+        st.info(str(exc), icon=":material/info:")
+        return None
     except rocci.InputError as exc:
         error(str(exc))
         return None
@@ -404,10 +410,6 @@ def main() -> None:
     report.caption(CAPTION)
     an = cache.analysis_or_notice()
     if an is None:
-        return
-    refusal = an.too_large("The precision–recall page")
-    if refusal is not None:  # large data from counts: these laws need one row per instance
-        st.info(refusal, icon=":material/info:")
         return
     try:
         curves = {m: cache_pr.pr_curve(an.key, m, *an.arrays(m)) for m in an.models}
@@ -515,10 +517,11 @@ def average_precision_panel(an, opts: Options) -> None:
         f"Its bootstrap law has no closed form here, so unlike the rest of this page its {level} interval comes "
         f"from a **Monte Carlo** bootstrap: {AP_RESAMPLES:,} stratified resamples, seed {AP_SEED} (the same "
         "numbers on every run). The Monte Carlo error is shown beside it; the baseline is the AP of random scores.")
-    cells = max(an.prepared.n_pos + an.prepared.n_neg, 1) * AP_RESAMPLES
-    if cells > AP_AUTO_CELLS and not st.button(
-            f"Compute the average precision ({AP_RESAMPLES:,} resamples of {an.prepared.n_pos + an.prepared.n_neg:,} "
-            "rows)", key="ap_go"):
+    size, unit = an.prepared.n_pos + an.prepared.n_neg, "rows"
+    if an.from_counts:  # a resample of a table draws the counts at each distinct score (a multinomial)
+        size, unit = max(an.arrays(m)[0].table()[0].size for m in an.models), "distinct scores"
+    if max(size, 1) * AP_RESAMPLES > AP_AUTO_CELLS and not st.button(
+            f"Compute the average precision ({AP_RESAMPLES:,} resamples of {size:,} {unit})", key="ap_go"):
         return
     rows = []
     for m in an.models:
@@ -586,7 +589,13 @@ def gain_lift_panel(an, opts: Options) -> None:
         error(str(exc))
         return
     res, failed = None, False
-    if opts.depths:
+    if opts.depths and opts.gain_at == "depth" and an.from_counts and an.n_instances > large.MAX_INSTANCES:
+        # its exact law is a table over the positives and the negatives drawn: it grows with the instances
+        st.info(f"Gain and lift with **the depth held fixed** are not computed for counts of {an.n_instances:,} "
+                "instances (their exact law grows with the instances; the server computes it up to "
+                f"{large.MAX_INSTANCES:,}). Hold **the threshold** fixed instead.", icon=":material/info:")
+        failed = True
+    elif opts.depths:
         try:
             res = cache_pr.gain_intervals(an.key, opts.model, opts.depths, opts.gain_at, opts.level, method,
                                           *an.arrays(opts.model))
@@ -711,8 +720,11 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
         st.markdown("**Points of the curve**")
         sizes = ", ".join(f"{md_escape(m)}: {len(c):,} points ({int(c['interpolated'].sum()):,} interpolated)"
                           for m, c in curves.items())
+        thinned = ("" if not an.from_counts else
+                   f" From large data the interpolated points are thinned, evenly in TP, to at most "
+                   f"{cache_pr.CURVE_MAX_POINTS:,} rows per curve (every threshold is kept).")
         report.caption("Every point of each curve: one per threshold, and Davis and Goadrich's interpolated "
-                       f"points between them (threshold empty). {sizes}.")
+                       f"points between them (threshold empty). {sizes}.{thinned}")
 
         def curve_frame() -> pd.DataFrame:
             return pd.concat([c.assign(model=str(m)) for m, c in curves.items()], ignore_index=True)[

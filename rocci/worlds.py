@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .counts import ScoreCounts
 from .plots import compact_indices
 from .roc import roc_curve
 from .threshold import threshold_ci
@@ -61,6 +62,8 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
     stratified bootstrap that :func:`rocci.threshold_ci` and
     :func:`rocci.vertical_ci` work out exactly, with ``m± = n±``).
     ``progress(fraction, message)``, if given, is called after each world.
+    ``y`` may be a :class:`~rocci.ScoreCounts` (``s`` None): each world is then a
+    table drawn by :func:`_table_resamples`, never expanded to instances.
     """
     curves, fprs, tprs = [], [], []
     for i, (labels, draw) in enumerate(_resamples(y, s, k, seed)):
@@ -82,8 +85,28 @@ def draw_worlds(y: np.ndarray, s: np.ndarray, k: int, seed: int, threshold: floa
 
 
 
+def _table_resamples(counts: ScoreCounts, k: int, seed: int):
+    """The ``k`` seeded stratified resamples of a table of counts, each as a table: ``(ScoreCounts, None)``.
+
+    Drawing ``n+`` positives with replacement from a class with ``c_i`` positives at distinct score ``v_i``
+    gives ``(C*_i) ~ Multinomial(n+; c_i / n+)``, and likewise for the negatives, independently: the same
+    law as drawing the instances one by one, in O(distinct scores) time and memory per world (the
+    random stream differs from the one of the rows, so a seed gives other worlds than on the rows)."""
+    values, n_pos, n_neg = counts.table()
+    rng = np.random.default_rng(int(seed))
+    p_pos, p_neg = n_pos / n_pos.sum(), n_neg / n_neg.sum()
+    for _ in range(int(k)):
+        pos = rng.multinomial(int(n_pos.sum()), p_pos)
+        neg = rng.multinomial(int(n_neg.sum()), p_neg)
+        yield ScoreCounts.from_counts(values, pos, neg, pos_label=counts.pos_label), None
+
+
 def _resamples(y, s, k: int, seed: int):
-    """The ``k`` seeded stratified resamples of :func:`draw_worlds`: ``(labels, scores)`` each."""
+    """The ``k`` seeded stratified resamples of :func:`draw_worlds`: ``(labels, scores)`` each
+    (from a :class:`~rocci.ScoreCounts`, ``(ScoreCounts, None)``: :func:`_table_resamples`)."""
+    if isinstance(y, ScoreCounts):
+        yield from _table_resamples(y, k, seed)
+        return
     y = np.asarray(y, dtype=bool)
     s = np.asarray(s, dtype=float)
     pos, neg = s[y], s[~y]
@@ -126,14 +149,17 @@ def worlds_in_bands(y: np.ndarray, s: np.ndarray, k: int, seed: int, *, threshol
         out["levels"] = np.empty(int(k), dtype=bool)
         low, high = (np.asarray(v, float) for v in tpr_range)
     for i, (labels, draw) in enumerate(_resamples(y, s, k, seed)):
-        pos, neg = np.sort(draw[labels]), np.sort(draw[~labels])
+        if isinstance(labels, ScoreCounts):  # a world of a table: its counts, never expanded
+            world = labels
+        else:
+            world = ScoreCounts(np.sort(draw[labels]), np.sort(draw[~labels]))
+        n_pos, n_neg = world.n_pos, world.n_neg
         if thresholds is not None:
-            tp = pos.size - np.searchsorted(pos, t_asc, side="left")
-            fp = neg.size - np.searchsorted(neg, t_asc, side="left")
+            tp, fp = world.n_pos_ge(t_asc), world.n_neg_ge(t_asc)
             out["boxes"][i] = bool(np.all((tp >= tp_lo) & (tp <= tp_hi) & (fp >= fp_lo) & (fp <= fp_hi)))
         if levels is not None:
-            r = np.clip(np.ceil(np.round(np.asarray(levels) * neg.size, 9)).astype(np.int64), 1, neg.size)
-            t_r = neg[neg.size - r]
-            tpr = (pos.size - np.searchsorted(pos, t_r, side="left")) / pos.size
+            r = np.clip(np.ceil(np.round(np.asarray(levels) * n_neg, 9)).astype(np.int64), 1, n_neg)
+            t_r = world.neg_at_rank(r)  # the r-th largest negative score drawn
+            tpr = world.n_pos_ge(t_r) / n_pos
             out["levels"][i] = bool(np.all((tpr >= low - 1e-12) & (tpr <= high + 1e-12)))
     return out

@@ -352,9 +352,14 @@ def difference_sign_probabilities(n_a, n_b, n: int, m: int, *, eps: float | None
     shape = n_a.shape
     if eps is None:
         eps = 0.0 if m <= 1000 else WINDOW_EPS
-    keys = n_a.ravel() * (n + 1) + n_b.ravel()
-    uniq, inv = np.unique(keys, return_inverse=True)
-    gt, eq, lt = _sign_unique(uniq // (n + 1), uniq % (n + 1), int(n), int(m), eps)
+    if n < 3_000_000_000:  # n_a·(n + 1) + n_b fits in int64: one key per pair
+        keys = n_a.ravel() * (n + 1) + n_b.ravel()
+        uniq, inv = np.unique(keys, return_inverse=True)
+        ua, ub = uniq // (n + 1), uniq % (n + 1)
+    else:  # the same distinct pairs, in the same (lexicographic) order, without the key's overflow
+        uniq, inv = np.unique(np.stack([n_a.ravel(), n_b.ravel()], axis=1), axis=0, return_inverse=True)
+        ua, ub = uniq[:, 0], uniq[:, 1]
+    gt, eq, lt = _sign_unique(ua, ub, int(n), int(m), eps)
     inv = inv.ravel()
     return gt[inv].reshape(shape), eq[inv].reshape(shape), lt[inv].reshape(shape)
 

@@ -10,7 +10,19 @@ from scipy import stats
 
 from .._results import _FrameResult
 from .._validation import InputError
-from ._common import _check_paired, _scalar_threshold
+from ._common import _paired_classes, _scalar_threshold
+
+
+def _right_counts(a, b, w, ta: float, tb: float, positive: bool) -> tuple[int, int, int]:
+    """One class's ``(a only right, b only right, both right)``: entries ``(a, b)`` with counts ``w``
+    (None: one instance each).  A model is right on a positive when ``score >= t``, on a negative when
+    ``score < t``."""
+    right_a = (a >= ta) if positive else (a < ta)
+    right_b = (b >= tb) if positive else (b < tb)
+    cells = (right_a & ~right_b, right_b & ~right_a, right_a & right_b)
+    if w is None:
+        return tuple(int(np.count_nonzero(c)) for c in cells)
+    return tuple(int(w[c].sum()) for c in cells)  # int64 sums: exact
 
 @dataclass(repr=False)
 class McNemarResult(_FrameResult):
@@ -102,7 +114,9 @@ def mcnemar(
     Parameters
     ----------
     y_true, score_a, score_b, pos_label
-        As in :func:`compare_thresholds`.
+        As in :func:`compare_thresholds`; ``y_true`` may be a
+        :class:`~rocci.PairedCounts` (scores left out): the 2 × 2 table is
+        summed from its rows' counts, never expanded, and the result is the same.
     threshold_a : float
         Model a's threshold.
     threshold_b : float, optional
@@ -121,23 +135,22 @@ def mcnemar(
     bootstrap quantity.  Raises :class:`InputError` when the models never
     disagree (``e01 + e10 = 0``): the statistic is 0/0.
     """
-    mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
+    data = _paired_classes(y_true, score_a, score_b, pos_label)  # a PairedCounts stays a table
     ta = _scalar_threshold("threshold_a", threshold_a)
     tb = ta if threshold_b is None else _scalar_threshold("threshold_b", threshold_b)
     if not isinstance(correction, (bool, np.bool_)):
         raise InputError(f"correction ({correction!r}) must be True or False.")
-    right_a = (a >= ta) == mask
-    right_b = (b >= tb) == mask
-    a_only = int(np.count_nonzero(right_a & ~right_b))
-    b_only = int(np.count_nonzero(right_b & ~right_a))
-    both_right = int(np.count_nonzero(right_a & right_b))
-    both_wrong = int(mask.size - a_only - b_only - both_right)
+    n = data.n_pos + data.n_neg
+    pos = _right_counts(*data.pos, ta, tb, positive=True)
+    neg = _right_counts(*data.neg, ta, tb, positive=False)
+    a_only, b_only, both_right = (p + q for p, q in zip(pos, neg))
+    both_wrong = int(n - a_only - b_only - both_right)
     k = a_only + b_only
     if k == 0:
         raise InputError(
             "The two models are right and wrong on exactly the same instances at these thresholds "
             "(no discordant instances): McNemar's test is undefined. Their error rates are equal "
-            f"({both_wrong}/{mask.size})."
+            f"({both_wrong}/{n})."
         )
     diff = abs(a_only - b_only)
     chi_u = diff**2 / k
@@ -159,8 +172,8 @@ def mcnemar(
         threshold_a=ta,
         threshold_b=tb,
         correction=bool(correction),
-        accuracy_a=(a_only + both_right) / mask.size,
-        accuracy_b=(b_only + both_right) / mask.size,
+        accuracy_a=(a_only + both_right) / n,
+        accuracy_b=(b_only + both_right) / n,
     )
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from .._results import ConfidenceInterval, _FrameResult
-from .._validation import check_choice, check_confidence_level, check_m, split_by_class
-from ..counts import joint_ge_counts, paired_cells
-from ._common import GAMMAS, PAIRED_REGIONS, _check_paired, _check_thresholds, _paired_classes, _threshold_pairs
+from .._validation import check_choice, check_confidence_level, check_m
+from ..counts import paired_cells
+from ._common import GAMMAS, PAIRED_REGIONS, _check_thresholds, _paired_classes, _threshold_pairs
 from .laws import _dominance, difference_pmf, difference_sign_probabilities, paired_score_interval
 
 @dataclass(repr=False)
@@ -345,12 +345,12 @@ class DominanceMap(_FrameResult):
         )
 
 
-def _grid_cells(a, b, ta, tb):
-    """``(n_a, n_b)`` of shape (P, Q) for every pair of the grid ``ta × tb``."""
-    both = joint_ge_counts(a, b, ta, tb)
-    ge_a = a.size - np.searchsorted(np.sort(a), ta, side="left")
-    ge_b = b.size - np.searchsorted(np.sort(b), tb, side="left")
-    return ge_a[:, None] - both, ge_b[None, :] - both
+def _grid_cells(a, b, ta, tb, weights=None):
+    """``(n_a, n_b)`` of shape (P, Q) for every pair of the grid ``ta × tb`` (``weights``: the counts of a
+    table of distinct pairs, or None); see :func:`rocci.compare._grid.grid_cells`."""
+    from ._grid import grid_cells
+
+    return grid_cells(a, b, ta, tb, weights)
 
 
 def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, thresholds_b, pos_label=None, m=None) -> DominanceMap:
@@ -368,7 +368,9 @@ def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, threshold
     Parameters
     ----------
     y_true, score_a, score_b, pos_label, m
-        As in :func:`compare_thresholds`.
+        As in :func:`compare_thresholds`; ``y_true`` may be a
+        :class:`~rocci.PairedCounts` (scores left out): its rows are counted with
+        their weights, never expanded, and the result is the same.
     thresholds_a, thresholds_b : array_like
         The grid's axes (any lengths P and Q).
 
@@ -378,14 +380,14 @@ def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, threshold
         2-D arrays indexed ``[i, j]`` = ``(thresholds_a[i], thresholds_b[j])``;
         ``to_frame()`` in long format.
     """
-    mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
-    n_pos, n_neg = int(mask.sum()), int((~mask).sum())
+    data = _paired_classes(y_true, score_a, score_b, pos_label)  # a PairedCounts stays a table
+    n_pos, n_neg = data.n_pos, data.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     ta = _check_thresholds("thresholds_a", thresholds_a)
     tb = _check_thresholds("thresholds_b", thresholds_b)
-    (pa, na), (pb, nb) = split_by_class(mask, a, b)
-    na_p, nb_p = _grid_cells(pa, pb, ta, tb)
-    na_n, nb_n = _grid_cells(na, nb, ta, tb)
+    (pa, pb, pw), (qa, qb, qw) = data.pos, data.neg
+    na_p, nb_p = _grid_cells(pa, pb, ta, tb, pw)
+    na_n, nb_n = _grid_cells(qa, qb, ta, tb, qw)
     f1, f2 = _dominance(
         difference_sign_probabilities(na_p, nb_p, n_pos, m_pos),
         difference_sign_probabilities(na_n, nb_n, n_neg, m_neg),

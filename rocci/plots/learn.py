@@ -12,7 +12,8 @@ only arithmetic is drawing arithmetic:
 * an iso-performance line is the line of slope ``(1 − w)/w`` through a ROC
   point;
 * a strip plot places each score at a deterministic vertical jitter, and
-  thins long score lists to evenly spaced order statistics;
+  thins long score lists to evenly spaced order statistics (from a table of
+  counts, read off its cumulative counts: the same dots, never expanded);
 * the bootstrap-worlds histogram counts how often each resampled value occurs
   among the K drawn worlds (binning, as for a histogram).
 
@@ -181,8 +182,11 @@ def strip_figure(
 
     Parameters
     ----------
-    scores : ndarray of shape (n,)
-    is_positive : ndarray of bool, shape (n,)
+    scores : ndarray of shape (n,), or a :class:`rocci.ScoreCounts`
+        The scores; or a table of counts (``is_positive`` None), drawn from the
+        same order statistics without expanding it (a class of 10⁸ instances
+        is 1,500 dots, read off its cumulative counts).
+    is_positive : ndarray of bool, shape (n,), or None with a table
     threshold : float
         ``score >= threshold`` is predicted positive: dots right of (or on) the
         line are predicted positive.
@@ -200,25 +204,28 @@ def strip_figure(
         threshold line ``meta = ["threshold-line"]``.  Each strip trace's
         ``customdata`` holds the number of instances it stands for.
     """
-    s = np.asarray(scores, dtype=float)
-    pos = np.asarray(is_positive, dtype=bool)
     t = float(threshold)
     fig = go.Figure()
-    rows = ((pos, "pos", _text(positive_name), 1.0, ("TP", "FN"), POS_COLOR),
-            (~pos, "neg", _text(negative_name), 0.0, ("FP", "TN"), NEG_COLOR))
-    for mask, cls, label, y0, (hit, miss), color in rows:
-        vals = np.sort(s[mask])
-        idx = thin_indices(vals.size, max_points)
-        shown = vals[idx]
+    if is_positive is None and hasattr(scores, "table"):  # a ScoreCounts: each class's order statistics, never expanded
+        values, counts_pos, counts_neg = scores.table()
+        classes = ((values, counts_pos), (values, counts_neg))
+    else:
+        s = np.asarray(scores, dtype=float)
+        pos = np.asarray(is_positive, dtype=bool)
+        classes = ((np.sort(s[pos]), None), (np.sort(s[~pos]), None))
+    rows = ((classes[0], "pos", _text(positive_name), 1.0, ("TP", "FN"), POS_COLOR),
+            (classes[1], "neg", _text(negative_name), 0.0, ("FP", "TN"), NEG_COLOR))
+    for (vals, weights), cls, label, y0, (hit, miss), color in rows:
+        size, shown, n_hit = _thinned_class(vals, weights, t, max_points)
         # Deterministic jitter (golden-ratio sequence) so that tied scores stay visible.
         jitter = ((np.arange(shown.size) * 0.6180339887498949) % 1.0 - 0.5) * 0.5
         above = shown >= t
         for sel, outcome, symbol in ((above, hit, "circle"), (~above, miss, "circle-open")):
-            n_all = int(np.count_nonzero(vals >= t)) if outcome == hit else int(np.count_nonzero(vals < t))
+            n_all = n_hit if outcome == hit else size - n_hit
             what = "predicted positive" if outcome == hit else "predicted negative"
             fig.add_trace(go.Scatter(
                 x=shown[sel], y=y0 + jitter[sel], mode="markers",
-                marker=dict(color=color, size=9 if vals.size <= 200 else 5, symbol=symbol,
+                marker=dict(color=color, size=9 if size <= 200 else 5, symbol=symbol,
                             line=dict(color=color, width=1.5)),
                 name=f"{label}, {what} ({outcome}: {n_all})", meta=["strip", cls, outcome],
                 customdata=[n_all] * int(np.count_nonzero(sel)),
@@ -236,6 +243,26 @@ def strip_figure(
     _base_layout(fig, title=None, height=height)
     _legend_below(fig, plot_height=height, left=90)
     return fig
+
+
+def _thinned_class(values: np.ndarray, weights, threshold: float, max_points: int) -> tuple[int, np.ndarray, int]:
+    """One class for the strip plot: ``(its size, the scores drawn, how many score >= threshold)``.
+
+    ``values`` are the class's sorted scores (``weights`` None), or distinct increasing scores with the
+    class's count at each (``weights``): the ``j``-th smallest score (0-based) is then ``values[i]`` for the
+    first ``i`` whose cumulative count exceeds ``j``.  Either way the scores drawn are the same
+    :func:`thin_indices` order statistics, and the table is never expanded.
+    """
+    if weights is None:
+        idx = thin_indices(values.size, max_points)
+        return int(values.size), values[idx], int(values.size - np.searchsorted(values, threshold, side="left"))
+    weights = np.asarray(weights, dtype=np.int64)
+    cum = np.cumsum(weights)
+    size = int(cum[-1]) if cum.size else 0
+    idx = thin_indices(size, max_points)
+    shown = values[np.searchsorted(cum, idx, side="right")]
+    below = int(weights[values < threshold].sum())
+    return size, shown, size - below
 
 
 def roc_point_figure(roc: Any, confusion: Any, *, height: int = 420) -> "go.Figure":

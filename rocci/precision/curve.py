@@ -16,7 +16,7 @@ from .._validation import binary_counts
 __all__ = ["pr_curve"]
 
 
-def pr_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
+def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = None) -> pd.DataFrame:
     r"""Precision–recall curve with Davis and Goadrich's (2006) interpolation between ROC points.
 
     The ROC points are the thresholds ``t`` (the distinct scores, decreasing; ``score >= t`` is
@@ -44,6 +44,11 @@ def pr_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     ----------
     y_true, y_score, pos_label
         As in :func:`rocci.roc_curve`.
+    max_points : int, optional
+        Bound the rows (default: none, every interpolated point).  A table of counts standing for 10⁹
+        positives would otherwise give 10⁹ rows.  Every ROC point is kept; a segment keeps at most
+        ``k = max(0, ⌊(max_points − segments)/segments⌋)`` interpolated points, at
+        ``x = ⌊i·ΔTP/(k + 1)⌋``, ``i = 1 … k`` (points of the same curve, evenly spaced in TP).
 
     Returns
     -------
@@ -82,12 +87,20 @@ def pr_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
     dtp = np.diff(tp)  # segment j goes from point j to point j + 1
     dfp = np.diff(fp)
     extra = np.maximum(dtp - 1, 0)  # interpolated points strictly inside each segment
+    if max_points is not None and dtp.size and int(extra.sum()) + dtp.size > int(max_points):
+        extra = np.minimum(extra, max(0, (int(max_points) - dtp.size) // dtp.size))
     size = extra + 1  # each segment's block: its interpolated points, then its end point
     ends = np.cumsum(size) - 1  # row of each segment's end point (the ROC point j + 1)
     total = int(ends[-1]) + 1 if ends.size else 0
 
     seg = np.repeat(np.arange(dtp.size), size)  # the segment of every row
-    x = np.arange(total) - np.repeat(ends - size + 1, size) + 1  # x = 1 .. size within the segment
+    i = np.arange(total) - np.repeat(ends - size + 1, size) + 1  # i = 1 .. size within the segment
+    # x = i when every interpolated point is kept (size = ΔTP); else ⌊i·ΔTP/size⌋, evenly spaced, < ΔTP
+    x = i
+    thinned = (dtp > size)[seg]  # segments that keep fewer points than ΔTP − 1 (max_points)
+    if thinned.any():
+        x = i.copy()
+        x[thinned] = (i[thinned] * dtp[seg][thinned]) // size[seg][thinned]
     on_point = np.zeros(total, bool)
     on_point[ends] = True
     tp_a, fp_a = tp[:-1][seg], fp[:-1][seg]

@@ -282,7 +282,7 @@ def test_large_upload_is_drawn_compactly():
     assert len(traces(env_fig, "hull-line")) + traces(env_fig, "cost-lines")[0]["meta"][1] <= 12
     t = float(at.select_slider(key="ln_t").value)
     conf = rocci.confusion_at(y, s, t)
-    assert matrix(at).iloc[0, 0] == f"TP = {conf.tp}"
+    assert matrix(at).iloc[0, 0] == f"TP = {conf.tp:,}"
     assert traces(figure(at, "ln_worlds"), "world")[0]["meta"] == ["world", 5]
 
 

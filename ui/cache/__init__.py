@@ -114,8 +114,9 @@ class Analysis:
     :class:`rocci.data.PreparedData` and :meth:`arrays` gives ``(is_positive, scores)``.  From the
     Large-data source (``from_counts``), ``prepared`` is a :class:`ui.cache.large.CountsPrepared`:
     :meth:`arrays` gives ``(ScoreCounts, None)`` and :meth:`paired` ``(PairedCounts, None, None)``,
-    which every rocci function takes in place of the arrays.  Pages pass what they get on, unchanged;
-    an analysis that needs one row per instance asks :meth:`too_large` first.
+    which every rocci function takes in place of the arrays.  Pages pass what they get on, unchanged, and
+    nothing here expands counts to one row per instance; an analysis that would need that (or whose law
+    grows with the instances) asks :meth:`too_large` first.
     """
 
     dataset: state.Dataset
@@ -149,15 +150,6 @@ class Analysis:
         """Whether :meth:`paired` can give these two models (always, from arrays)."""
         return not self.from_counts or self.prepared.has_pair(a, b)
 
-    def instances(self, model: str) -> tuple[np.ndarray, np.ndarray]:
-        """(is_positive, scores), one row per instance, also from counts (expanded; positives first).
-
-        For pages that use the instances themselves (sliders from the score range, strip charts).
-        From counts above :data:`ui.cache.large.MAX_INSTANCES`: an InputError (ask :meth:`too_large`)."""
-        if self.from_counts:
-            return _instances(self.key, model, self.prepared)
-        return self.arrays(model)
-
     def pair_refusal(self, a: str, b: str, what: str, *, expands: bool = True) -> str | None:
         """None when ``what`` (a two-model analysis) can run on models ``a`` and ``b``; else why not (Markdown):
         from counts, the pair must have been reduced, and an analysis that ``expands`` the pair table to one
@@ -190,12 +182,6 @@ class Analysis:
         if self.from_counts:
             return self.prepared.counts[model], None
         return np.asarray(self.prepared.is_positive, dtype=bool), np.asarray(self.prepared.scores[model], dtype=float)
-
-
-@st.cache_resource(max_entries=2, scope="session", show_spinner=False)
-def _instances(key: str, model: str, _prepared) -> tuple[np.ndarray, np.ndarray]:
-    """Counts expanded to one row per instance (shared by the session's reruns)."""
-    return _prepared.instances(model)
 
 
 def current_mapping(ds: state.Dataset) -> state.ColumnMapping:

@@ -17,6 +17,26 @@ import rocci
 import rocci.precision as rprec
 
 
+def score_summary(_y, _s, quantile: float) -> tuple[float, float, float]:
+    """``(lowest score, highest score, the score's quantile at ``quantile``)`` of one model.
+
+    The quantile is NumPy's default (``method="linear"``): between the order statistics ``s_(⌊h⌋)`` and
+    ``s_(⌈h⌉)`` (0-based, increasing) at ``h = (n − 1)·quantile``.  From a :class:`rocci.ScoreCounts`
+    (``_s`` None) the same numbers come from its table of distinct scores, never expanded: the ``k``-th
+    smallest score is the ``(n − k)``-th largest, :meth:`rocci.ScoreCounts.score_at_rank`.
+    """
+    if isinstance(_y, rocci.ScoreCounts):
+        values = _y.table()[0]
+        n = _y.n_pos + _y.n_neg
+        h = (n - 1) * float(quantile)
+        k = np.array([np.floor(h), np.ceil(h)], dtype=np.int64)
+        below, above = (float(v) for v in _y.score_at_rank(n - k))
+        q = below + (h - k[0]) * (above - below)
+        return float(values[0]), float(values[-1]), float(q)
+    s = np.asarray(_s, dtype=float)
+    return float(s.min()), float(s.max()), float(np.quantile(s, quantile))
+
+
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the indicators at every threshold…")
 def threshold_table(key: str, model: str, _y, _s):
     """``rocci.threshold_table``: one row per distinct score."""

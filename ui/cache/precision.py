@@ -28,10 +28,18 @@ def _lean(result):
     return result
 
 
+#: Rows of a precision–recall curve from a table of counts: Davis and Goadrich's interpolation adds a point
+#: per positive (10⁸ rows for 10⁸ positives), so from counts every ROC point is kept and the interpolated
+#: points are thinned, evenly in TP, to this many rows in all (``pr_curve(max_points=...)``).
+CURVE_MAX_POINTS = 200_000
+
+
 @st.cache_data(max_entries=8, scope="session", show_spinner="Computing the precision–recall curve…")
 def pr_curve(key: str, model: str, _y, _s):
     """:func:`rocci.precision.curve.pr_curve` (Davis and Goadrich's interpolation); ``attrs["baseline"]``
-    is the positive share."""
+    is the positive share.  From a :class:`rocci.ScoreCounts`, at most :data:`CURVE_MAX_POINTS` rows."""
+    if isinstance(_y, rocci.ScoreCounts):
+        return _pr_curve(_y, _s, max_points=CURVE_MAX_POINTS)
     return _pr_curve(_y, _s)
 
 
@@ -90,6 +98,6 @@ def gain_intervals(key: str, model: str, depths: tuple, at: str, confidence_leve
         return _lean(rprec.gain_ci(_y, _s, depth=list(depths), confidence_level=confidence_level, method=method))
     from rocci.threshold import thresholds_for_total_positive_rate
 
-    counts = rocci.ScoreCounts.from_arrays(_y, _s)
+    counts = _y if isinstance(_y, rocci.ScoreCounts) else rocci.ScoreCounts.from_arrays(_y, _s)
     t = np.unique(thresholds_for_total_positive_rate(counts, np.asarray(depths, float)))[::-1]
     return _lean(rprec.gain_ci(counts, thresholds=t, confidence_level=confidence_level, method=method))

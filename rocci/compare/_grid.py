@@ -1,0 +1,31 @@
+"""Paired cell counts over a grid of threshold pairs, from rows or from a table of counts (dominance_map)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..counts import _weighted_ge, joint_ge_counts
+
+
+def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(n_a, n_b)`` of shape (P, Q): the paired cells **a** and **b** at every pair of ``ta × tb``.
+
+    ``n_a[i, j] = #{k : a_k >= ta[i]} − C[i, j]`` (model a positive, model b
+    negative) and ``n_b[i, j] = #{k : b_k >= tb[j]} − C[i, j]``, with
+    ``C[i, j] = #{k : a_k >= ta[i] and b_k >= tb[j]}`` from one 2-D cumulative
+    histogram (:func:`rocci.counts.joint_ge_counts`).  ``a`` and ``b`` are one
+    class's scores, one entry per instance (``weights`` None), or the rows of a
+    :class:`~rocci.PairedCounts` table with ``weights`` their counts in this
+    class: each row then counts ``weights[k]`` instances, and the table is never
+    expanded.  Time O(rows·log(P + Q) + P·Q), memory O(rows + P·Q); the counts
+    are exact integers below 2⁵³.
+
+    Returns
+    -------
+    n_a, n_b : ndarray of int64, shape (len(ta), len(tb))
+    """
+    ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
+    both = joint_ge_counts(a, b, ta, tb, weights)
+    ge_a = np.asarray(_weighted_ge(a, weights, ta), dtype=np.int64)
+    ge_b = np.asarray(_weighted_ge(b, weights, tb), dtype=np.int64)
+    return ge_a[:, None] - both, ge_b[None, :] - both
