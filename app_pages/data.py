@@ -369,6 +369,7 @@ def _seed_large(ds: state.Dataset | None, files: list) -> None:
     st.session_state["lg_scores"] = list(spec.scores)
     st.session_state["lg_digits"] = spec.digits or 0
     st.session_state["lg_pairs"] = spec.pairs
+    st.session_state["lg_group"] = spec.group
 
 
 def large_source(root) -> tuple[str | None, str | None, str | None] | None:
@@ -507,9 +508,18 @@ def large_section(current: state.Dataset | None) -> None:
     if "lg_scores" not in st.session_state:
         st.session_state["lg_scores"] = [c for c in guess.get("scores", []) if c in numeric][:rdata.MAX_GUESSED_SCORES]
     st.session_state["lg_scores"] = [c for c in st.session_state["lg_scores"] if c in others]
-    scores = st.multiselect("Score columns (one per model)", others, format_func=str, key="lg_scores",
+    c1, c2 = st.columns([2, 1])
+    scores = c1.multiselect("Score columns (one per model)", others, format_func=str, key="lg_scores",
                             placeholder="Choose one or more",
                             help="Each score column is one model; higher scores mean 'more likely positive'.")
+    group_options = [None] + [c for c in others if c not in scores]
+    if st.session_state.get("lg_group") not in group_options:
+        st.session_state["lg_group"] = None
+    group = c2.selectbox(
+        "Fold / group column (optional)", group_options, format_func=_fmt_col, key="lg_group",
+        help="For cross-validation output: the fold (or run) each row was scored in. Each fold's counts are "
+        f"then made too (at most {large.MAX_GROUPS} folds), for the Folds & classes page; the other pages pool "
+        "all folds. Rows missing the fold are dropped and counted.")
     c1, c2 = st.columns(2)
     if st.session_state.get("lg_digits") not in large.DIGITS:
         st.session_state["lg_digits"] = 0
@@ -533,12 +543,28 @@ def large_section(current: state.Dataset | None) -> None:
               f"Choose another column, or cast it in a SQL query (CAST({bad[0]} AS DOUBLE)) if it holds numbers "
               "as text.")
         return
+    if group is not None:
+        try:
+            with st.spinner(f"Counting the values of {md_escape(group)} (one pass over that column)…", show_time=True):
+                folds = large.group_counts(str(root), path, table, query, group, stamp)
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+        if len(folds) > large.MAX_GROUPS:
+            error(large.too_many_groups(group))
+            return
+        if len(folds) < 2:
+            only = ", ".join(label_text(v) for v in folds) or "none"
+            st.warning(f"The fold / group column **{md_escape(group)}** holds a single value ({md_escape(only)}): "
+                       "averaging across folds needs at least two. Choose the column of folds, or none.",
+                       icon=":material/stacks:")
     if pos_label is None:
         st.warning("Choose the **Positive label** above: which label value is the positive class.",
                    icon=":material/arrow_upward:")
         return
     spec = large.LargeSpec(root=str(root), path=path, table=table, query=query, label=label, pos_label=pos_label,
-                           scores=tuple(scores), digits=int(digits) or None, pairs=bool(pairs and len(scores) > 1))
+                           scores=tuple(scores), digits=int(digits) or None, pairs=bool(pairs and len(scores) > 1),
+                           group=group)
     key = large.digest(spec, stamp)
     if large.stored(key) is None:
         waiting = current is not None and current.digest != key
@@ -577,7 +603,8 @@ def counts_summary_section(an: cache.Analysis) -> None:
     c = st.columns(5)
     report.metric_in(c[0], "Rows read", f"{p.n_rows_in:,}", help="Rows in the file(s) or returned by the query.")
     report.metric_in(c[1], "Rows used", f"{p.n_rows_used:,}",
-                     help="Rows with no missing value in the label or any score column.")
+                     help="Rows with no missing value in the label or any score column"
+                     + (f" or the fold column {md_escape(p.fold_column)}." if p.fold_column is not None else "."))
     report.metric_in(c[2], "Positives", f"{p.n_pos:,}", help=f"Rows whose label is {md_escape(label_text(p.pos_label))}.")
     report.metric_in(c[3], "Negatives", f"{p.n_neg:,}",
                      help="Rows whose label is " + ", ".join(md_escape(label_text(v)) for v in p.negative_labels) + ".")
@@ -612,6 +639,8 @@ def counts_summary_section(an: cache.Analysis) -> None:
         })
         download_csv(frame, label="Download the rounding bounds (CSV)", file_name="rocci_rounding.csv",
                      key="dl_lg_rounding")
+    if p.fold_column is not None:
+        fold_sizes_caption(p)
     if p.pairs:
         report.caption("Pairs reduced for comparisons: " + "; ".join(
             f"{md_escape(a)} – {md_escape(b)} ({g.score_a.size:,} distinct score pairs)"
@@ -634,6 +663,13 @@ def counts_summary_section(an: cache.Analysis) -> None:
     )
     report.plotly_chart(fig, config=plots.plotly_config(image_format=image_format(), filename="rocci_scores"),
                         key="hist")
+
+
+def fold_sizes_caption(p) -> None:
+    """The folds a scan with a fold / group column found: how many, their sizes, and the rows without one."""
+    from ui.cache import folds as cache_folds
+
+    report.caption(cache_folds.fold_sizes_text(p))
 
 
 def main() -> None:

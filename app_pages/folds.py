@@ -10,6 +10,12 @@ to the URL query string (``bind="query-params"``).
 The fold column is the one mapped on the Data page (pre-filled when a column
 is named fold, cv, run...).  The class column is picked here, from the loaded
 table, because the Data page maps a binary label.
+
+For the Large-data source the fold column is the scan's *Fold / group
+column*: ``rocci.scan(group=...)`` made each fold's counts where the rows
+live, and the fold functions take the scan as it is (``model=``); the pooled
+side works from the pooled counts.  Several classes need rows, so only the
+folds view is offered there.
 """
 
 from __future__ import annotations
@@ -206,15 +212,25 @@ def fold_controls(an: cache.Analysis) -> FoldOptions:
 
 def folds_section(an: cache.Analysis) -> None:
     p = an.prepared
-    fold = np.asarray(p.fold)
+    fold = None if an.from_counts else np.asarray(p.fold)
+    if an.from_counts:
+        report.caption(cache_folds.fold_sizes_text(p) + " Each fold's counts were made by the scan, where the rows "
+                       "are; the curves and averages below are computed from them exactly.")
     opts = fold_controls(an)
     right = st.container()
     y, s = an.arrays(opts.model)
     stats = dict(confidence_level=opts.level, spread=opts.spread)
     try:
-        curves = cache_folds.fold_roc_curves(an.key, opts.model, y, s, fold)
-        vert = cache_folds.fold_vertical_average(an.key, opts.model, None, **stats, _y=y, _s=s, _f=fold)
-        thr = cache_folds.fold_threshold_average(an.key, opts.model, opts.n_thresholds, **stats, _y=y, _s=s, _f=fold)
+        if an.from_counts:  # each fold's counts, from the scan with a group column
+            curves = cache_folds.fold_roc_curves_counts(an.key, opts.model, p.scan)
+            vert = cache_folds.fold_vertical_average_counts(an.key, opts.model, None, **stats, _scan=p.scan)
+            thr = cache_folds.fold_threshold_average_counts(an.key, opts.model, opts.n_thresholds, **stats,
+                                                            _scan=p.scan)
+        else:
+            curves = cache_folds.fold_roc_curves(an.key, opts.model, y, s, fold)
+            vert = cache_folds.fold_vertical_average(an.key, opts.model, None, **stats, _y=y, _s=s, _f=fold)
+            thr = cache_folds.fold_threshold_average(an.key, opts.model, opts.n_thresholds, **stats, _y=y, _s=s,
+                                                     _f=fold)
         pooled = cache.roc_curve(an.key, opts.model, y, s)
         pooled_v = pooled_t = None
         if opts.average == "vertical":
@@ -313,7 +329,7 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
                   label="Download the pooled intervals (CSV)")
 
 
-def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
+def fold_test(an: cache.Analysis, fold: np.ndarray | None) -> None:
     report.subheader("Two models, fold by fold: paired t-test", anchor=False)
     models = an.models
     with st.container(border=True):
@@ -331,10 +347,13 @@ def fold_test(an: cache.Analysis, fold: np.ndarray) -> None:
                                    bind=URL, help="Rows with score ≥ threshold are predicted positive.")
             tb = c[4].number_input("Threshold of model B", value=0.5, step=0.05, format="%.4f", key="fc_tb",
                                    bind=URL, help="Rows with score ≥ threshold are predicted positive.")
-    y, sa = an.arrays(a)
-    _, sb = an.arrays(b)
     try:
-        cmp = cache_folds.compare_folds(an.key, a, b, measure, ta, tb, 0.95, y, sa, sb, fold)
+        if an.from_counts:  # each model's counts per fold: no pair table needed
+            cmp = cache_folds.compare_folds_counts(an.key, a, b, measure, ta, tb, 0.95, an.prepared.scan)
+        else:
+            y, sa = an.arrays(a)
+            _, sb = an.arrays(b)
+            cmp = cache_folds.compare_folds(an.key, a, b, measure, ta, tb, 0.95, y, sa, sb, fold)
     except rocci.InputError as exc:
         error(str(exc))
         return
@@ -514,6 +533,28 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
 # --------------------------------------------------------------------------
 
 
+def large_folds() -> None:
+    """The Large-data source: the folds view from the scan's per-fold counts, or what is missing for it."""
+    try:
+        an = cache.current_analysis()
+    except rocci.InputError as exc:
+        error(str(exc))
+        st.page_link("app_pages/data.py", label="Check the scan on the Data page", icon=":material/table:")
+        return
+    p = an.prepared
+    if p.fold_column is None:
+        needs_data("The loaded data come from the Large-data source and were scanned without a fold column, so "
+                   "they hold only the counts of the pooled rows. On the Data page, choose the “Fold / group "
+                   "column” and scan again: each fold's counts are then made where the rows are. (Several "
+                   "classes need the rows themselves: that view is not available for large data.)")
+        return
+    if p.n_folds < 2:
+        needs_data(f"The fold column {p.fold_column} holds {p.n_folds} value(s) among the rows used: averaging "
+                   "needs at least two folds.")
+        return
+    folds_section(an)
+
+
 def main() -> None:
     st.title("Folds & classes", anchor=False)
     report.caption(CAPTION)
@@ -522,10 +563,7 @@ def main() -> None:
         needs_data(None)
         return
     if ds.kind == "large":
-        needs_data("The loaded data come from the Large-data source, reduced to each model's counts of the pooled "
-                   "rows: there is no fold column and no per-class score in them, so this page has nothing to "
-                   "show. Per-fold counts can be made with the Python API (rocci.scan(..., group=\"fold\") gives "
-                   "each fold's counts in result.groups).")
+        large_folds()
         return
     try:
         df = cache.load_table(ds.digest, ds.name, ds.raw)

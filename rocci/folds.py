@@ -16,6 +16,19 @@ fold has its own empirical ROC curve.  This module gives
 * :func:`compare_folds` -- the paired t-test over folds of two models
   scored in the same folds (per-fold AUC or error-rate differences).
 
+Every function takes rows -- ``(y_true, y_score, folds)`` -- or the folds'
+counts alone, as its first argument, with the same results: a
+:func:`rocci.scan` result made with ``group="fold"`` (``model=`` names the
+model; ``model_a=``, ``model_b=`` for :func:`compare_folds`), or a mapping
+``{fold: ScoreCounts}`` (``{fold: PairedCounts}`` for :func:`compare_folds`).
+Each fold's curve depends only on its table of distinct scores with their
+positives and negatives, so the folds of 10⁹ rows reduced where they live are
+analysed exactly::
+
+    result = rocci.scan("cv/*.parquet", label="y", scores=["gbm", "logit"], group="fold")
+    rocci.fold_vertical_average(result, model="gbm")
+    rocci.compare_folds(result, model_a="gbm", model_b="logit")
+
 The spread across folds measures how much the curve changes from one
 training run and test fold to the next.  It is not the sampling variability
 of the pooled test set, which the exact bootstrap gives
@@ -31,6 +44,7 @@ cross-validated paired t-test; seed 003 of this project).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +62,7 @@ from ._validation import (
     check_labels,
     check_scores,
 )
-from .counts import ScoreCounts
+from .counts import PairedCounts, ScoreCounts
 from .roc import _auc_from_counts, _curve
 
 __all__ = [
@@ -129,17 +143,7 @@ def _split(mask: np.ndarray, scores: np.ndarray, labels: list, codes: np.ndarray
     k = len(labels)
     n_all = np.bincount(codes, minlength=k)
     n_pos = np.bincount(codes, weights=mask, minlength=k).astype(np.int64)
-    n_neg = n_all - n_pos
-    bad = np.flatnonzero((n_pos == 0) | (n_neg == 0))
-    if bad.size:
-        i = int(bad[0])
-        which, other = ("positive", "negative") if n_pos[i] == 0 else ("negative", "positive")
-        more = f" ({bad.size} folds are in this case: {_preview([labels[j] for j in bad])}.)" if bad.size > 1 else ""
-        raise InputError(
-            f"Fold {labels[i]!r} has no {which} instances (its {int(n_all[i])} rows are all {other}). "
-            "Each fold needs both classes to have its own ROC curve: use stratified folds, or merge "
-            f"the small folds.{more}"
-        )
+    _check_classes(labels, n_pos, n_all - n_pos)
     order = np.lexsort((scores, codes))
     bounds = np.concatenate([[0], np.cumsum(n_all)])
     s_sorted, m_sorted = scores[order], mask[order]
@@ -151,10 +155,130 @@ def _split(mask: np.ndarray, scores: np.ndarray, labels: list, codes: np.ndarray
 
 
 def _prepare(y_true, y_score, folds, pos_label, *, name: str = "y_score") -> tuple[np.ndarray, np.ndarray, list, np.ndarray, Any]:
+    if folds is None:
+        raise InputError("folds is missing: give the fold (or run) of every instance, or give the folds' counts "
+                         "alone (a rocci.scan(..., group=\"fold\") result, or {fold: ScoreCounts}).")
     mask, pos_label = check_labels(y_true, pos_label)
     scores = check_scores(y_score, name=name, n=mask.size)
     labels, codes = _check_folds(folds, mask.size)
     return mask, scores, labels, codes, pos_label
+
+
+# --------------------------------------------------------------------------
+# the folds' counts given directly: a scan with group=, or {fold: counts}
+# --------------------------------------------------------------------------
+
+
+def _is_counts(y_true) -> bool:
+    """Whether ``y_true`` is the folds' counts (a :class:`rocci.ScanResult` or a mapping) rather than labels."""
+    from .data.scan import ScanResult
+
+    return isinstance(y_true, (ScanResult, Mapping))
+
+
+def _check_classes(labels: list, n_pos: np.ndarray, n_neg: np.ndarray) -> None:
+    """Every fold has both classes (the same message for rows and for counts)."""
+    n_all = n_pos + n_neg
+    bad = np.flatnonzero((n_pos == 0) | (n_neg == 0))
+    if bad.size:
+        i = int(bad[0])
+        which, other = ("positive", "negative") if n_pos[i] == 0 else ("negative", "positive")
+        more = f" ({bad.size} folds are in this case: {_preview([labels[j] for j in bad])}.)" if bad.size > 1 else ""
+        raise InputError(
+            f"Fold {labels[i]!r} has no {which} instances (its {int(n_all[i])} rows are all {other}). "
+            "Each fold needs both classes to have its own ROC curve: use stratified folds, or merge "
+            f"the small folds.{more}"
+        )
+
+
+def _scan_model(scan, model, what: str = "model") -> str:
+    """The model of a :class:`rocci.ScanResult` that ``model`` names (its only model when omitted)."""
+    if model is None:
+        if len(scan.models) == 1:
+            return scan.models[0]
+        raise InputError(f"This scan holds {len(scan.models)} models ({_preview(scan.models)}): say which one with "
+                         f"{what}=, e.g. {what}={scan.models[0]!r}.")
+    if model not in scan.counts:
+        raise InputError(f"No model {model!r} in this scan; the models are {scan.models}.")
+    return model
+
+
+def _ordered(sizes: dict, counts: dict, pos_label) -> _Folded:
+    """Folds sorted as the rows' folds are (:func:`_check_folds`), checked for both classes."""
+    keys = list(sizes)
+    if not keys:
+        raise InputError("There are no folds in these counts: averaging across folds needs at least two folds.")
+    missing = [k for k in keys if k is None or (isinstance(k, float) and np.isnan(k))]
+    if missing:
+        raise InputError("A fold is labelled None or NaN: give every fold a label (rows with a missing fold are "
+                         "dropped, and counted, by rocci.scan).")
+    labels, codes = _check_folds(keys, len(keys))
+    if len(labels) < len(keys):
+        raise InputError(f"Two folds have the same label once compared ({_preview(keys)}): give each fold its own "
+                         "label.")
+    order = np.empty(len(keys), dtype=np.intp)
+    order[codes] = np.arange(len(keys))  # order[j]: the key whose label is labels[j]
+    n_pos = np.array([sizes[keys[i]][0] for i in order], dtype=np.int64)
+    n_neg = np.array([sizes[keys[i]][1] for i in order], dtype=np.int64)
+    _check_classes(labels, n_pos, n_neg)
+    return _Folded(labels=labels, counts=[counts[keys[i]] for i in order], pos_label=pos_label)
+
+
+def _from_scan(scan, model, what: str = "model") -> _Folded:
+    if not scan.groups and not scan.group_sizes:
+        raise InputError("This scan has no folds: scan again with group= naming the fold (or group) column, e.g. "
+                         "rocci.scan(source, label=..., scores=..., group=\"fold\").")
+    name = _scan_model(scan, model, what)
+    sizes = scan.group_sizes or {g: (r[name].n_pos, r[name].n_neg) for g, r in scan.groups.items()}
+    counts = {g: r[name] for g, r in scan.groups.items()}
+    return _ordered(sizes, counts, scan.pos_label)
+
+
+def _folded_counts(y_true, model, pos_label) -> _Folded:
+    """One model's folds from a :class:`rocci.ScanResult` (``model=``) or a mapping ``{fold: ScoreCounts}``."""
+    from .data.scan import ScanResult
+
+    if isinstance(y_true, ScanResult):
+        return _from_scan(y_true, model)
+    if model is not None:
+        raise InputError("model= names a model of a rocci.scan result; a mapping {fold: ScoreCounts} holds one "
+                         "model already: leave model= out.")
+    for k, c in y_true.items():
+        if not isinstance(c, ScoreCounts):
+            hint = " (one model's counts: paired.model('a'))" if isinstance(c, PairedCounts) else ""
+            raise InputError(f"Fold {k!r} holds a {type(c).__name__}: give each fold's counts as a "
+                             f"rocci.ScoreCounts{hint}.")
+    return _from_mapping(dict(y_true), pos_label)
+
+
+def _from_mapping(counts: dict, pos_label) -> _Folded:
+    labels = {c.pos_label for c in counts.values() if c.pos_label is not None}
+    if len(labels) > 1:
+        raise InputError(f"The folds' counts have different positive labels ({_preview(sorted(labels, key=str))}): "
+                         "count every fold with the same positive class.")
+    label = next(iter(labels)) if labels else pos_label
+    return _ordered({k: (c.n_pos, c.n_neg) for k, c in counts.items()}, counts, label)
+
+
+def _folded(y_true, y_score, folds, pos_label, model) -> _Folded:
+    """The folds of one model: from the counts (``y_true`` alone) or from rows."""
+    if _is_counts(y_true):
+        if y_score is not None or folds is not None:
+            raise InputError("Pass either the folds' counts alone (a rocci.scan(..., group=) result or "
+                             "{fold: ScoreCounts}) or y_true with y_score and folds, not both.")
+        return _folded_counts(y_true, model, pos_label)
+    _refuse_pooled(y_true)
+    if model is not None:
+        raise InputError("model= names a model of a rocci.scan result given as the first argument; with arrays, "
+                         "give the model's scores as y_score.")
+    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
+    return _split(mask, scores, labels, codes, pos_label)
+
+
+def _refuse_pooled(y_true) -> None:
+    if isinstance(y_true, (ScoreCounts, PairedCounts)):
+        raise InputError("These are the pooled counts of all folds: the fold functions need each fold's own "
+                         "counts, a rocci.scan(..., group=\"fold\") result or a mapping {fold: ScoreCounts}.")
 
 
 def _spread(values: np.ndarray, level: float, spread: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -437,15 +561,26 @@ class FoldComparison(_FrameResult):
 # --------------------------------------------------------------------------
 
 
-def fold_roc_curves(y_true, y_score, folds, *, pos_label=None) -> FoldCurves:
+def fold_roc_curves(y_true, y_score=None, folds=None, *, model=None, pos_label=None) -> FoldCurves:
     """One empirical ROC curve per fold.
 
     Parameters
     ----------
-    y_true, y_score, pos_label
-        As in :func:`rocci.roc_curve`.
+    y_true : array_like of shape (n,), ScanResult or mapping
+        The labels (as in :func:`rocci.roc_curve`), or the folds' counts
+        alone (``y_score`` and ``folds`` left out): a :func:`rocci.scan`
+        result made with ``group=`` (each group is a fold), or a mapping
+        ``{fold: ScoreCounts}``.  The counts give the same results as the
+        rows they were made from.
+    y_score : array_like of shape (n,)
+        The scores (rows only).
     folds : array_like of shape (n,)
-        The fold (or run) of each instance: any labels (numbers or text).
+        The fold (or run) of each instance: any labels (numbers or text)
+        (rows only).
+    model : str, optional
+        The model of a scan holding several (a scan of one model needs none).
+    pos_label
+        As in :func:`rocci.roc_curve` (counts carry their own).
 
     Returns
     -------
@@ -460,7 +595,9 @@ def fold_roc_curves(y_true, y_score, folds, *, pos_label=None) -> FoldCurves:
     ------
     rocci.InputError
         Fewer than two folds, a missing fold value, or a fold without
-        positives or without negatives.
+        positives or without negatives (from counts: the same message; a
+        scan's group with one class is in ``result.group_sizes``); a scan
+        without groups, or of several models without ``model=``.
 
     Notes
     -----
@@ -473,9 +610,17 @@ def fold_roc_curves(y_true, y_score, folds, *, pos_label=None) -> FoldCurves:
     >>> res = rocci.fold_roc_curves([0, 1, 0, 1, 0, 1], [.2, .7, .4, .3, .1, .9], [1, 1, 2, 2, 3, 3])
     >>> res.auc.tolist()
     [1.0, 0.0, 1.0]
+
+    From the folds' counts (here made in memory; ``rocci.scan(path, ...,
+    group="fold")`` makes them where the rows live):
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"y": [0, 1, 0, 1, 0, 1], "s": [.2, .7, .4, .3, .1, .9], "fold": [1, 1, 2, 2, 3, 3]})
+    >>> rocci.fold_roc_curves(rocci.scan(rows, label="y", scores="s", group="fold")).auc.tolist()
+    [1.0, 0.0, 1.0]
     """
-    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
-    folded = _split(mask, scores, labels, codes, pos_label)
+    folded = _folded(y_true, y_score, folds, pos_label, model)
+    labels, pos_label = folded.labels, folded.pos_label
     curves = []
     for c in folded.counts:
         thresholds, tp, fp = _curve(c)
@@ -505,7 +650,7 @@ def _tpr_at_fpr(counts: ScoreCounts, x: np.ndarray) -> np.ndarray:
 
 
 def fold_vertical_average(
-    y_true, y_score, folds, *, fpr=None, pos_label=None, confidence_level=0.95, spread="t"
+    y_true, y_score=None, folds=None, *, model=None, fpr=None, pos_label=None, confidence_level=0.95, spread="t"
 ) -> FoldVerticalAverage:
     """Fold-averaged ROC curve by vertical averaging (Fawcett 2004, §8.1).
 
@@ -523,10 +668,10 @@ def fold_vertical_average(
 
     Parameters
     ----------
-    y_true, y_score, pos_label
-        As in :func:`rocci.roc_curve`.
-    folds : array_like of shape (n,)
-        The fold (or run) of each instance.
+    y_true, y_score, folds, model, pos_label
+        Rows, or the folds' counts alone (a :func:`rocci.scan` result made
+        with ``group=``, with ``model=``; or ``{fold: ScoreCounts}``), as in
+        :func:`fold_roc_curves`.
     fpr : array_like, optional
         FPR values in [0, 1]; default ``0, 0.01, …, 1`` (Fawcett's grid with
         100 samples).
@@ -569,9 +714,9 @@ def fold_vertical_average(
     """
     level = check_confidence_level(confidence_level)
     check_choice("spread", spread, SPREADS)
-    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
     x = DEFAULT_FPR.copy() if fpr is None else _as_grid("fpr", fpr, lo=0.0, hi=1.0)
-    folded = _split(mask, scores, labels, codes, pos_label)
+    folded = _folded(y_true, y_score, folds, pos_label, model)
+    labels = folded.labels
     values = np.vstack([_tpr_at_fpr(c, x) for c in folded.counts])
     mean, sd, low, high = _spread(values, level, spread)
     return FoldVerticalAverage(
@@ -599,9 +744,10 @@ def default_fold_thresholds(scores: np.ndarray, n_thresholds: int = DEFAULT_N_TH
 
 def fold_threshold_average(
     y_true,
-    y_score,
-    folds,
+    y_score=None,
+    folds=None,
     *,
+    model=None,
     thresholds=None,
     n_thresholds=DEFAULT_N_THRESHOLDS,
     pos_label=None,
@@ -623,12 +769,13 @@ def fold_threshold_average(
 
     Parameters
     ----------
-    y_true, y_score, pos_label, folds, confidence_level, spread
-        As in :func:`fold_vertical_average`.
+    y_true, y_score, folds, model, pos_label, confidence_level, spread
+        As in :func:`fold_vertical_average` (rows, or the folds' counts).
     thresholds : array_like, optional
         Thresholds (any reals, ``±inf`` allowed), sorted decreasingly in the
         result.  Default: :func:`default_fold_thresholds` -- ``+inf`` and
-        ``n_thresholds`` pooled scores evenly spaced by rank.
+        ``n_thresholds`` pooled scores evenly spaced by rank (from counts,
+        the union of the folds' distinct scores: the same thresholds).
     n_thresholds : int, default 50
         Number of sampled thresholds when ``thresholds`` is not given.
 
@@ -654,14 +801,15 @@ def fold_threshold_average(
     """
     level = check_confidence_level(confidence_level)
     check_choice("spread", spread, SPREADS)
-    mask, scores, labels, codes, pos_label = _prepare(y_true, y_score, folds, pos_label)
     if thresholds is None:
         if isinstance(n_thresholds, (bool, np.bool_)) or not isinstance(n_thresholds, (int, np.integer)) or n_thresholds < 2:
             raise InputError(f"n_thresholds ({n_thresholds!r}) must be a whole number of at least 2.")
-        t = default_fold_thresholds(scores, int(n_thresholds))
     else:
         t = np.sort(_as_grid("thresholds", thresholds))[::-1]
-    folded = _split(mask, scores, labels, codes, pos_label)
+    folded = _folded(y_true, y_score, folds, pos_label, model)
+    labels = folded.labels
+    if thresholds is None:  # the pooled distinct scores: every fold's distinct scores together
+        t = default_fold_thresholds(np.concatenate([c.table()[0] for c in folded.counts]), int(n_thresholds))
     tp = np.vstack([c.n_pos_ge(t) for c in folded.counts]).astype(np.int64)
     fp = np.vstack([c.n_neg_ge(t) for c in folded.counts]).astype(np.int64)
     tpr = tp / folded.n_pos[:, None]
@@ -686,12 +834,51 @@ def _threshold_value(name: str, value) -> float:
     return v
 
 
+def _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b) -> tuple[_Folded, _Folded]:
+    """Both models' folds: from a scan (``model_a``, ``model_b``), a mapping ``{fold: PairedCounts}``, or rows."""
+    from .data.scan import ScanResult
+
+    if _is_counts(y_true):
+        if score_a is not None or score_b is not None or folds is not None:
+            hint = (" (name the scan's models with model_a= and model_b=)"
+                    if isinstance(score_a, str) or isinstance(score_b, str) else "")
+            raise InputError("Pass either the folds' counts alone (a rocci.scan(..., group=) result or "
+                             f"{{fold: PairedCounts}}) or y_true with score_a, score_b and folds, not both{hint}.")
+        if isinstance(y_true, ScanResult):
+            if model_a is None or model_b is None:
+                raise InputError(f"Say which two models of the scan to compare: model_a= and model_b= (the models "
+                                 f"are {y_true.models}).")
+            if model_a == model_b:
+                raise InputError(f"model_a and model_b are both {model_a!r}: choose two different models.")
+            return _from_scan(y_true, model_a, "model_a"), _from_scan(y_true, model_b, "model_b")
+        if model_a is not None or model_b is not None:
+            raise InputError("model_a= and model_b= name models of a rocci.scan result; a mapping "
+                             "{fold: PairedCounts} holds the two models already: leave them out.")
+        for k, p in y_true.items():
+            if not isinstance(p, PairedCounts):
+                raise InputError(f"Fold {k!r} holds a {type(p).__name__}: comparing two models fold by fold needs "
+                                 "each fold's rocci.PairedCounts (the two models on the same instances), e.g. "
+                                 "{g: r.paired('a', 'b') for g, r in scan.groups.items()}.")
+        fa = _from_mapping({k: p.model(0) for k, p in y_true.items()}, pos_label)
+        fb = _from_mapping({k: p.model(1) for k, p in y_true.items()}, pos_label)
+        return fa, fb
+    _refuse_pooled(y_true)
+    if model_a is not None or model_b is not None:
+        raise InputError("model_a= and model_b= name models of a rocci.scan result given as the first argument; "
+                         "with arrays, give the scores as score_a and score_b.")
+    mask, a, labels, codes, pos_label = _prepare(y_true, score_a, folds, pos_label, name="score_a")
+    b = check_scores(score_b, name="score_b", n=mask.size)
+    return _split(mask, a, labels, codes, pos_label), _split(mask, b, labels, codes, pos_label)
+
+
 def compare_folds(
     y_true,
-    score_a,
-    score_b,
-    folds,
+    score_a=None,
+    score_b=None,
+    folds=None,
     *,
+    model_a=None,
+    model_b=None,
     measure="auc",
     threshold_a=None,
     threshold_b=None,
@@ -714,12 +901,20 @@ def compare_folds(
 
     Parameters
     ----------
-    y_true, pos_label
-        As in :func:`rocci.roc_curve`.
+    y_true : array_like of shape (n,), ScanResult or mapping
+        The labels (as in :func:`rocci.roc_curve`), or the folds' counts
+        alone (``score_a``, ``score_b`` and ``folds`` left out): a
+        :func:`rocci.scan` result made with ``group=`` (with ``model_a=``
+        and ``model_b=``; the models' own tables per group suffice, no
+        ``paired=`` needed), or a mapping ``{fold: PairedCounts}``.
     score_a, score_b : array_like of shape (n,)
-        The two models' scores of the same instances.
+        The two models' scores of the same instances (rows only).
     folds : array_like of shape (n,)
-        The fold of each instance (the same for both models).
+        The fold of each instance, the same for both models (rows only).
+    model_a, model_b : str, optional
+        The two models of a scan (counts only).
+    pos_label
+        As in :func:`rocci.roc_curve`.
     measure : {"auc", "error"}
         ``"auc"``: each fold's AUC (Mann–Whitney, ties 1/2).  ``"error"``:
         each fold's error rate ``(FN + FP)/n_k`` with ``score >= threshold``
@@ -739,6 +934,8 @@ def compare_folds(
 
     Notes
     -----
+    Each fold's AUC and error rate depend on one model's counts only, so a
+    scan's per-group tables of each model give the same values as the rows.
     The folds' training sets overlap, so the ``d_k`` are not independent and
     this test is known to be liberal (too many false rejections; Dietterich
     1998, "Approximate statistical tests for comparing supervised
@@ -757,8 +954,8 @@ def compare_folds(
     level = check_confidence_level(confidence_level)
     check_choice("measure", measure, MEASURES)
     check_choice("alternative", alternative, ALTERNATIVES)
-    mask, a, labels, codes, pos_label = _prepare(y_true, score_a, folds, pos_label, name="score_a")
-    b = check_scores(score_b, name="score_b", n=mask.size)
+    fa, fb = _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b)
+    labels = fa.labels
     if measure == "error":
         if threshold_a is None:
             raise InputError(
@@ -769,8 +966,6 @@ def compare_folds(
         tb = ta if threshold_b is None else _threshold_value("threshold_b", threshold_b)
     else:
         ta = tb = None
-    fa = _split(mask, a, labels, codes, pos_label)
-    fb = _split(mask, b, labels, codes, pos_label)
 
     def values(folded: _Folded, t) -> np.ndarray:
         out = np.empty(len(folded.counts))

@@ -394,3 +394,175 @@ def test_figures_draw_the_results_as_they_are():
     pooled = plots_folds.pooled_figure(rocci.roc_curve(y, a), threshold=rocci.threshold_ci(y, a, thresholds=thr.thresholds),
                                        corner=True)
     assert list(pooled.layout.xaxis.range) == pytest.approx([-0.005, 0.505])
+
+
+# --------------------------------------------------------------------------
+# the folds' counts in place of rows (a scan with group=, or {fold: counts})
+# --------------------------------------------------------------------------
+
+
+def cv_rows(seed, n=400, sizes=(0.05, 0.1, 0.15, 0.2, 0.2, 0.3), labels=("fraud", "ok")):
+    """Two models with heavy ties (scores on a grid of 0.1), string labels, unequal folds numbered 1, 2, ..., 12
+    in steps (so that the folds' text order, 1, 10, 11, 2, ..., differs from their order)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    folds = np.array([1, 2, 3, 10, 11, 12])[rng.choice(len(sizes), n, p=np.asarray(sizes) / sum(sizes))]
+    pos = rng.random(n) < 0.35
+    a = np.round(pos * 0.8 + rng.normal(size=n), 1)
+    b = np.round(pos * 0.5 + rng.normal(size=n) + 0.4 * a, 1)
+    return pd.DataFrame({"y": np.where(pos, labels[0], labels[1]), "a": a, "b": b, "fold": folds})
+
+
+def counts_inputs(rows, model):
+    """The folds' counts of ``model``, every way they can be given, each with the keyword arguments it needs."""
+    result = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud", group="fold")
+    tables = {f: rocci.ScoreCounts.from_frame(part.groupby(model, as_index=False).agg(
+        n_pos=("y", lambda v: int((v == "fraud").sum())), n_neg=("y", lambda v: int((v != "fraud").sum()))),
+        score=model, pos_label="fraud") for f, part in rows.groupby("fold")}
+    arrays = {f: rocci.ScoreCounts.from_arrays(part["y"], part[model], pos_label="fraud")
+              for f, part in rows.groupby("fold")}
+    return [("scan", result, {"model": model}), ("tables", tables, {}), ("arrays", arrays, {})]
+
+
+def assert_same_result(got, ref):
+    """Every array and frame of two fold results identical (no tolerance)."""
+    import pandas as pd
+
+    assert type(got) is type(ref) and got.folds == ref.folds
+    pd.testing.assert_frame_equal(got.to_frame(), ref.to_frame(), check_exact=True)
+    for name in ("points_frame", "folds_frame", "summary_frame"):
+        if hasattr(ref, name):
+            pd.testing.assert_frame_equal(getattr(got, name)(), getattr(ref, name)(), check_exact=True)
+    for field in ("fold_tpr", "fold_fpr", "fold_tp", "fold_fp", "thresholds", "value_a", "value_b", "n_pos", "n_neg"):
+        if hasattr(ref, field):
+            np.testing.assert_array_equal(getattr(got, field), getattr(ref, field))
+    if hasattr(ref, "curves"):
+        for c, r in zip(got.curves, ref.curves):
+            for field in ("thresholds", "fpr", "tpr", "tp", "fp"):
+                np.testing.assert_array_equal(getattr(c, field), getattr(r, field))
+            assert (c.auc, c.n_pos, c.n_neg, c.pos_label) == (r.auc, r.n_pos, r.n_neg, r.pos_label)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fold_functions_from_counts_equal_the_rows(seed):
+    rows = cv_rows(seed)
+    y, a, f = rows["y"].to_numpy(), rows["a"].to_numpy(), rows["fold"].to_numpy()
+    ref_curves = rocci.fold_roc_curves(y, a, f, pos_label="fraud")
+    assert ref_curves.folds == [1, 2, 3, 10, 11, 12]
+    sizes = ref_curves.to_frame()[["n_pos", "n_neg"]].sum(axis=1)
+    assert sizes.max() > 3 * sizes.min()  # unequal folds
+    calls = [
+        (rocci.fold_roc_curves, {}),
+        (rocci.fold_vertical_average, {}),
+        (rocci.fold_vertical_average, dict(fpr=[0, 0.1, 0.3, 0.35, 1], spread="sd", confidence_level=0.9)),
+        (rocci.fold_threshold_average, {}),
+        (rocci.fold_threshold_average, dict(n_thresholds=7, spread="se")),
+        (rocci.fold_threshold_average, dict(thresholds=[2.0, 0.5, 0.3, -0.25, -np.inf])),
+    ]
+    for name, counts, extra in counts_inputs(rows, "a"):
+        for fn, kw in calls:
+            ref = fn(y, a, f, pos_label="fraud", **kw)
+            got = fn(counts, **extra, **kw)
+            assert_same_result(got, ref)
+            assert got.folds == [1, 2, 3, 10, 11, 12], name
+    assert rocci.fold_roc_curves(counts_inputs(rows, "a")[0][1], model="a").pos_label == "fraud"
+
+
+@pytest.mark.parametrize("measure,kw", [("auc", {}), ("error", dict(threshold_a=0.3, threshold_b=0.1)),
+                                        ("auc", dict(alternative="less", confidence_level=0.8))])
+def test_compare_folds_from_counts_equals_the_rows(measure, kw):
+    rows = cv_rows(4)
+    y, a, b, f = (rows[c].to_numpy() for c in ("y", "a", "b", "fold"))
+    ref = rocci.compare_folds(y, a, b, f, pos_label="fraud", measure=measure, **kw)
+    # a scan's per-group tables of each model (no pairs needed), and the per-group pair tables
+    plain = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud", group="fold")
+    assert_same_result(rocci.compare_folds(plain, model_a="a", model_b="b", measure=measure, **kw), ref)
+    paired = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud", group="fold", paired=True)
+    per_fold = {g: r.paired("a", "b") for g, r in paired.groups.items()}
+    assert_same_result(rocci.compare_folds(per_fold, measure=measure, **kw), ref)
+    # the other way round is the other difference
+    back = {**kw, **({"threshold_a": kw["threshold_b"], "threshold_b": kw["threshold_a"]} if "threshold_a" in kw else {})}
+    swapped = rocci.compare_folds(plain, model_a="b", model_b="a", measure=measure, **back)
+    np.testing.assert_array_equal(swapped.difference, -ref.difference)
+
+
+def test_folds_from_counts_with_text_folds_and_zero_one_labels():
+    rows = cv_rows(5, labels=(1, 0))
+    rows["fold"] = rows["fold"].map({1: "k1", 2: "k2", 3: "k3", 10: "k10", 11: "k11", 12: "k12"})
+    y, a, f = rows["y"].to_numpy(), rows["a"].to_numpy(), rows["fold"].to_numpy()
+    result = rocci.scan(rows, label="y", scores="a", group="fold")  # one model: model= not needed
+    ref = rocci.fold_vertical_average(y, a, f)
+    got = rocci.fold_vertical_average(result)
+    assert got.folds == ref.folds == ["k1", "k10", "k11", "k12", "k2", "k3"]
+    assert_same_result(got, ref)
+    assert rocci.fold_roc_curves(result).pos_label == rocci.fold_roc_curves(y, a, f).pos_label == 1
+
+
+def test_a_fold_with_one_class_gives_the_rows_error_from_counts():
+    rows = cv_rows(6)
+    rows.loc[rows["fold"] == 11, "y"] = "ok"  # fold 11: negatives only
+    rows.loc[rows["fold"] == 2, "y"] = "fraud"  # fold 2: positives only
+    y, a, b, f = (rows[c].to_numpy() for c in ("y", "a", "b", "fold"))
+    with pytest.raises(InputError) as from_rows:
+        rocci.fold_roc_curves(y, a, f, pos_label="fraud")
+    message = str(from_rows.value)
+    assert message.startswith("Fold 2 has no negative instances") and "2 folds are in this case: 2, 11" in message
+    result = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud", group="fold")
+    assert sorted(result.groups) == [1, 3, 10, 12]  # a group with one class has no counts of its own...
+    assert result.group_sizes[11] == (0, int((rows["fold"] == 11).sum()))  # ...its sizes are kept
+    assert result.group_sizes[2] == (int((rows["fold"] == 2).sum()), 0)
+    one_class = {g: rocci.ScoreCounts(np.sort(a[(f == g) & (y == "fraud")]), np.sort(a[(f == g) & (y == "ok")]),
+                                      pos_label="fraud") for g in np.unique(f)}
+    for fn in (rocci.fold_roc_curves, rocci.fold_vertical_average, rocci.fold_threshold_average):
+        with pytest.raises(InputError) as got:
+            fn(result, model="a")
+        assert str(got.value) == message
+        with pytest.raises(InputError) as got:
+            fn(one_class)
+        assert str(got.value) == message
+    with pytest.raises(InputError) as from_rows:
+        rocci.compare_folds(y, a, b, f, pos_label="fraud")
+    with pytest.raises(InputError) as got:
+        rocci.compare_folds(result, model_a="a", model_b="b")
+    assert str(got.value) == str(from_rows.value) == message
+
+
+def test_counts_bad_input_messages():
+    rows = cv_rows(7)
+    result = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud", group="fold")
+    pooled = rocci.scan(rows, label="y", scores=["a", "b"], pos_label="fraud")
+    y, a, f = rows["y"].to_numpy(), rows["a"].to_numpy(), rows["fold"].to_numpy()
+    with pytest.raises(InputError, match=r"2 models \('a', 'b'\): say which one with model="):
+        rocci.fold_roc_curves(result)
+    with pytest.raises(InputError, match="No model 'c' in this scan"):
+        rocci.fold_vertical_average(result, model="c")
+    with pytest.raises(InputError, match="no folds: scan again with group="):
+        rocci.fold_threshold_average(pooled, model="a")
+    with pytest.raises(InputError, match="pooled counts of all folds"):
+        rocci.fold_roc_curves(pooled["a"])
+    with pytest.raises(InputError, match="not both"):
+        rocci.fold_roc_curves(result, a, f)
+    with pytest.raises(InputError, match="model= names a model of a rocci.scan result"):
+        rocci.fold_roc_curves(y, a, f, model="a", pos_label="fraud")
+    with pytest.raises(InputError, match="folds is missing"):
+        rocci.fold_roc_curves(y, a, pos_label="fraud")
+    with pytest.raises(InputError, match="only one fold"):
+        rocci.fold_roc_curves({1: result.groups[1]["a"]})
+    with pytest.raises(InputError, match="no folds in these counts"):
+        rocci.fold_vertical_average({})
+    with pytest.raises(InputError, match=r"Fold 1 holds a PairedCounts: .*paired.model\('a'\)"):
+        rocci.fold_roc_curves({1: rocci.PairedCounts(np.array([1.0]), np.array([2.0]), np.array([1]), np.array([1]))})
+    with pytest.raises(InputError, match="different positive labels"):
+        rocci.fold_roc_curves({1: rocci.ScoreCounts.from_arrays([0, 1], [0.1, 0.2]),
+                               2: rocci.ScoreCounts.from_arrays(["x", "z"], [0.1, 0.2], pos_label="z")})
+    with pytest.raises(InputError, match="model_a= and model_b="):
+        rocci.compare_folds(result)
+    with pytest.raises(InputError, match=r"not both \(name the scan's models with model_a= and model_b="):
+        rocci.compare_folds(result, "a", "b")
+    with pytest.raises(InputError, match="both 'a'"):
+        rocci.compare_folds(result, model_a="a", model_b="a")
+    with pytest.raises(InputError, match="needs each fold's rocci.PairedCounts"):
+        rocci.compare_folds({g: r["a"] for g, r in result.groups.items()})
+    with pytest.raises(InputError, match="model_a= and model_b= name models of a rocci.scan result given"):
+        rocci.compare_folds(y, a, a, f, model_a="a", pos_label="fraud")

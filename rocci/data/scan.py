@@ -76,7 +76,13 @@ class ScanResult:
     dropped_by_column : dict of str to int
         Rows missing a value in each used column (a row missing several counts in each).
     groups : dict
-        One :class:`ScanResult` per value of the ``group`` column (empty without one).
+        One :class:`ScanResult` per value of the ``group`` column that holds both classes (empty
+        without a group column).  A group with one class only has no scan of its own (counts need both
+        classes); it is in ``group_sizes``.
+    group_sizes : dict
+        ``(positives, negatives)`` of every value of the ``group`` column, in the order of ``groups``
+        (a group with one class included): what :func:`rocci.fold_roc_curves` and the other fold
+        functions check, as they do on rows.
     rounding : dict of str to RoundingEffect
         When the scores were rounded: each model's largest possible change of the AUC and of the
         rates (empty otherwise).
@@ -94,6 +100,7 @@ class ScanResult:
     groups: dict = field(default_factory=dict)
     source: str = ""
     rounding: dict = field(default_factory=dict)
+    group_sizes: dict = field(default_factory=dict)
 
     @property
     def n_dropped(self) -> int:
@@ -587,7 +594,10 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         query must be one SELECT statement (DuckDB's parser decides; a final
         semicolon is dropped): it is read as a table, never run as a script.
     group : str, optional
-        A fold or group column: ``result.groups[value]`` holds each group's own scan.
+        A fold or group column: ``result.groups[value]`` holds each group's own scan (a group
+        with one class only: in ``result.group_sizes`` alone), and the fold functions take the
+        result as it is (``rocci.fold_roc_curves(result, model="gbm")``).  Rows missing the group
+        (NULL, or NaN in a floating-point column) are dropped and counted.
     paired : bool or list of (a, b), default False
         Also reduce every pair of models (True) or these pairs, for the two-model
         functions.  A pair's table has one row per distinct (score_a, score_b):
@@ -659,6 +669,9 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
     try:
         rel, described = d.relation(source, table, query, allowed_root)
         kinds = d.describe(rel)
+        if group is not None and (group == label or group in models):
+            raise InputError(f"Column {group!r} is the group column and also the label or a score column: choose a "
+                             "separate group (fold) column, or none.")
         used = [label, *models] + ([group] if group is not None else [])
         for col in used:
             if col not in kinds:
@@ -667,13 +680,16 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
             if not d.numeric(kinds[col]):
                 raise InputError(f"Score column {col!r} holds {kinds[col]} values, not numbers: scores must be "
                                  "numeric. Cast it in a query= (e.g. CAST(col AS DOUBLE)) if it holds numbers as text.")
-        return _scan(d, rel, described, label, models, pos_label, group, paired, rounding, max_table_rows, progress)
+        # a floating-point group column's NaN is missing, as in memory (pandas.isna); DuckDB and Spark keep it
+        group_nan = group is not None and str(kinds[group]).upper() in ("DOUBLE", "FLOAT", "REAL")
+        return _scan(d, rel, described, label, models, pos_label, group, paired, rounding, max_table_rows, progress,
+                     group_nan=group_nan)
     finally:
         d.close()
 
 
 def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None, max_rows=None,
-          progress=None) -> ScanResult:
+          progress=None, *, group_nan=False) -> ScanResult:
     """The statements, the same text for every engine ``d`` (only quoting, ``is_inf`` and ``element`` differ)."""
     if paired is True:
         pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
@@ -696,8 +712,13 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
     q = {c: d.quote(c) for c in [label, *models] + ([group] if group is not None else [])}
     x = {c: f"CAST({q[c]} AS DOUBLE)" for c in models}
     # One pass for the row counts, the missing values per column and the infinite scores.
+    # A group's NaN is tested through a one-element array: DuckDB 2.0 takes a Parquet column's min/max
+    # statistics (which leave NaN out) as proof that no value is NaN and drops `NOT isnan(col)`.
+    group_is_nan = f"isnan({d.element([f'CAST({q[group]} AS DOUBLE)'], '1')})" if group_nan else None
     parts = ["count(*) AS n"] + [f"count(*) FILTER (WHERE {q[c]} IS NULL OR isnan(TRY_CAST({q[c]} AS DOUBLE))) "
                                  f"AS {d.quote('missing_' + str(c))}" if c in models else
+                                 f"count(*) FILTER (WHERE {q[c]} IS NULL OR {group_is_nan}) "
+                                 f"AS {d.quote('missing_' + str(c))}" if c == group and group_nan else
                                  f"count(*) FILTER (WHERE {q[c]} IS NULL) AS {d.quote('missing_' + str(c))}"
                                  for c in q]
     parts += [f"count(*) FILTER (WHERE {d.is_inf(x[c])}) AS {d.quote('inf_' + str(c))}" for c in models]
@@ -709,6 +730,7 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
                              "-inf). Scores must be finite numbers: replace or remove these rows.")
     keep = " AND ".join(f"{q[c]} IS NOT NULL" for c in q)
     keep += "".join(f" AND NOT isnan({x[c]})" for c in models)
+    keep += f" AND NOT {group_is_nan}" if group_nan else ""
     step("reading the label values")
     labels = d.sql(f"SELECT {q[label]} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 ORDER BY 1",
                    what="reading the label values")
@@ -775,18 +797,22 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
     total = build({m: f.groupby(m, as_index=False)[["n_pos", "n_neg"]].sum() for m, f in singles.items()},
                   {p: f.groupby(list(p), as_index=False)[["n_pos", "n_neg"]].sum() for p, f in joint.items()},
                   n_in, n_used, label_counts, described)
-    groups = {}
+    groups, sizes = {}, {}
     for g in sorted(singles[models[0]][group].unique().tolist(), key=str):
         sub = {m: f[f[group] == g] for m, f in singles.items()}
         subj = {p: f[f[group] == g] for p, f in joint.items()}
-        n_g = int(sub[models[0]][["n_pos", "n_neg"]].to_numpy().sum())
+        g_pos, g_neg = (int(v) for v in sub[models[0]][["n_pos", "n_neg"]].to_numpy().sum(axis=0))
+        sizes[g] = (g_pos, g_neg)
+        n_g = g_pos + g_neg
+        if g_pos == 0 or g_neg == 0:  # counts need both classes: in group_sizes only (the fold functions say so)
+            continue
         try:
             groups[g] = build(sub, subj, n_g, n_g, {}, f"{described}, {group} = {g}")
         except InputError as exc:
             raise InputError(f"Group {group} = {g!r}: {exc}") from None
     groups = {g: _with_rounding(r, rounded_text) for g, r in groups.items()}
     return _with_rounding(ScanResult(total.counts, pos, label_counts, n_in, n_used, dropped, total.pairs, groups,
-                                     described), rounded_text)
+                                     described, group_sizes=sizes), rounded_text)
 
 
 def _with_rounding(result: ScanResult, description: str) -> ScanResult:

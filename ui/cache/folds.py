@@ -45,6 +45,62 @@ def compare_folds(key: str, model_a: str, model_b: str, measure: str, threshold_
                                confidence_level=confidence_level)
 
 
+# --- the folds' counts of the Large-data source -------------------------------
+
+
+@st.cache_data(max_entries=8, scope="session", show_spinner="Computing one ROC curve per fold from the counts…")
+def fold_roc_curves_counts(key: str, model: str, _scan):
+    """:func:`rocci.fold_roc_curves` on a scan's groups (``key``: the scan's analysis key)."""
+    return rocci.fold_roc_curves(_scan, model=model)
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Averaging the folds' curves vertically…")
+def fold_vertical_average_counts(key: str, model: str, fpr: tuple | None, confidence_level: float, spread: str,
+                                 _scan):
+    return rocci.fold_vertical_average(_scan, model=model, fpr=None if fpr is None else list(fpr),
+                                       confidence_level=confidence_level, spread=spread)
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Averaging the folds' curves at fixed thresholds…")
+def fold_threshold_average_counts(key: str, model: str, n_thresholds: int, confidence_level: float, spread: str,
+                                  _scan):
+    return rocci.fold_threshold_average(_scan, model=model, n_thresholds=n_thresholds,
+                                        confidence_level=confidence_level, spread=spread)
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Running the paired t-test over folds…")
+def compare_folds_counts(key: str, model_a: str, model_b: str, measure: str, threshold_a: float | None,
+                         threshold_b: float | None, confidence_level: float, _scan):
+    return rocci.compare_folds(_scan, model_a=model_a, model_b=model_b, measure=measure, threshold_a=threshold_a,
+                               threshold_b=threshold_b, confidence_level=confidence_level)
+
+
+#: Folds listed by name in :func:`fold_sizes_text` (the rest are counted).
+LISTED_FOLDS = 20
+
+
+def fold_sizes_text(prepared) -> str:
+    """Markdown: the fold column of a Large-data scan, its folds with their sizes, and the rows dropped for a
+    missing fold (``prepared``: a :class:`ui.cache.large.CountsPrepared` with a ``fold_column``)."""
+    from ..text import label_text, md_escape
+
+    sizes = prepared.group_sizes
+    order = sorted(sizes, key=lambda g: (not isinstance(g, (int, float)), g if isinstance(g, (int, float)) else str(g)))
+    parts = []
+    for g in order[:LISTED_FOLDS]:
+        n_pos, n_neg = sizes[g]
+        note = " — one class only" if n_pos == 0 or n_neg == 0 else ""
+        parts.append(f"{md_escape(label_text(g))}: {n_pos + n_neg:,} rows ({n_pos:,} positive{note})")
+    more = f" · and {len(order) - LISTED_FOLDS} more" if len(order) > LISTED_FOLDS else ""
+    text = (f"Fold column **{md_escape(prepared.fold_column)}**: {len(order)} fold{'s' if len(order) != 1 else ''}"
+            + (" — " + " · ".join(parts) + more if parts else "") + ".")
+    dropped = prepared.n_dropped_group
+    if dropped:
+        text += (f" **{dropped:,} row{'s' if dropped != 1 else ''} with no fold value dropped** (counted in "
+                 "*Rows dropped*).")
+    return text
+
+
 # --- several classes ---------------------------------------------------------
 
 

@@ -39,10 +39,9 @@ from . import ResultStore
 #: The environment variable that names the server's data directory (unset: no "Large data" source).
 ENV = "ROCCI_DATA_DIR"
 #: Instances above which the dashboard does not expand counts back to one row per instance, nor runs the
-#: analyses that still need rows or whose laws grow with the instances (threshold explorer, precision–recall,
-#: paired ΔTPR at fixed FPR, dominance map, McNemar, Learn); ``ROCCI_MAX_INSTANCES`` changes it (a server with
-#: more memory; about 20 bytes per instance and model).  The simultaneous band and the cost difference of
-#: two models work on the counts at any size.
+#: analyses whose laws grow with the instances (gain and lift with the depth held fixed);
+#: ``ROCCI_MAX_INSTANCES`` changes it (a server with more memory; about 20 bytes per instance and model).
+#: Every page runs on the counts at any size otherwise.
 MAX_INSTANCES = int(os.environ.get("ROCCI_MAX_INSTANCES", "") or 5_000_000)
 #: Rows of a count table (distinct scores of a model, distinct score pairs of a pair) that a scan may
 #: bring to the dashboard; beyond, the scan is refused and the message says to round the scores.
@@ -57,6 +56,9 @@ DATABASES = (".duckdb", ".db", ".ddb")
 SUFFIXES = PARQUET + CSV + DATABASES
 #: Significant digits offered for rounding the scores inside the reduction (0: as they are).
 DIGITS = (0, 2, 3, 4, 5, 6)
+#: Distinct values a fold / group column may hold: each is a fold with its own ROC curve (and its own count
+#: tables), so a column with more (an id, a date-time, a score) is refused before the scan.
+MAX_GROUPS = 100
 
 
 class TooLarge(rocci.InputError):
@@ -137,6 +139,7 @@ class LargeSpec:
     scores: tuple = ()
     digits: int | None = None  # significant digits (None: the scores as they are)
     pairs: bool = True
+    group: str | None = None  # a fold / group column: each value's counts too (rocci.scan(group=...))
 
     def source(self) -> str | None:
         return None if self.path is None else str(Path(self.root) / self.path)
@@ -239,16 +242,34 @@ def label_counts(root: str, path: str | None, table: str | None, query: str | No
                                    query=query, allowed_root=root)
 
 
+@st.cache_data(max_entries=16, ttl="1h", show_spinner=False)
+def group_counts(root: str, path: str | None, table: str | None, query: str | None, group: str, stamp: str) -> dict:
+    """Rows per value of the fold / group column, at most :data:`MAX_GROUPS` + 1 values (one pass over that
+    column): more than :data:`MAX_GROUPS` values and the column is refused (:func:`too_many_groups`)."""
+    return rdata.scan_label_counts(None if path is None else str(Path(root) / path), label=group, table=table,
+                                   query=query, allowed_root=root, max_values=MAX_GROUPS)
+
+
+def too_many_groups(group: str) -> str:
+    """Why a fold / group column with more than :data:`MAX_GROUPS` values is refused, and what to do."""
+    return (f"The fold / group column {group} has more than {MAX_GROUPS} different values. A fold column holds "
+            "the few folds (or runs) each row was scored in, and each value gets its own ROC curve and its own "
+            f"count tables. Choose the column of folds, or none; to group by a finer column, bin it in a SQL "
+            f"query first (e.g. CAST(id % 10 AS INTEGER) AS fold).")
+
+
 class CountsPrepared:
     """A scan's counts, with the attributes of :class:`rocci.data.PreparedData` that pages read.
 
     ``counts[model]`` is a :class:`GuardedCounts`, ``paired(a, b)`` a :class:`GuardedPairs`; there is no
-    ``is_positive`` and no fold (the rows stay where they are).
+    ``is_positive`` and no ``fold`` array (the rows stay where they are).  With a fold / group column
+    (``spec.group``), ``fold_column`` names it and ``scan.groups`` holds each fold's counts, which the fold
+    functions take as they are (``rocci.fold_roc_curves(prepared.scan, model=...)``); ``group_sizes`` gives
+    each fold's positives and negatives.
     """
 
     from_counts = True
     fold = None
-    fold_column = None
     one_vs_rest = False
 
     def __init__(self, scan: rdata.ScanResult, spec: LargeSpec):
@@ -272,6 +293,18 @@ class CountsPrepared:
         self.dropped_by_column = dict(scan.dropped_by_column)
         self.negative_labels = tuple(v for v in scan.label_counts if not _labels_equal(v, scan.pos_label))
         self.rounding = dict(scan.rounding)
+        self.fold_column = spec.group
+        self.group_sizes = dict(scan.group_sizes)
+
+    @property
+    def n_folds(self) -> int:
+        """Distinct values of the fold / group column among the rows used (0 without one)."""
+        return len(self.group_sizes)
+
+    @property
+    def n_dropped_group(self) -> int:
+        """Rows dropped because their fold / group value is missing (0 without a group column)."""
+        return int(self.dropped_by_column.get(str(self.fold_column), 0)) if self.fold_column is not None else 0
 
     @property
     def n_pos(self) -> int:
@@ -355,7 +388,7 @@ def run_scan(spec: LargeSpec, key: str) -> CountsPrepared:
             result = rocci.scan(
                 spec.source(), label=spec.label, scores=list(spec.scores), pos_label=spec.pos_label,
                 table=spec.table, query=spec.query, significant_digits=spec.digits,
-                paired=bool(spec.pairs and len(spec.scores) > 1), allowed_root=spec.root,
+                paired=bool(spec.pairs and len(spec.scores) > 1), allowed_root=spec.root, group=spec.group,
                 max_table_rows=MAX_TABLE_ROWS, progress=progress)
     finally:
         bar.empty()
