@@ -2,8 +2,10 @@
 route (one joint law of (FP*_a, FP*_b) per cell triple, rocci.precision.paired._recall_law), same run.
 
 Two binormal models (correlation 0.7 of the scores, seeded), 30% positives by default; median of --runs.
-Usage: PYTHONPATH=. python bench/bench_compare_precision.py [--rows 2000] [--levels 99] [--old-levels 2]
+Usage: PYTHONPATH=. python scripts/time_compare_precision.py [--rows 2000] [--levels 99] [--old-levels 2]
 [--runs 1] [--share 0.3]  (--old-levels K: the former route at K levels only, it takes minutes per level)
+
+A development timing, not yet a bench/ script: it writes no --json record and bench/report.py does not run it.
 """
 
 from __future__ import annotations
