@@ -147,6 +147,18 @@ def page(browser, app_url):
         context.close()
 
 
+@pytest.fixture
+def large_page(browser, served):
+    """A 1400-px page for the Large-data tests; ``served`` (the data directory and its server) is each module's own."""
+    context = browser.new_context(viewport={"width": 1400, "height": 2200}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(120_000)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
 def wait_for_app(page, *, settle_ms: int = 300) -> None:
     """Wait until the current rerun has finished (what Streamlit's own e2e suite does)."""
     page.wait_for_timeout(settle_ms)  # let a rerun that was just triggered start

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CHROMIUM_ARGS, running_server  # noqa: E402
+from conftest import running_server  # noqa: E402
 from test_dashboard import choose, no_exception, segment  # noqa: E402
 
 import rocci  # noqa: E402
@@ -54,17 +54,6 @@ def served(tmp_path_factory):
     _cv_frame().to_parquet(root / "cv" / "folds.parquet", index=False)
     with running_server("streamlit-server-large.log", env={"ROCCI_DATA_DIR": str(root)}) as (_, url):
         yield root, url
-
-
-@pytest.fixture
-def large_page(browser, served):
-    context = browser.new_context(viewport={"width": 1400, "height": 2200}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(120_000)
-    try:
-        yield pg
-    finally:
-        context.close()
 
 
 def test_pick_a_file_scan_it_and_open_the_roc_and_compare_pages(large_page, served, wait, shot):

@@ -45,17 +45,6 @@ def served(tmp_path_factory):
         yield root, url
 
 
-@pytest.fixture
-def large_page(browser, served):
-    context = browser.new_context(viewport={"width": 1400, "height": 2200}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(120_000)
-    try:
-        yield pg
-    finally:
-        context.close()
-
-
 def clean(page):
     no_exception(page)
     main = page.get_by_test_id("stMain")
