@@ -7,7 +7,8 @@ from scipy import special
 
 from ._results import VerticalCI
 from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from .exact import mixture_quantile, mixture_quantiles_by_table, mixture_skewness, order_statistic_laws
+from .exact import (mixture_quantile, mixture_quantiles_by_table, mixture_skewness, order_statistic_laws,
+                    order_statistic_runs)
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
 
@@ -51,6 +52,46 @@ def _segments(weights: np.ndarray, values: np.ndarray, level_start: np.ndarray, 
     change[1:] |= values[1:] != values[:-1]
     starts = np.flatnonzero(change)
     return np.add.reduceat(weights, starts), values[starts], np.searchsorted(starts, offsets)
+
+
+class _Runs:
+    """Each level's compressed mixture ``(weights, p)``, sliced from flat arrays on demand (a sequence)."""
+
+    def __init__(self, weights: np.ndarray, values: np.ndarray, offsets: np.ndarray):
+        self._w, self._v, self._off = weights, values, offsets
+
+    def __len__(self) -> int:
+        return self._off.size - 1
+
+    def __getitem__(self, i: int):
+        i = range(len(self))[i]  # (negative indices; IndexError past the end)
+        a, b = int(self._off[i]), int(self._off[i + 1])
+        return self._w[a:b], self._v[a:b]
+
+
+class _ThresholdLaws:
+    """The law of ``T_r`` over distinct negative scores at each level, built on first use (a sequence).
+
+    The intervals need each level's cells merged over equal ``p_k`` only (far fewer edges), so the
+    per-cell law behind the threshold's distribution is computed when it is asked for."""
+
+    def __init__(self, counts, r_levels: np.ndarray, m_neg: int, n_neg: int):
+        self._args = (counts, r_levels, m_neg, n_neg)
+        self._laws = None
+
+    def __len__(self) -> int:
+        return self._args[1].size
+
+    def __getitem__(self, i: int):
+        if self._laws is None:
+            counts, r_levels, m_neg, n_neg = self._args
+            k, w, offsets, _ = order_statistic_laws(r_levels, m_neg, n_neg)
+            level_start = np.zeros(k.size, dtype=bool)
+            level_start[offsets[:-1]] = True
+            tw, ts, t_off = _segments(w, counts.neg_at_rank(k), level_start, offsets)
+            self._laws = _Runs(tw, ts, t_off)
+        w, s = self._laws[i]
+        return s, w
 
 
 def vertical_ci(
@@ -154,26 +195,27 @@ def vertical_ci(
     k_obs = np.clip(np.ceil(np.round(levels * n_neg, 9)).astype(np.int64), 1, n_neg)
     tpr = counts.n_pos_ge(counts.neg_at_rank(k_obs)) / n_pos
 
-    # The laws of T_r at every level in one pass (order_statistic_laws), then each level's
-    # mixture compressed over equal p (and its threshold law over tied scores) by segments.
-    k, w, offsets, trunc = order_statistic_laws(r_levels, m_neg, n_neg)
-    t_scores = counts.neg_at_rank(k)  # the k-th largest negative (neg_desc()[k − 1]) without expanding a table
-    p = counts.n_pos_ge(t_scores) / n_pos
-    level_start = np.zeros(k.size, dtype=bool)
-    level_start[offsets[:-1]] = True
-    cw, cp, c_off = _segments(w, p, level_start, offsets)
+    # The laws of T_r at every level in one pass, each level's cells merged over runs of equal
+    # p_k = #{positives >= k-th largest negative}/n+ (order_statistic_runs: only the edges where p_k
+    # changes are computed).
+    def p_of(k):  # (neg_at_rank: the k-th largest negative, neg_desc()[k − 1], without expanding a table)
+        return counts.n_pos_ge(counts.neg_at_rank(k)) / n_pos
+
+    _, cp, cw, c_off, trunc = order_statistic_runs(r_levels, m_neg, n_neg, p_of)
     level_of = np.repeat(np.arange(h), np.diff(c_off))
     total = np.add.reduceat(cw, c_off[:-1])
     mean = np.add.reduceat(cw * cp, c_off[:-1]) / total
     d = cp - mean[level_of]
     var = np.add.reduceat(cw * (d * d + cp * (1 - cp) / m_pos), c_off[:-1]) / total
     sd = np.sqrt(np.maximum(var, 0.0))
-    bounds = c_off.tolist()
-    laws = [(cw[i:j], cp[i:j]) for i, j in zip(bounds[:-1], bounds[1:])]
+    laws = _Runs(cw, cp, c_off)
     if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
         # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use.
         v = np.rint(cp * n_pos).astype(np.int64)
-        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, v, level_of, h, n_pos, m_pos)
+        # (bisection from the normal approximation's neighbourhood where it holds the answer)
+        guess = np.rint(m_pos * (mean[None, :] + np.array([[-z], [z]]) * sd[None, :]) - 0.5)
+        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, v, level_of, h, n_pos, m_pos,
+                                        guess=guess)
         out["low"], out["high"] = ql[0] / m_pos, ql[1] / m_pos
     elif method == "percentile":
         for i, (lw, lp) in enumerate(laws):
@@ -189,10 +231,8 @@ def vertical_ci(
     else:
         out["low"] = np.clip(mean - z * sd, 0, 1)
         out["high"] = np.clip(mean + z * sd, 0, 1)
-    # Law of T_r over distinct scores (tied negatives share one threshold).
-    tw, ts, t_off = _segments(w, t_scores, level_start, offsets)
-    bounds = t_off.tolist()
-    t_laws = [(ts[i:j], tw[i:j]) for i, j in zip(bounds[:-1], bounds[1:])]
+    # Law of T_r over distinct scores (tied negatives share one threshold), on first use.
+    t_laws = _ThresholdLaws(counts, r_levels, m_neg, n_neg)
 
     return VerticalCI(
         fpr=levels,
