@@ -690,8 +690,9 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
         # pmf rows by the ratio b(l + 1)/b(l) from the band's start, anchored by one boost pmf at the
         # mode (rows spanning > 300 decades: products outwards from the mode), summed from the start
         xi, lo_i = x[inner_rows], band_lo[inner_rows]
-        ls = lo_i[:, None] + np.arange(width)[None, :]  # (the last ratio is not used)
-        up = (m - ls) / (ls + 1.0)
+        jj = np.arange(m + 1, dtype=np.float64)
+        ratio = (m - jj) / (jj + 1.0)  # b(l + 1)/b(l) = (m − l)/(l + 1) · p/(1 − p); (the last is not used)
+        up = np.lib.stride_tricks.sliding_window_view(ratio, width)[lo_i]
         up *= (xi / (1.0 - xi))[:, None]
         pmf = table[inner_rows, 1:width + 1]
         pmf[:, 0] = 1.0
@@ -711,13 +712,11 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
         table[-1, 1:width + 1] = 0.0
         table[-1, width] = 1.0
     flat = table.ravel()
-    base = row * (width + 2) - band_lo[row] + 1  # B(l) of component j at flat[base[j] + l], l in its band
-    lo_j, hi_j = band_lo[row], band_lo[row] + width - 1
-    stride = width + 2
+    base = row * (width + 2) + 1  # B(l) of component j at flat[base[j] + l − lo_j[j]], l in its band
+    lo_j = band_lo[row]
 
     def at(j, l):  # flat index of B(l; m, p_j): the band, or the columns standing for 0 and 1
-        return np.where(l < lo_j[j], row[j] * stride, np.where(l > hi_j[j], row[j] * stride + width + 1,
-                                                                 base[j] + l))
+        return base[j] + np.clip(l - lo_j[j], -1, width)
 
     starts = np.searchsorted(level, np.arange(levels))
     qs = np.asarray(qs, dtype=np.float64)

@@ -147,6 +147,52 @@ def test_full_support_sign_probabilities_edge_cells():
         np.testing.assert_allclose(got[0] + got[1] + got[2], 1.0, atol=1e-14)
 
 
+def test_full_support_sign_probabilities_far_tail_windows(monkeypatch):
+    """Windows of S starting at s = 0 far below the mode (1 − γ = 1e-6, m << n): the products from the
+    window's start would overflow, so those rows go outwards from the mode; same sums as per term."""
+    import rocci.compare.laws as laws
+
+    calls = []
+    original = laws._outward_products
+    monkeypatch.setattr(laws, "_outward_products", lambda *a: calls.append(a[0].shape[0]) or original(*a))
+    for n, m, na, nb in [(10**6, 60, [600000, 500000, 999990, 3], [399999, 499999, 9, 999996]),
+                         (10**7, 200, [5 * 10**6, 10], [5 * 10**6 - 1, 7])]:
+        na, nb = np.array(na), np.array(nb)
+        got = difference_sign_probabilities(na, nb, n, m)
+        want = difference_sign_probabilities(na, nb, n, m, eps=1e-60)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
+    assert calls  # the fallback ran
+
+
+def test_full_support_sign_probabilities_against_50_digit_sums():
+    """P(D > 0), P(D = 0), P(D < 0) of D = A − B, (A, B, C) ~ Multinomial(m; n_a/n, n_b/n, rest), against
+    the multinomial summed cell by cell in 50-digit arithmetic: within 1e-15, and the small ones
+    (above 1e-20) within 1e-13 relative."""
+    import mpmath
+
+    mpmath.mp.dps = 50
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        n = int(rng.integers(2, 400))
+        m = min(int(rng.choice([n, int(rng.integers(1, 60))])), 60)
+        na = int(rng.integers(0, n + 1))
+        nb = int(rng.integers(0, n + 1 - na))
+        pa, pb = mpmath.mpf(na) / n, mpmath.mpf(nb) / n
+        want = [mpmath.mpf(0)] * 3
+        for a in range(m + 1):
+            for b in range(m + 1 - a):
+                pr = (mpmath.factorial(m) / (mpmath.factorial(a) * mpmath.factorial(b) * mpmath.factorial(m - a - b))
+                      * pa**a * pb**b * (1 - pa - pb) ** (m - a - b))
+                want[0 if a > b else 1 if a == b else 2] += pr
+        got = difference_sign_probabilities(np.array([na]), np.array([nb]), n, m)
+        for g, w in zip(got, want):
+            w = float(w)
+            assert abs(g[0] - w) <= 1e-15
+            if w > 1e-20:
+                assert abs(g[0] - w) <= 1e-13 * w
+
+
 @pytest.mark.parametrize(
     "labels",
     [

@@ -144,11 +144,6 @@ def _outward_products(up: np.ndarray, up_prev: np.ndarray, anchor_col: np.ndarra
     return up_prev
 
 
-def _row_windows(table: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
-    """``table[start_i : start_i + width]`` for every row ``i`` (``table`` padded far enough)."""
-    return table[start[:, None] + np.arange(width)[None, :]]
-
-
 def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: int):
     """``P(D > 0), P(D = 0), P(D < 0)`` summed over the support of ``S``, for pairs with
     ``hi_n >= lo_n >= 1`` (``π = hi/(hi + lo) >= 1/2``): the route for ``m <= 1000``.
@@ -159,10 +154,14 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     from at most one exact (boost) anchor per pair and law instead of three binomial
     functions per term:
 
-    * ``w_s = b(s; m, γ)``: the pmf ratio (from the exact odds ``n_ab/n_c``), outward from the
-      mode, normalised to sum to 1 (no rounded ``γ^s (1 − γ)^(m − s)`` anchor);
-    * ``Q_h = b(h; 2h, π)`` (``P(D = 0 | S = 2h)``): ratio ``2(2h + 1)/(h + 1)·π(1 − π)``,
-      outward from ``h`` at half the mode of ``S`` (from ``Q_0 = 1`` if that anchor is below 1e-250);
+    * ``w_s = b(s; m, γ)``: products of the pmf ratio (from the exact odds ``n_ab/n_c``) from the
+      window's start, normalised to sum to 1 (no rounded ``γ^s (1 − γ)^(m − s)`` anchor); the
+      rounding before the mode is common to the terms that matter and cancels in the normalisation.
+      Where the window starts so far below the mode that the products would overflow (``s = 0``
+      with a tiny ``1 − γ``), products outwards from the mode;
+    * ``Q_h = b(h; 2h, π)`` (``P(D = 0 | S = 2h)``): ratio ``2(2h + 1)/(h + 1)·π(1 − π) <= 1``,
+      products from the window's start divided by the product at the anchor ``h`` at half the mode
+      of ``S`` (``Q_0 = 1`` if that anchor is below 1e-250), times the boost value there;
     * ``E_h = B(h − 1; 2h, π)`` (``P(D < 0 | S = 2h)``) and ``O_h = E_h + (1 − π)Q_h``
       (``P(D < 0 | S = 2h + 1)``), from ``E_{h+1} = E_h − (1 − π)Q_h(π(2h + 1)/(h + 1) − 1)``
       summed *downwards* from two exact anchors, at half the mode of ``S`` and just past the
@@ -183,18 +182,31 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     s_lo = np.maximum(np.floor(m * g - t), 0).astype(np.int64) // 2 * 2  # even: columns 2j, 2j + 1 are 2h, 2h + 1
     s_hi = np.minimum(np.ceil(m * g + t), m).astype(np.int64)
     width = int((s_hi - s_lo).max()) // 2 * 2 + 2
-    # w_s = b(s; m, γ) on s = s_lo … s_lo + width − 1 (zero past m)
-    s_all = np.arange(-1, m + width + 1, dtype=np.float64)  # s_all[i] = i − 1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c_all = np.where(s_all < m, (m - s_all) / (s_all + 1.0), 0.0)  # b(s + 1)/b(s) without the odds
-        odds = n_ab / n_c  # n_c = 0: inf, used only left of s* = m, as 1/odds = 0
-        up_w = _row_windows(c_all, s_lo + 1, width) * odds[:, None]
-        up_prev = _row_windows(c_all, s_lo, width) * odds[:, None]
-    if (n_c == 0).any():  # 0·inf past s = m: the pmf is 0 there
-        np.nan_to_num(up_w, copy=False, nan=0.0, posinf=np.inf)
-        np.nan_to_num(up_prev, copy=False, nan=0.0, posinf=np.inf)
+    # w_s = b(s; m, γ) on s = s_lo … s_lo + width − 1 (zero past m): products of the pmf ratio from the
+    # window's start (>= 1e-40 of the mode, so no overflow), normalised.  A product's rounding errors
+    # before the mode are shared by every term past it, so after the normalisation each w_s is as
+    # accurate as products outwards from the mode.  γ = 1 (no cell c): S = m.
+    s_all = np.arange(0, m + width + 1, dtype=np.float64)
+    c_all = np.maximum(m - s_all, 0.0) / (s_all + 1.0)  # b(s + 1)/b(s) without the odds
+    sure = n_c == 0
+    with np.errstate(divide="ignore"):
+        odds = np.where(sure, 1.0, n_ab / np.where(sure, 1.0, n_c))
+    w = np.empty((n_ab.size, width))
+    w[:, 0] = 1.0
+    np.multiply(np.lib.stride_tricks.sliding_window_view(c_all, width - 1)[s_lo], odds[:, None], out=w[:, 1:])
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.cumprod(w, axis=1, out=w)
     s_star = np.minimum(np.floor((m + 1.0) * g), m)
-    w = _outward_products(up_w, up_prev, s_star.astype(np.int64) - s_lo)
+    rows = np.arange(n_ab.size)
+    over = ~(w[rows, (s_star - s_lo).astype(np.int64)] < 1e300) & ~sure  # (a window starting at s = 0
+    if over.any():  # far below the mode, e.g. tiny 1 − γ): products outwards from the mode there
+        up = np.lib.stride_tricks.sliding_window_view(c_all, width)[s_lo[over]] * odds[over, None]
+        up_prev = np.ones_like(up)
+        up_prev[:, 1:] = up[:, :-1]
+        w[over] = _outward_products(up, up_prev, (s_star - s_lo)[over].astype(np.int64))
+    if sure.any():
+        w[sure] = 0.0
+        w[sure, m - s_lo[sure]] = 1.0
     w /= w.sum(axis=1)[:, None]
     # Q_h = b(h; 2h, π) on h = s_lo/2 … s_lo/2 + width/2 − 1
     half = width // 2
@@ -203,22 +215,24 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     with np.errstate(divide="ignore"):
         d_all = (2.0 * h_all + 1.0) / (h_all + 1.0)  # (h = −1 never used)
     c_q = 2.0 * d_all
-    pq = (pi * q)[:, None]
-    up_q = _row_windows(c_q, h_lo + 1, half) * pq
-    up_q_prev = _row_windows(c_q, h_lo, half) * pq
     big_h = m // 2
     h_star = np.minimum(np.floor(s_star / 2.0), big_h)
     q_star = _boost_binom_pmf(h_star, 2.0 * h_star, pi)
     low = q_star < 1e-250  # Q_h decreases from Q_0 = 1: anchor there, where left products could overflow
     h_star[low], q_star[low] = 0.0, 1.0
     h_star = np.maximum(h_star, h_lo)  # (Q_0 is inside the window whenever it is the anchor)
-    qh = _outward_products(up_q, up_q_prev, h_star.astype(np.int64) - h_lo)
-    qh *= q_star[:, None]
+    # Q_h decreases (ratio <= 4π(1 − π) <= 1): products from the window's start lie in (0, 1], and
+    # divided by the product at the anchor they carry only the rounding between the anchor and h.
+    qh = np.empty((n_ab.size, half))
+    qh[:, 0] = 1.0
+    np.multiply(np.lib.stride_tricks.sliding_window_view(c_q, half - 1)[h_lo + 1], (pi * q)[:, None],
+                out=qh[:, 1:])
+    np.cumprod(qh, axis=1, out=qh)
+    qh *= (q_star / qh[rows, h_star.astype(np.int64) - h_lo])[:, None]
     # E_h = B(h − 1; 2h, π): E_h = E_{h+1} + step_h with step_h = (1 − π)·Q_h·(π(2h + 1)/(h + 1) − 1),
     # summed downwards from exact anchors at h1 (for h <= h1) and at h2, past the mass of S
     # (for h1 < h <= h2); above h2 (where w is below ~1e-20) upwards from h2.
-    d_h = _row_windows(d_all, h_lo + 1, half)
-    step = d_h * pi[:, None]
+    step = np.multiply(np.lib.stride_tricks.sliding_window_view(d_all, half)[h_lo + 1], pi[:, None])
     step -= 1.0
     step *= qh
     step *= q[:, None]
@@ -228,16 +242,13 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     e1 = np.where(h1 > 0, _boost_binom_cdf(np.maximum(h1 - 1.0, 0.0), 2.0 * h1, pi), 0.0)
     e2 = np.where(h2 > 0, _boost_binom_cdf(np.maximum(h2 - 1.0, 0.0), 2.0 * h2, pi), 0.0)
     cols = np.arange(half)[None, :]
-    a1, a2 = (h1 - h_lo).astype(np.int64)[:, None], (h2 - h_lo).astype(np.int64)[:, None]
-    e = np.where(cols < a2, step, 0.0)
-    e = np.cumsum(e[:, ::-1], axis=1)[:, ::-1]  # R_h = Σ_{h <= t < h2} step_t
-    # h <= h1: e1 + R_h − R_h1 (R_h1 = E_h1 − E_h2 <= E_h: no loss of relative precision);
-    # h1 < h <= h2: e2 + R_h
-    e += np.where(cols <= a1, e1[:, None] - np.take_along_axis(e, a1, axis=1), e2[:, None])
-    above = cols > a2
-    if above.any():
-        part = np.where(cols >= a2, step, 0.0)
-        e[above] = (e2[:, None] - (np.cumsum(part, axis=1) - part))[above]  # h > h2: e2 − Σ_{h2 <= t < h}
+    a1, a2 = (h1 - h_lo).astype(np.int64), (h2 - h_lo).astype(np.int64)
+    # R_h = Σ_{t >= h} step_t over the window; then h <= h1: E_h = e1 + R_h − R_h1 = e1 + Σ_{h <= t < h1};
+    # h > h1: E_h = e2 + R_h − R_h2 (a sum below h2, minus one above it).  R_h − R_h1 = E_h − E_h1 is
+    # rounded relative to R_h = E_h − E_end <= E_h (π > 1/2: E falls), so E_h keeps its relative
+    # precision up to h2; above h2 (w below ~1e-20 there) it is e2 minus the steps from h2.
+    e = np.cumsum(step[:, ::-1], axis=1)[:, ::-1]
+    e += np.where(cols <= a1[:, None], (e1 - e[rows, a1])[:, None], (e2 - e[rows, a2])[:, None])
     e[(cols + h_lo[:, None]) == 0] = 0.0  # B(−1; 0, π)
     w_even, w_odd = w[:, 0::2], w[:, 1::2]
     o = q[:, None] * qh
