@@ -664,10 +664,10 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
     :func:`mixture_quantile` (the same comparison with ``q −`` :data:`QUANTILE_TOL`);
     O(n·m) memory, for small ``n`` and ``m``.  Returns an int64 array ``(len(qs), levels)``.
 
-    ``guess`` (optional, shape ``(len(qs), levels)``, e.g. the normal approximation from the exact
-    mean and sd): the bisection starts from ``[guess − 4, guess + 4]`` where the CDFs at its ends
-    confirm that the answer lies there (one evaluation of both ends), from ``[0, m]`` elsewhere; the
-    answer is the same, only fewer steps are taken.
+    ``guess`` (optional, shape ``(len(qs), levels)``, e.g. a Cornish–Fisher approximation from the
+    exact moments): one evaluation at ``guess − 1`` and ``guess`` settles the pairs it hits; the
+    others are bisected on the side the evaluation leaves (only those pairs are evaluated again).
+    The answer is the same, only fewer evaluations are made.
     """
     present = np.zeros(n + 1, dtype=bool)  # (np.unique without a sort: v are integers in [0, n])
     present[v] = True
@@ -731,17 +731,20 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
         return cdf >= np.tile(target, (ls.shape[0] // qs.size, 1))
 
     if guess is not None:
-        g_lo = np.clip(np.asarray(guess, dtype=np.int64) - 4, 0, m)
-        g_hi = np.clip(g_lo + 8, 0, m)
-        ends = reached(np.concatenate([np.maximum(g_lo - 1, 0), g_hi]))
-        above = (g_lo == 0) | ~ends[:qs.size]  # the answer is >= g_lo
-        below = ends[qs.size:]  # the answer is <= g_hi
-        lo = np.where(above, g_lo, lo)
-        hi = np.where(above, hi, g_lo - 1)
-        hi = np.where(below, np.minimum(hi, g_hi), hi)
-        lo = np.where(below, lo, np.maximum(lo, g_hi + 1))
-    # Bisection on the pairs (q, level) not yet settled only: invariant, the answer lies in [lo, hi].
+        g = np.clip(np.asarray(guess, dtype=np.int64), 0, m)
+        hits = reached(np.concatenate([np.maximum(g - 1, 0), g]))
+        above = (g == 0) | ~hits[:qs.size]  # P(X <= g − 1) < q: the answer is >= g
+        below = hits[qs.size:]  # P(X <= g) >= q: the answer is <= g
+        lo = np.where(below, np.where(above, g, lo), g + 1)
+        hi = np.where(below, np.where(above, g, g - 1), hi)
+    # Pairs (q, level) not yet settled only, invariant: the answer lies in [lo, hi].  Those the guess
+    # missed gallop away from it (probes 1, 2, 4, … past it) until a probe passes the answer, then
+    # bisect; the others bisect.  ``reached(x)`` is "the answer is <= x".
     lo, hi = lo.ravel(), hi.ravel()
+    direction = np.zeros(lo.size, dtype=np.int64)
+    if guess is not None:
+        direction = np.where(lo > g.ravel(), 1, np.where(hi < g.ravel(), -1, 0))
+    step = np.ones(lo.size, dtype=np.int64)
     ends = np.append(starts, weights.size)
     tgt = np.repeat(target[:, 0], levels)
     active = np.flatnonzero(lo < hi)
@@ -751,11 +754,14 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
         first = np.zeros(active.size, dtype=np.int64)
         np.cumsum(lens[:-1], out=first[1:])
         comp = np.arange(int(lens.sum())) + np.repeat(ends[lev] - first, lens)
-        mid = (lo[active] + hi[active]) // 2
-        cdf = np.add.reduceat(flat[at(comp, np.repeat(mid, lens))] * weights[comp], first)
+        la, ha, da, sa = lo[active], hi[active], direction[active], step[active]
+        x = np.where(da > 0, np.minimum(la + sa - 1, ha), np.where(da < 0, np.maximum(ha - sa, la), (la + ha) // 2))
+        cdf = np.add.reduceat(flat[at(comp, np.repeat(x, lens))] * weights[comp], first)
         hit = cdf >= tgt[active]
-        hi[active] = np.where(hit, mid, hi[active])
-        lo[active] = np.where(hit, lo[active], mid + 1)
+        hi[active] = np.where(hit, x, ha)
+        lo[active] = np.where(hit, la, x + 1)
+        step[active] = 2 * sa
+        direction[active] = np.where(hit == (da < 0), da, 0)  # a probe past the answer ends the gallop
         active = active[lo[active] < hi[active]]
     return lo.reshape(qs.size, levels)
 

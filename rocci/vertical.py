@@ -212,8 +212,16 @@ def vertical_ci(
     if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
         # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use.
         v = np.rint(cp * n_pos).astype(np.int64)
-        # (bisection from the normal approximation's neighbourhood where it holds the answer)
-        guess = np.rint(m_pos * (mean[None, :] + np.array([[-z], [z]]) * sd[None, :]) - 0.5)
+        # (first evaluated at a Cornish–Fisher guess from the exact mean, sd and skewness of m+·TPR*:
+        # κ3 = Σ w_j[(μ_j − μ)³ + 3(μ_j − μ)σ_j² + m p_j(1 − p_j)(1 − 2p_j)], μ_j = m p_j, σ_j² = m p_j(1 − p_j))
+        dm = m_pos * d
+        k3 = np.add.reduceat(cw * (dm**3 + 3.0 * dm * m_pos * cp * (1 - cp) + m_pos * cp * (1 - cp) * (1 - 2 * cp)),
+                             c_off[:-1]) / total
+        sd_count = m_pos * sd
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = np.where(sd_count > 0, k3 / sd_count**3, 0.0)
+        zq = np.array([[-z], [z]])
+        guess = np.ceil(m_pos * mean[None, :] + sd_count[None, :] * (zq + (zq**2 - 1) * skew[None, :] / 6) - 0.5)
         ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, v, level_of, h, n_pos, m_pos,
                                         guess=guess)
         out["low"], out["high"] = ql[0] / m_pos, ql[1] / m_pos
