@@ -49,6 +49,62 @@ def test_order_statistic_laws_equal_the_per_level_law(m, n, r):
         np.testing.assert_allclose(w[sl][big], w0[big], rtol=1e-11)
 
 
+def test_order_statistic_runs_equal_the_cells_merged():
+    """order_statistic_runs (only the edges where the value changes, the window's ends from the truncated
+    mass) against order_statistic_laws' cells merged over runs of equal value: same runs, weights within
+    1e-13; sorted and unsorted levels, m != n, one to many runs, quadrature levels (n = 5000)."""
+    from rocci.exact import order_statistic_runs
+
+    rng = np.random.default_rng(3)
+    for trial in range(120):
+        n = int(rng.integers(2, 1500)) if trial < 110 else 5000
+        m = int(rng.choice([n, int(rng.integers(2, 1500))]))
+        values = np.sort(rng.integers(0, int(rng.integers(1, n + 1)), n))  # runs over cells 1 … n
+        if rng.random() < 0.5:
+            r = np.unique(rng.integers(1, m + 1, int(rng.integers(1, 100))))
+        else:
+            r = rng.integers(1, m + 1, int(rng.integers(1, 30)))
+        start, v, w, off, trunc = order_statistic_runs(r, m, n, lambda k: values[k - 1])
+        k, w0, off0, trunc0 = order_statistic_laws(r, m, n)
+        np.testing.assert_allclose(trunc, trunc0, rtol=1e-12, atol=1e-300)
+        for i in range(r.size):
+            kk, ww = k[off0[i]:off0[i + 1]], w0[off0[i]:off0[i + 1]]
+            vv = values[kk - 1]
+            st = np.flatnonzero(np.r_[True, vv[1:] != vv[:-1]])
+            sl = slice(off[i], off[i + 1])
+            np.testing.assert_array_equal(start[sl], kk[st])
+            np.testing.assert_array_equal(v[sl], vv[st])
+            np.testing.assert_allclose(w[sl], np.add.reduceat(ww, st), rtol=0, atol=1e-13)
+
+
+def test_mixture_quantiles_by_table_any_guess():
+    """The guess only saves evaluations: exact, wrong by a few, far off or at the ends, the same answers
+    as the bisection from [0, m], which are mixture_quantile's."""
+    from rocci.exact import mixture_quantiles_by_table
+
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        n, m = int(rng.integers(5, 300)), int(rng.integers(1, 400))
+        levels = int(rng.integers(1, 12))
+        sizes = rng.integers(1, 20, levels)
+        level = np.repeat(np.arange(levels), sizes)
+        v = np.concatenate([np.sort(rng.choice(n + 1, s_, replace=s_ > n + 1)) for s_ in sizes])
+        w = rng.random(v.size)
+        w /= np.add.reduceat(w, np.r_[0, np.cumsum(sizes)[:-1]])[level]
+        qs = [0.025, 0.5, 0.975]
+        plain = mixture_quantiles_by_table(qs, w, v, level, levels, n, m)
+        for i in range(levels):
+            sel = level == i
+            cw, cp = compress_mixture(w[sel], v[sel] / n)
+            mean, var = mixture_moments(cw, cp, m)
+            for j, q in enumerate(qs):
+                assert plain[j, i] == mixture_quantile(q, cw, cp, m, mean, np.sqrt(max(var, 0.0)))
+        for guess in (plain, plain + rng.integers(-3, 4, plain.shape), rng.integers(-5, m + 6, plain.shape),
+                      np.zeros_like(plain), np.full_like(plain, m)):
+            np.testing.assert_array_equal(mixture_quantiles_by_table(qs, w, v, level, levels, n, m, guess=guess),
+                                          plain)
+
+
 def _per_level_vertical(y, s, *, fpr=None, method="score", m=None, confidence_level=0.95):
     """vertical_ci as it was: one order_statistic_law and one compressed mixture per level."""
     y = np.asarray(y, bool)
