@@ -370,6 +370,29 @@ def _seed_large(ds: state.Dataset | None, files: list) -> None:
     st.session_state["lg_digits"] = spec.digits or 0
     st.session_state["lg_pairs"] = spec.pairs
     st.session_state["lg_group"] = spec.group
+    st.session_state["_lg_restored"] = (spec.path, spec.table, spec.query)  # these choices are this source's
+
+
+#: The Large-data widgets whose choices depend on the source's columns (guessed again for another source).
+LARGE_COLUMN_KEYS = ("lg_label", "lg_pos", "lg_scores", "lg_group")
+
+
+def _forget_other_sources_choices(chosen: tuple, cols: list) -> None:
+    """Clear the column choices when the source is not the one they were made for, so that they are guessed
+    from its own columns (kept across reruns on the same source).
+
+    A source is its file and table (its columns too: a file rewritten with other columns is another source)
+    or, for a query, its columns (editing a query's WHERE keeps the choices).  Choices just put back by
+    :func:`_seed_large` belong to the scanned source: they are kept when that source is shown."""
+    path, table, _ = chosen
+    source = (path, table, tuple(cols))
+    restored = st.session_state.pop("_lg_restored", None)
+    before = st.session_state.get("_lg_columns_for")
+    st.session_state["_lg_columns_for"] = source
+    if restored == chosen or before is None or before == source:
+        return
+    for key in LARGE_COLUMN_KEYS:
+        st.session_state.pop(key, None)
 
 
 def large_source(root) -> tuple[str | None, str | None, str | None] | None:
@@ -459,6 +482,7 @@ def large_section(current: state.Dataset | None) -> None:
         error(str(exc))
         return
     cols = list(info.columns)
+    _forget_other_sources_choices((path, table, query), cols)
     with st.expander(f"Preview: first rows ({len(cols):,} columns)"):
         if len(cols) > PREVIEW_COLUMNS:
             st.caption(f"The first {PREVIEW_COLUMNS} of {len(cols):,} columns.")

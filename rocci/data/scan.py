@@ -22,9 +22,9 @@ same instances) and counted per column.  The positive label follows the
 in-memory rules (:func:`rocci._validation.check_labels` on the label values).
 
 One code path builds the SQL for both engines; what differs (quoting, the
-infinity test, array literals, running a statement, reading column types,
-turning a source into a relation) is an engine object, :class:`_DuckDB` or
-:class:`_Spark`.  The statements use only operations whose results IEEE-754
+infinity and NaN tests, array literals, running a statement, reading column
+types, turning a source into a relation) is an engine object, :class:`_DuckDB`
+or :class:`_Spark`.  The statements use only operations whose results IEEE-754
 fixes (casts to DOUBLE, +, *, /, comparisons, round-half-away-from-zero of a
 double to a whole number, decimal literals parsed to the nearest double), so
 the two engines give the same tables bit for bit: see :func:`_rounding`.
@@ -301,23 +301,51 @@ def _local_path(source, allowed_root) -> tuple[Path, bool]:
     return path, has_glob
 
 
+_CAN_HAVE_NAN: bool | None = None  # whether read_parquet takes can_have_nan (_DuckDB._knows_can_have_nan)
+
+
 class _DuckDB:
     """DuckDB, embedded: files and globs, DuckDB databases, SQL, pandas and Arrow tables."""
 
     name = "DuckDB"
+    #: The optimiser that takes Parquet statistics as proof of no NaN; turned off where they may be read so.
+    STATS_OPTIMIZER = "statistics_propagation"
 
-    def __init__(self, allowed_root):
+    def __init__(self, allowed_root, *, foreign: bool = False):
+        """``foreign``: the source is a query= or a database, which may read Parquet files by themselves (see
+        :meth:`is_nan`)."""
         import duckdb
 
         self.con = duckdb.connect(":memory:")
         self.con.execute("SET threads TO %d" % max(1, min(os.cpu_count() or 1, 8)))
         self.con.execute("SET enable_progress_bar = false")  # a library prints nothing (DuckDB's bar goes to stdout)
+        # NaN and Parquet statistics (see is_nan); set before the configuration is locked
+        self.can_have_nan = self._knows_can_have_nan(self.con)
+        self.stats_off = False
+        if foreign or not self.can_have_nan:
+            try:
+                self.con.execute(f"SET disabled_optimizers = '{self.STATS_OPTIMIZER}'")
+                self.stats_off = True
+            except duckdb.Error:  # an optimiser of another name: is_nan's one-element list instead
+                pass
+        self.plain_nan = self.stats_off or self.can_have_nan
         if allowed_root is not None:
             root = str(Path(allowed_root).resolve())
             self.con.execute("SET allowed_directories = [?]", [root])
             self.con.execute("SET enable_external_access = false")
             # no statement can loosen the settings afterwards (and only one SELECT runs as a query=)
             self.con.execute("SET lock_configuration = true")
+
+    @staticmethod
+    def _knows_can_have_nan(con) -> bool:
+        """Whether this DuckDB's read_parquet takes ``can_have_nan`` (asked once: reading the catalogue of
+        functions takes some 50 ms)."""
+        global _CAN_HAVE_NAN
+        if _CAN_HAVE_NAN is None:
+            _CAN_HAVE_NAN = bool(con.execute(
+                "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'read_parquet' "
+                "AND list_contains(parameters, 'can_have_nan')").fetchall()[0][0])
+        return _CAN_HAVE_NAN
 
     @staticmethod
     def quote(name) -> str:
@@ -330,6 +358,23 @@ class _DuckDB:
     @staticmethod
     def element(items, index: str) -> str:
         return f"list_extract([{', '.join(items)}], {index})"
+
+    def is_nan(self, x: str) -> str:
+        """Whether the DOUBLE ``x`` is NaN, a test DuckDB cannot drop.
+
+        DuckDB 2.0 takes a Parquet float column's min/max statistics (which leave NaN out, as the format
+        says) as proof that the column holds no NaN, and drops ``NOT isnan(col)`` from a WHERE clause (its
+        statistics propagation): NaN rows then reach the counts.  The plain test stands when
+
+        * the Parquet files are rocci's own ``read_parquet``, with ``can_have_nan = true``: the statistics
+          then allow NaN (the cheapest: the other optimisations keep their statistics);
+        * or the connection runs without statistics propagation: a query= or a database (whose views may
+          read Parquet files without that option), or a DuckDB without ``can_have_nan``.
+
+        Else (an optimiser that cannot be turned off by that name) the value goes through a one-element list,
+        whose statistics say nothing about NaN: correct too, but it doubled the time of a scan of 10^7 rows.
+        """
+        return f"isnan({x})" if self.plain_nan else f"isnan({self.element([x], '1')})"
 
     def sql(self, text: str, params=None, what: str = "reading the data") -> pd.DataFrame:
         import duckdb
@@ -356,6 +401,7 @@ class _DuckDB:
         if query is not None:
             query = _select_only(query)
         if query is not None and source is None:
+            self.plain_nan = self.stats_off  # the query may read Parquet files without can_have_nan (see is_nan)
             return f"(\n{query}\n)", "query"
         if isinstance(source, pd.DataFrame):
             con.register("rocci_source", source)
@@ -373,6 +419,7 @@ class _DuckDB:
         name = path.name.lower()
         if name.endswith(_DATABASE):
             con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
+            self.plain_nan = self.stats_off  # a view (or the query) may read Parquet files (see is_nan)
             if query is not None:
                 con.execute("USE rocci_db")
                 return f"(\n{query}\n)", f"{path.name}: query"
@@ -380,7 +427,9 @@ class _DuckDB:
                 raise InputError(f"{path.name} is a database: say which table to read (table=) or give a query=.")
             return f"rocci_db.{self.quote(table)}", f"{path.name}: table {table}"
         if name.endswith(_PARQUET):
-            return f"read_parquet({_literal(str(path))})", str(path)
+            # can_have_nan: Parquet's min/max statistics leave NaN out; DuckDB must not read them as "no NaN"
+            option = ", can_have_nan = true" if self.can_have_nan else ""
+            return f"read_parquet({_literal(str(path))}{option})", str(path)
         if name.endswith(_CSV):
             return f"read_csv({_literal(str(path))})", str(path)
         raise InputError(f"{path.name}: scan reads Parquet (.parquet) and CSV/TSV files and DuckDB databases "
@@ -414,6 +463,11 @@ class _Spark:
     @staticmethod
     def element(items, index: str) -> str:
         return f"element_at(array({', '.join(items)}), CAST({index} AS INT))"
+
+    def is_nan(self, x: str) -> str:
+        """Whether the DOUBLE ``x`` is NaN, through a one-element array (as the group's test always was): Spark
+        4.3 keeps a plain ``isnan`` on Parquet files, but a source with statistics of its own might not."""
+        return f"isnan({self.element([x], '1')})"
 
     @staticmethod
     def _errors() -> tuple:
@@ -665,7 +719,8 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         raise InputError("Give at least one score column (scores=).")
     if len(set(models)) != len(models):
         raise InputError(f"A score column is listed twice in scores={models}.")
-    d = _Spark(_spark_session(spark, source)) if engine == "spark" else _DuckDB(allowed_root)
+    foreign = query is not None or (isinstance(source, (str, os.PathLike)) and str(source).lower().endswith(_DATABASE))
+    d = _Spark(_spark_session(spark, source)) if engine == "spark" else _DuckDB(allowed_root, foreign=foreign)
     try:
         rel, described = d.relation(source, table, query, allowed_root)
         kinds = d.describe(rel)
@@ -690,7 +745,8 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
 
 def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None, max_rows=None,
           progress=None, *, group_nan=False) -> ScanResult:
-    """The statements, the same text for every engine ``d`` (only quoting, ``is_inf`` and ``element`` differ)."""
+    """The statements, the same text for every engine ``d`` (only quoting, ``is_inf``, ``is_nan`` and ``element``
+    differ)."""
     if paired is True:
         pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
     elif paired is False or paired is None:
@@ -712,10 +768,10 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
     q = {c: d.quote(c) for c in [label, *models] + ([group] if group is not None else [])}
     x = {c: f"CAST({q[c]} AS DOUBLE)" for c in models}
     # One pass for the row counts, the missing values per column and the infinite scores.
-    # A group's NaN is tested through a one-element array: DuckDB 2.0 takes a Parquet column's min/max
-    # statistics (which leave NaN out) as proof that no value is NaN and drops `NOT isnan(col)`.
-    group_is_nan = f"isnan({d.element([f'CAST({q[group]} AS DOUBLE)'], '1')})" if group_nan else None
-    parts = ["count(*) AS n"] + [f"count(*) FILTER (WHERE {q[c]} IS NULL OR isnan(TRY_CAST({q[c]} AS DOUBLE))) "
+    # NaN (a score's, a group's) is tested by d.is_nan: DuckDB 2.0 takes a Parquet column's min/max
+    # statistics (which leave NaN out) as proof that no value is NaN and drops a plain `NOT isnan(col)`.
+    group_is_nan = d.is_nan(f"CAST({q[group]} AS DOUBLE)") if group_nan else None
+    parts = ["count(*) AS n"] + [f"count(*) FILTER (WHERE {q[c]} IS NULL OR {d.is_nan(f'TRY_CAST({q[c]} AS DOUBLE)')}) "
                                  f"AS {d.quote('missing_' + str(c))}" if c in models else
                                  f"count(*) FILTER (WHERE {q[c]} IS NULL OR {group_is_nan}) "
                                  f"AS {d.quote('missing_' + str(c))}" if c == group and group_nan else
@@ -729,7 +785,7 @@ def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=N
             raise InputError(f"Score column {c!r} has {int(stats['inf_' + str(c)])} infinite value(s) (inf or "
                              "-inf). Scores must be finite numbers: replace or remove these rows.")
     keep = " AND ".join(f"{q[c]} IS NOT NULL" for c in q)
-    keep += "".join(f" AND NOT isnan({x[c]})" for c in models)
+    keep += "".join(f" AND NOT {d.is_nan(x[c])}" for c in models)
     keep += f" AND NOT {group_is_nan}" if group_nan else ""
     step("reading the label values")
     labels = d.sql(f"SELECT {q[label]} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 ORDER BY 1",
@@ -894,7 +950,7 @@ def inspect_source(source=None, *, table: str | None = None, query: str | None =
 
 def scan_label_counts(source=None, *, label: str, table: str | None = None, query: str | None = None,
                       allowed_root: str | os.PathLike | None = None, max_values: int = 50) -> dict:
-    """Rows per value of the ``label`` column (missing labels left out), most frequent first (DuckDB).
+    """Rows per value of the ``label`` column (missing labels, NULL or NaN, left out), most frequent first (DuckDB).
 
     One pass over the label column alone (Parquet reads that column only).  At most
     ``max_values + 1`` values are returned: more than ``max_values`` means the
@@ -908,7 +964,10 @@ def scan_label_counts(source=None, *, label: str, table: str | None = None, quer
         if label not in kinds:
             raise InputError(f"No column {label!r} in {described}; its columns are {list(kinds)}.")
         col = d.quote(label)
-        frame = d.sql(f"SELECT {col} AS label, count(*) AS n FROM {rel} WHERE {col} IS NOT NULL GROUP BY 1 "
+        keep = f"{col} IS NOT NULL"
+        if str(kinds[label]).upper() in ("DOUBLE", "FLOAT", "REAL"):  # NaN is missing, as in scan and in memory
+            keep += f" AND NOT {d.is_nan(f'CAST({col} AS DOUBLE)')}"
+        frame = d.sql(f"SELECT {col} AS label, count(*) AS n FROM {rel} WHERE {keep} GROUP BY 1 "
                       f"ORDER BY 2 DESC, 1 LIMIT {int(max_values) + 1}", what="reading the label values")
         return {_param(v): int(n) for v, n in zip(frame["label"].tolist(), frame["n"].tolist())}
     finally:

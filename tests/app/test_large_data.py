@@ -422,3 +422,69 @@ def test_without_a_fold_column_the_folds_page_says_how_to_get_one(cv_dir):
     assert_clean(at)
     text = " ".join(i.value for i in at.info).replace("\\", "")
     assert "choose the “Fold / group column” and scan again" in text, text
+
+
+# --------------------------------------------------------------------------
+# another file: its own columns are guessed again; the user's choices for one file are kept across reruns
+# --------------------------------------------------------------------------
+
+
+def _other_frame(n=900, seed=31) -> pd.DataFrame:
+    """Other column names than _frame's: a 0/1 label named ``target``, two models named like probabilities."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    return pd.DataFrame({
+        "row_id": np.arange(n),
+        "target": y.astype(int),
+        "p_forest": np.round(rng.random(n) * 0.5 + 0.4 * y, 2),
+        "p_boost": np.round(rng.random(n) * 0.6 + 0.3 * y, 2),
+        "cv_fold": rng.integers(1, 4, n),
+    })
+
+
+def test_another_file_gets_its_own_column_guesses(data_dir):
+    _other_frame().to_parquet(data_dir / "other.parquet", index=False)
+    at = large_app(lg_file="scores.parquet")
+    assert at.selectbox(key="lg_file").options == ["other.parquet", "scores.parquet", "sub/scores.csv"]
+    assert at.multiselect(key="lg_scores").value == ["gbm", "logit"]
+    # the user's own choices for this file stay across reruns
+    at.multiselect(key="lg_scores").set_value(["logit"]).run()
+    at.run()
+    assert at.multiselect(key="lg_scores").value == ["logit"]
+    assert at.selectbox(key="lg_label").value == "outcome"
+
+    at.selectbox(key="lg_file").set_value("other.parquet").run()
+    assert_clean(at)
+    guess = rdata.guess_columns(_other_frame())
+    assert guess["label"] == "target" and guess["scores"][:2] == ["p_forest", "p_boost"]
+    assert at.selectbox(key="lg_label").value == "target"
+    assert at.selectbox(key="lg_pos").value == 1
+    scores = at.multiselect(key="lg_scores")
+    assert "gbm" not in scores.options and {"p_forest", "p_boost"} <= set(scores.options)
+    assert scores.value == [c for c in guess["scores"] if c != "target"]
+    assert at.selectbox(key="lg_group").value is None
+    # the choices made for the new file stay across reruns, and are the ones scanned
+    at.multiselect(key="lg_scores").set_value(["p_boost"]).run()
+    at.selectbox(key="lg_group").set_value("cv_fold").run()
+    at.run()
+    assert at.multiselect(key="lg_scores").value == ["p_boost"]
+    assert at.selectbox(key="lg_group").value == "cv_fold"
+    scan(at)
+    assert_clean(at)
+    res = rocci.scan(data_dir / "other.parquet", label="target", scores=["p_boost"], pos_label=1, group="cv_fold")
+    assert metrics(at)["Rows used"] == f"{res.n_rows_used:,}"
+    # back to the first file: its columns are guessed again (the choices made above were for the other file)
+    at.selectbox(key="lg_file").set_value("scores.parquet").run()
+    assert_clean(at)
+    assert at.selectbox(key="lg_label").value == "outcome"
+    assert at.selectbox(key="lg_pos").value == "fraud"
+    assert at.multiselect(key="lg_scores").value == ["gbm", "logit"]
+    assert at.selectbox(key="lg_group").value is None
+    # a page away and back: the scanned file's choices come back as they were (not guessed again)
+    at.selectbox(key="lg_file").set_value("other.parquet").run()
+    at.switch_page("app_pages/roc.py").run()
+    at.switch_page("app_pages/data.py").run()
+    assert_clean(at)
+    assert at.selectbox(key="lg_file").value == "other.parquet"
+    assert at.multiselect(key="lg_scores").value == ["p_boost"]
+    assert at.selectbox(key="lg_group").value == "cv_fold"

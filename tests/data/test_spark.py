@@ -398,3 +398,29 @@ def test_the_pinned_pyspark_is_the_one_installed_and_named_everywhere():
     assert re.search(rf"^pyspark=={re.escape(pin)}\b", (ROOT / "requirements-dev.txt").read_text(), re.M)
     assert f'spark = ["pyspark=={pin}"]' in (ROOT / "pyproject.toml").read_text()
     assert f"pyspark=={pin}" in rocci.scan.__doc__
+
+
+def test_nan_scores_in_parquet_are_dropped_and_counted_as_duckdb_and_in_memory(spark, tmp_path):
+    # NaN as a value (not null) in two score columns, different rows, several row groups (the min/max statistics
+    # leave NaN out): Spark drops and counts them as DuckDB and the in-memory path do
+    frame = _frame(seed=5).dropna(subset=["outcome", "gbm", "logit"]).reset_index(drop=True)
+    rng = np.random.default_rng(5)
+    rows = rng.choice(len(frame), 12 + 6, replace=False)
+    frame.loc[rows[:12], "gbm"] = np.nan
+    frame.loc[rows[12:], "logit"] = np.nan
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    for col in MODELS:
+        table = table.set_column(table.schema.get_field_index(col), col, pa.array(frame[col].to_numpy(),
+                                                                                  from_pandas=False))
+    path = tmp_path / "nan_scores.parquet"
+    pq.write_table(table, path, row_group_size=500)
+    assert pq.read_table(path).column("gbm").null_count == 0
+    kw = dict(label="outcome", scores=MODELS, pos_label="fraud", paired=True, group="fold")
+    got, _ = _both(spark, path, path, **kw)
+    assert got.dropped_by_column == {"outcome": 0, "gbm": 12, "logit": 6, "fold": 0}
+    assert (got.n_rows_in, got.n_rows_used) == (len(frame), len(frame) - 18)
+    clean = rocci.scan(frame.dropna(subset=MODELS), **kw)  # in memory, without the NaN rows
+    assert clean.n_dropped == 0 and got.label_counts == clean.label_counts
+    for m in MODELS:
+        for name, u, v in zip(("scores", "n_pos", "n_neg"), got[m].table(), clean[m].table()):
+            _same_array(u, v, f"{m} {name}")
