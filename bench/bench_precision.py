@@ -5,8 +5,11 @@
   and the full bootstrap in the middle;
 * the marginal time per threshold (a call with all nine thresholds, minus the input's own cost, / 9);
 * precision intervals at the 99 recall levels 0.01 ... 0.99 (percentile, the default, and the score interval);
-* with ``--every-threshold K``: precision intervals at every threshold, extrapolated from K thresholds spread
-  over the ranking (every distinct score of 10^6 rows is too many calls to time whole);
+* precision with the score interval at EVERY threshold (every distinct score, ~10^6 thresholds), timed whole
+  (one call, ``method="score"``: the moments of all thresholds at once by quadrature);
+* with ``--every-threshold K``: the same with Wald's interval, timed whole, and the percentile bounds at every
+  threshold, extrapolated from K thresholds spread over the ranking (each needs its own exact law: too many
+  calls to time whole);
 * with ``--explorer N``: the Threshold explorer's seven metrics (``metric_ci`` at one threshold each) from a
   ``ScoreCounts`` table standing for N instances (10^4 distinct binormal scores, 1% and 50% positives,
   thresholds with half and 0.1% of the instances predicted positive), seconds per metric and in total.
@@ -53,7 +56,8 @@ def main():
     parser.add_argument("--skip-recall", action="store_true")
     parser.add_argument("--repeat-recall", action="store_true", help="time the recall levels --runs times at 10^6 too")
     parser.add_argument("--every-threshold", type=int, default=0, metavar="K",
-                        help="also estimate precision_ci at every threshold from K thresholds spread over the ranking")
+                        help="also time Wald's interval at every threshold, and estimate the percentile bounds at "
+                             "every threshold from K thresholds spread over the ranking")
     parser.add_argument("--explorer", type=float, default=0, metavar="N",
                         help="also time the explorer's metrics from a ScoreCounts of N instances (e.g. 1e8)")
     parser.add_argument("--quick", action="store_true", help="10^4 rows, one run (smoke run)")
@@ -139,12 +143,23 @@ def main():
     else:
         rec.add("precision/recall_99", None, "s", n=n, note="not run (--skip-recall)")
 
+    # Every distinct score a threshold, the score interval (and Wald's): timed whole, one call, medians of --runs.
+    # The moments of every threshold at once (rocci/precision/_moments.py), no law object per threshold.
+    n_thr = np.unique(s).size
+    for method in ("score", "wald"):
+        if method == "wald" and not args.every_threshold:
+            continue
+        t_every = median_time(lambda: precision_ci(y, s, method=method), args.runs)
+        print(f"every threshold ({n_thr:,}), {method}, timed whole: {t_every:.2f} s = {t_every / base:.1f} argsorts "
+              f"(load {os.getloadavg()[0]:.2f})")
+        rec.add(f"precision/every_threshold_whole/{method}", t_every, "s", n=n, ratio_argsort=t_every / base,
+                thresholds=n_thr, repeats=args.runs)
     if args.every_threshold:
-        # Every distinct score is a threshold: far too many calls to time whole at 10^6 rows.  Timed on
-        # thresholds spread evenly over the ranking (one call), minus the input's own cost, times their number.
-        n_thr = np.unique(s).size
+        # The percentile bounds still need each threshold's exact law: far too many calls to time whole at 10^6
+        # rows.  Timed on thresholds spread evenly over the ranking (one call), minus the input's own cost,
+        # times their number.
         sample = desc[np.unique(np.linspace(0, n - 1, args.every_threshold).astype(int))]
-        for method in ("percentile", "wald"):
+        for method in ("percentile",):
             t_k = median_time(lambda: precision_ci(y, s, thresholds=sample, method=method), 1)
             t_1 = median_time(lambda: precision_ci(y, s, thresholds=sample[:1], method=method), 1)
             per = (t_k - t_1) / (sample.size - 1)

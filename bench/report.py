@@ -770,6 +770,8 @@ PRECISION_ROWS = [
     ("precision/full_bootstrap/middle", "precision, full bootstrap, middle (50%)"),
     ("precision/marginal_per_threshold", "marginal time per threshold (9 in one call)"),
     ("precision/recall_99", "99 recall levels"),
+    ("precision/recall_99/score", "99 recall levels, score interval"),
+    ("precision/every_threshold_whole/score", "every threshold (each distinct score), score interval, one call"),
 ]
 
 
@@ -914,7 +916,9 @@ def t_speed_calls(R: Records) -> str:
         f"the final columns; `pyarrow.csv` {ratio(pa['ratio_pandas'])} and {ratio(pa['peak_over_final'])}", [pd_, pa])
     for key, label in (("precision/one_threshold/middle", "`precision_ci` at one threshold (middle of the ranking)"),
                        ("mcc/one_threshold/middle", "`metric_ci` MCC at one threshold"),
-                       ("precision/recall_99", "`precision_ci` at 99 recall levels")):
+                       ("precision/recall_99", "`precision_ci` at 99 recall levels"),
+                       ("precision/every_threshold_whole/score",
+                        "`precision_ci` score interval at every threshold (each distinct score)")):
         e = p.entry(key)
         row("bench_precision", label, e, DASH)
     vs = v.all("compare_vertical/one_level")

@@ -9,7 +9,33 @@ import pandas as pd
 
 from .._results import _FrameResult
 
-__all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison"]
+__all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison", "LawBuilders"]
+
+
+class LawBuilders:
+    """The per-threshold laws of a result, as a list would hold them (``laws[i]`` a law or a callable that
+    builds it, ``laws[i] = law`` keeps it), without one Python object per threshold until one is asked for:
+    ``build(i)`` makes the ``i``-th law (:func:`_law_of` calls it once and keeps the result)."""
+
+    def __init__(self, build, size: int):
+        self._build, self._size, self._made = build, int(size), {}
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _index(self, i) -> int:
+        return range(self._size)[i]  # IndexError, negative indices as a list
+
+    def __getitem__(self, i):
+        i = self._index(i)
+        law = self._made.get(i)
+        return law if law is not None else (lambda: self._build(i))
+
+    def __setitem__(self, i, law) -> None:
+        self._made[self._index(i)] = law
+
+    def __iter__(self):
+        return (self[i] for i in range(self._size))
 
 
 def _law_of(laws, i):

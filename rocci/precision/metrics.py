@@ -25,7 +25,7 @@ from .._validation import (InputError, binary_counts, check_choice, check_confid
 from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
 from ._laws import Law, score_interval
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
-from ._results import MetricCI
+from ._results import LawBuilders, MetricCI
 
 __all__ = ["metric_ci", "precision_ci", "METRICS", "METHODS", "BOOTSTRAPS"]
 
@@ -98,6 +98,16 @@ def metric_ci(y_true, y_score=None, *, metric="f1", thresholds=None, confidence_
     around the level sorted).  The mean and sd are in closed form or sums of
     three convolutions.  A threshold costs ~0.01-0.03 s at 10^6 rows and
     ~0.05-0.3 s at 10^8 instances (a ``ScoreCounts`` table), with no size limit.
+    The stratified precision with ``method="wald"`` or ``"score"`` needs only the
+    moments, and takes them for every threshold at once (no law object per
+    threshold): ``E[TP*/PP*]``, ``E[(TP*/PP*)²]`` and ``E[1/PP*]`` are integrals of the
+    binomials' generating functions, ``∫_0^1 G'(u)H(u) du``, ``∫_0^1 (−log u)(uG')'(u)H(u) du``
+    and ``∫_0^1 (G(u)H(u) − G(0)H(0))/u du`` (``G``, ``H`` those of ``TP*`` and ``FP*``),
+    evaluated by a Gauss–Laguerre rule of 4-16 nodes to ~1e-15 relative
+    (:mod:`rocci.precision._moments`; the exact window sums where
+    ``E[PP*] < 60``).  Those integrals cover the whole law, so on their rows
+    ``truncated_mass`` is 0 and ``p_undefined`` is ``(1 − tp/n+)^{m+}(1 − fp/n−)^{m−}``
+    exactly (below e^-60); ``distribution(i)`` still sums over the windows.
     The full bootstrap of precision goes by rows of
     ``PP*`` with binomial CDFs (no size limit); that of the other metrics sums
     O(m^1.5) cells and refuses (``InputError``) above 1.2·10^7 of them, saying to use
@@ -168,12 +178,18 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
     else:
         m_total = _full_m(m, n_pos + n_neg)
         m_pos = m_neg = None
-    t = counts.distinct_thresholds()[1:] if thresholds is None else _check_thresholds(thresholds)
-    tp = np.asarray(counts.n_pos_ge(t), np.int64)
-    fp = np.asarray(counts.n_neg_ge(t), np.int64)
+    if thresholds is None:  # every distinct score: the counts from one merge, no binary searches
+        t, tp, fp = (np.asarray(v)[1:] for v in counts.threshold_counts())
+        tp, fp = tp.astype(np.int64, copy=False), fp.astype(np.int64, copy=False)
+    else:
+        t = _check_thresholds(thresholds)
+        tp = np.asarray(counts.n_pos_ge(t), np.int64)
+        fp = np.asarray(counts.n_neg_ge(t), np.int64)
     value = metric_value(metric, tp, fp, n_pos - tp, n_neg - fp, beta2)
     alpha = 1.0 - level
     rtol = merge_rtol(metric, beta2)
+    if metric == "precision" and bootstrap == "stratified" and method in ("wald", "score"):
+        return _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_neg, level, method)
     out = {key: np.empty(t.size) for key in ("mean", "std", "low", "high", "undef", "trunc")}
     laws = []
     for i in range(t.size):  # one pass per threshold; each is vectorised over its window
@@ -195,6 +211,32 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
         n_pos=n_pos, n_neg=n_neg, m_pos=m_pos if m_pos is not None else m_total,
         m_neg=m_neg if m_neg is not None else m_total, bootstrap=bootstrap, method=method,
         confidence_level=level, beta=float(np.sqrt(beta2)), _laws=laws,
+    )
+
+
+def _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_neg, level, method) -> MetricCI:
+    """Stratified precision with ``method="wald"`` or ``"score"`` at any number of thresholds: the exact mean,
+    sd and harmonic mean of ``PP*`` of every threshold at once (:func:`rocci.precision._moments.
+    stratified_precision_columns`, Gauss–Laguerre quadrature vectorised over the thresholds, exact window sums
+    at the few with ``E[TP* + FP*] < 60``), no law object per threshold; ``distribution(i)`` builds the exact
+    law of a threshold when asked, as on the other routes.  The same numbers as the per-threshold route
+    (within ~1e-14 relative, ``tests/precision/test_precision_moments.py``)."""
+    from ._moments import stratified_precision_columns
+
+    mean, std, harmonic, undef, trunc = stratified_precision_columns(tp, fp, n_pos, n_neg, m_pos, m_neg,
+                                                                     harmonic=method == "score")
+    z = float(special.ndtri(1 - (1.0 - level) / 2))
+    if method == "score":
+        low, high = score_interval(mean, std**2, harmonic, z)
+    else:
+        low, high = np.clip(mean - z * std, 0.0, 1.0), np.clip(mean + z * std, 0.0, 1.0)
+    laws = LawBuilders(lambda i: _whole_law("stratified", "precision", int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos,
+                                            m_neg, m_pos + m_neg, 1.0, 0.0), tp.size)
+    return MetricCI(
+        metric="precision", thresholds=t, tp=tp, fp=fp, value=value, mean=mean, std=std,
+        low=np.asarray(low, float), high=np.asarray(high, float), p_undefined=undef, truncated_mass=trunc,
+        n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, bootstrap="stratified", method=method,
+        confidence_level=level, beta=1.0, _laws=laws,
     )
 
 
