@@ -64,7 +64,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_vertical_paired", "bench_vertical_paired.py", (), ("--quick", "--repeats", "1"), 600),
     Bench("bench_bands", "bench_bands.py", (), ("--quick",), 300),
     Bench("bench_precision", "bench_precision.py", (), ("--quick", "--skip-recall"), 600),
-    Bench("bench_load_table", "bench_load_table.py", ("--rows", "1e7", "--repeats", "3"), ("--quick",), 900),
+    Bench("bench_load_table", "bench_load_table.py", ("--rows", "1e7", "--repeats", "7"), ("--quick",), 900),
     Bench("bench_browser_1e4", "bench_browser.py", ("--rows", "10000"), ("--quick",), 600),
     Bench("bench_browser_1e6", "bench_browser.py", ("--rows", "1000000"), None, 900),
     Bench("bench_load", "bench_load.py", ("--sessions", "4", "--uploads", "4", "--ttl", "20"), ("--quick",), 1500),
