@@ -1,7 +1,8 @@
 """rocci.load_table on a large CSV beside pandas' C reader and pyarrow.csv, measured in one run (issue 17).
 
 Writes a CSV of ``--rows`` rows (a 0/1 label and two 17-digit score columns, ~41 bytes a row), then
-reads it ``--repeats`` times with each reader in turn (interleaved), each read in a fresh Python
+reads it ``--repeats`` times with each reader in turn (interleaved, the order rotated from one repeat to
+the next: a read right after another process freed its memory runs at another speed), each read in a fresh Python
 process (after one small warm-up read, as in a server that has read a file before) so that its peak
 resident memory is its own.  Prints per reader the median seconds, the
 ratio to pandas.read_csv in the same run, and the peak memory above the file's bytes (already in
@@ -92,8 +93,8 @@ def main() -> None:
               f"process; load {os.getloadavg()[0]:.1f}/{os.getloadavg()[1]:.1f}/{os.getloadavg()[2]:.1f}",
               flush=True)
         got = {r: [] for r in READERS}
-        for _ in range(args.repeats):
-            for r in READERS:
+        for i in range(args.repeats):
+            for r in READERS[i % 3:] + READERS[:i % 3]:  # each reader takes each place in turn (the place matters)
                 out = subprocess.run([sys.executable, "-c", CHILD, r, str(path), str(ROOT)],
                                      capture_output=True, text=True, check=True)
                 got[r].append(json.loads(out.stdout))

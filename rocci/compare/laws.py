@@ -249,13 +249,19 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     # precision up to h2; above h2 (w below ~1e-20 there) it is e2 minus the steps from h2.
     e = np.cumsum(step[:, ::-1], axis=1)[:, ::-1]
     e += np.where(cols <= a1[:, None], (e1 - e[rows, a1])[:, None], (e2 - e[rows, a2])[:, None])
-    e[(cols + h_lo[:, None]) == 0] = 0.0  # B(−1; 0, π)
+    e[h_lo == 0, 0] = 0.0  # B(−1; 0, π)
+    # P(D < 0) = Σ_h w_2h E_h + w_2h+1 (E_h + (1 − π)Q_h), P(D = 0) = Σ_h w_2h Q_h, and P(D > 0) the rest:
+    # 1 − P(D < 0) − P(D = 0) where that is at least 1/2 (Σ w = 1; an absolute error of ~1e-16 is then
+    # relative), else the sum of its own positive terms (a small P(D > 0) keeps its relative precision).
     w_even, w_odd = w[:, 0::2], w[:, 1::2]
-    o = q[:, None] * qh
-    o += e
-    lt = np.einsum("ij,ij->i", w_even, e) + np.einsum("ij,ij->i", w_odd, o)
+    lt = np.einsum("ij,ij->i", w_even + w_odd, e) + q * np.einsum("ij,ij->i", w_odd, qh)
     eq = np.einsum("ij,ij->i", w_even, qh)
-    gt = (np.einsum("ij,ij->i", w_even, 1.0 - e - qh) + np.einsum("ij,ij->i", w_odd, 1.0 - o))
+    gt = (1.0 - lt) - eq
+    small = gt < 0.5
+    if small.any():
+        e_s, qh_s = e[small], qh[small]
+        gt[small] = (np.einsum("ij,ij->i", w_even[small], 1.0 - e_s - qh_s)
+                     + np.einsum("ij,ij->i", w_odd[small], 1.0 - e_s - q[small, None] * qh_s))
     return gt, eq, lt
 
 
