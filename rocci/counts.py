@@ -364,6 +364,13 @@ def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> np.nd
     ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
     ua, inv_a = np.unique(ta, return_inverse=True)
     ub, inv_b = np.unique(tb, return_inverse=True)
+    cum = _ge_grid(a, b, ua, ub, weights)
+    return cum[1:, 1:][np.ix_(inv_a.ravel(), inv_b.ravel())].astype(np.int64)
+
+
+def _ge_grid(a: np.ndarray, b: np.ndarray, ua: np.ndarray, ub: np.ndarray, weights=None) -> np.ndarray:
+    """``cum[x, y] = #{k : a_k >= ua[x − 1] and b_k >= ub[y − 1]}`` (row/column 0: no condition) for
+    distinct sorted thresholds ``ua``, ``ub``: one histogram of the grid's cells, summed from the top."""
     # Number of distinct thresholds at or below each score: a_k >= ua[i] iff i < alpha_k.
     alpha = np.searchsorted(ua, a, side="right")
     beta = np.searchsorted(ub, b, side="right")
@@ -374,22 +381,7 @@ def joint_ge_counts(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> np.nd
         hist = np.bincount(cells, minlength=size)
     else:
         hist = np.bincount(cells, weights=np.asarray(weights, dtype=np.float64), minlength=size).astype(np.int64)
-    hist = hist.reshape(ua.size + 1, width)
-    cum = hist[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
-    # cum[x, y] = #{alpha >= x, beta >= y}; a_k >= ua[i] iff alpha_k >= i + 1.
-    return cum[1:, 1:][np.ix_(inv_a.ravel(), inv_b.ravel())].astype(np.int64)
-
-
-def _weighted_ge(x: np.ndarray, weights, t: np.ndarray) -> np.ndarray:
-    """``#{k : x_k >= t}`` for each ``t``, each entry counting ``weights[k]`` instances (or 1)."""
-    if weights is None:
-        return x.size - np.searchsorted(np.sort(x), t, side="left")
-    # no sort of the rows: each row falls between two of the (few) thresholds; a weighted histogram of
-    # those bins, summed from the top, counts the instances at or above each threshold
-    ut, inv = np.unique(np.asarray(t, dtype=float), return_inverse=True)
-    alpha = np.searchsorted(ut, x, side="right")  # x >= ut[i] iff i < alpha
-    hist = np.bincount(alpha, weights=np.asarray(weights, dtype=np.float64), minlength=ut.size + 1)
-    return np.cumsum(hist[::-1])[::-1][1:].astype(np.int64)[inv.ravel()]
+    return hist.reshape(ua.size + 1, width)[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
 
 
 def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -407,6 +399,7 @@ def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np
     ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
     ua, ia = np.unique(ta, return_inverse=True)
     ub, ib = np.unique(tb, return_inverse=True)
-    both = joint_ge_counts(a, b, ua, ub, weights)[ia.ravel(), ib.ravel()]
-    ge_a, ge_b = _weighted_ge(a, weights, ta), _weighted_ge(b, weights, tb)
+    cum = _ge_grid(a, b, ua, ub, weights)  # read at the pairs only (and at "no condition" for the margins)
+    x, y = ia.ravel() + 1, ib.ravel() + 1
+    both, ge_a, ge_b = cum[x, y], cum[x, 0], cum[0, y]
     return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)

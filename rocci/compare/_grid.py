@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..counts import _weighted_ge, joint_ge_counts
+from ..counts import _ge_grid
 
 
 def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray]:
@@ -13,7 +13,7 @@ def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.n
     ``n_a[i, j] = #{k : a_k >= ta[i]} − C[i, j]`` (model a positive, model b
     negative) and ``n_b[i, j] = #{k : b_k >= tb[j]} − C[i, j]``, with
     ``C[i, j] = #{k : a_k >= ta[i] and b_k >= tb[j]}`` from one 2-D cumulative
-    histogram (:func:`rocci.counts.joint_ge_counts`).  ``a`` and ``b`` are one
+    histogram (:func:`rocci.counts.joint_ge_counts`; its row and column 0 give the margins).  ``a`` and ``b`` are one
     class's scores, one entry per instance (``weights`` None), or the rows of a
     :class:`~rocci.PairedCounts` table with ``weights`` their counts in this
     class: each row then counts ``weights[k]`` instances, and the table is never
@@ -24,8 +24,9 @@ def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.n
     -------
     n_a, n_b : ndarray of int64, shape (len(ta), len(tb))
     """
-    ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
-    both = joint_ge_counts(a, b, ta, tb, weights)
-    ge_a = np.asarray(_weighted_ge(a, weights, ta), dtype=np.int64)
-    ge_b = np.asarray(_weighted_ge(b, weights, tb), dtype=np.int64)
-    return ge_a[:, None] - both, ge_b[None, :] - both
+    ua, inv_a = np.unique(np.asarray(ta, dtype=float), return_inverse=True)
+    ub, inv_b = np.unique(np.asarray(tb, dtype=float), return_inverse=True)
+    inv_a, inv_b = inv_a.ravel(), inv_b.ravel()
+    cum = _ge_grid(a, b, ua, ub, weights).astype(np.int64)  # row/column 0: one model's margin
+    both = cum[1:, 1:][np.ix_(inv_a, inv_b)]
+    return cum[1:, 0][inv_a][:, None] - both, cum[0, 1:][inv_b][None, :] - both
