@@ -665,8 +665,9 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
     O(n·m) memory, for small ``n`` and ``m``.  Returns an int64 array ``(len(qs), levels)``.
 
     ``guess`` (optional, shape ``(len(qs), levels)``, e.g. a Cornish–Fisher approximation from the
-    exact moments): one evaluation at ``guess − 1`` and ``guess`` settles the pairs it hits; the
-    others are bisected on the side the evaluation leaves (only those pairs are evaluated again).
+    exact moments): one evaluation at ``guess − 2 … guess + 1`` settles the pairs whose answer is
+    within one of the guess; the others gallop away from it and bisect (only those pairs are
+    evaluated again).
     The answer is the same, only fewer evaluations are made.
     """
     present = np.zeros(n + 1, dtype=bool)  # (np.unique without a sort: v are integers in [0, n])
@@ -732,11 +733,15 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
 
     if guess is not None:
         g = np.clip(np.asarray(guess, dtype=np.int64), 0, m)
-        hits = reached(np.concatenate([np.maximum(g - 1, 0), g]))
-        above = (g == 0) | ~hits[:qs.size]  # P(X <= g − 1) < q: the answer is >= g
-        below = hits[qs.size:]  # P(X <= g) >= q: the answer is <= g
-        lo = np.where(below, np.where(above, g, lo), g + 1)
-        hi = np.where(below, np.where(above, g, g - 1), hi)
+        # probes g − 2 … g + 1 (clipped; a probe below 0 never holds): the answer is the first that holds
+        probes = [np.clip(g + d, 0, m) for d in (-2, -1, 0, 1)]
+        hits = reached(np.concatenate(probes)).reshape(4, qs.size, levels)
+        hits[0] &= g >= 2
+        hits[1] &= g >= 1
+        first = np.where(hits.any(axis=0), hits.argmax(axis=0), 4)  # 0: answer <= g − 2; 4: answer >= g + 2
+        found = (first >= 1) & (first <= 3)
+        lo = np.where(found, g + first - 2, np.where(first == 4, np.minimum(g + 2, m), lo))
+        hi = np.where(found, g + first - 2, np.where(first == 0, g - 2, hi))
     # Pairs (q, level) not yet settled only, invariant: the answer lies in [lo, hi].  Those the guess
     # missed gallop away from it (probes 1, 2, 4, … past it) until a probe passes the answer, then
     # bisect; the others bisect.  ``reached(x)`` is "the answer is <= x".
