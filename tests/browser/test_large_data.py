@@ -200,3 +200,27 @@ def test_choose_the_fold_column_scan_and_open_the_folds_page(browser, served, wa
         shot(page, "browser_large_folds_data_390")
     finally:
         context.close()
+
+
+def test_another_file_gets_its_own_columns(large_page, served, wait, shot):
+    """Switching files guesses the new file's label and models (the first file's choices do not stay)."""
+    root, url = served
+    page = large_page
+    page.goto(url)
+    wait(page)
+    segment(page, "Large data (server)", wait)
+    choose(page, "File in the data directory", "2026/loans.parquet", wait)
+    models = page.get_by_test_id("stMultiSelect")
+    expect(models).to_contain_text("gbm")
+    choose(page, "File in the data directory", "cv/folds.parquet", wait)
+    expect(models).to_contain_text("forest")
+    expect(models).to_contain_text("ridge")
+    expect(models).not_to_contain_text("gbm")
+    expect(page.get_by_role("combobox", name="Label column", exact=True)).to_have_value("target")
+    no_exception(page)
+    shot(page, "browser_large_switch_file_1400")
+    page.set_viewport_size({"width": 390, "height": 2600})
+    wait(page)
+    expect(models).to_contain_text("forest")
+    no_exception(page)
+    shot(page, "browser_large_switch_file_390")
