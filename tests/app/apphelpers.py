@@ -24,6 +24,23 @@ APP = str(ROOT / "app.py")
 TIMEOUT = 120
 
 
+def serve(root: Path, monkeypatch, files: dict) -> Path:
+    """Make ``root`` the dashboard's data directory (ROCCI_DATA_DIR, no scans cached) holding ``files``
+    ({relative path: DataFrame}, written as Parquet or CSV by the extension)."""
+    from ui.cache import large
+
+    for name, frame in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if name.endswith(".csv"):
+            frame.to_csv(path, index=False)
+        else:
+            frame.to_parquet(path, index=False)
+    monkeypatch.setenv(large.ENV, str(root))
+    large.SCANS.clear()
+    return root
+
+
 def new_app(page: str | None = None, query: dict | None = None) -> AppTest:
     """A fresh app session, run once (on ``page`` if given)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)

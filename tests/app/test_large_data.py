@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import assert_clean, decode, figure, new_app, traces
+from apphelpers import assert_clean, decode, figure, new_app, serve, traces
 
 import rocci
 from rocci import data as rdata
@@ -39,15 +39,10 @@ def _frame(n=1500, seed=11) -> pd.DataFrame:
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    root = tmp_path / "served"
-    (root / "sub").mkdir(parents=True)
-    _frame().to_parquet(root / "scores.parquet", index=False)
-    _frame(seed=12).to_csv(root / "sub" / "scores.csv", index=False)
+    root = serve(tmp_path / "served", monkeypatch, {"scores.parquet": _frame(), "sub/scores.csv": _frame(seed=12)})
     secret = tmp_path / "secret.csv"
     _frame(seed=13).to_csv(secret, index=False)
     (root / "link.csv").symlink_to(secret)
-    monkeypatch.setenv(large.ENV, str(root))
-    large.SCANS.clear()
     return root
 
 
@@ -321,12 +316,7 @@ def _cv_frame(n=1200, seed=21) -> pd.DataFrame:
 
 @pytest.fixture
 def cv_dir(tmp_path, monkeypatch):
-    root = tmp_path / "cv"
-    root.mkdir()
-    _cv_frame().to_parquet(root / "cv.parquet", index=False)
-    monkeypatch.setenv(large.ENV, str(root))
-    large.SCANS.clear()
-    return root
+    return serve(tmp_path / "cv", monkeypatch, {"cv.parquet": _cv_frame()})
 
 
 def _rows(frame):

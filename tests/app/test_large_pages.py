@@ -18,7 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import assert_clean, decode, figure, new_app, traces
+from apphelpers import assert_clean, decode, figure, new_app, serve, traces
 from scipy import stats
 
 import rocci
@@ -47,13 +47,8 @@ def _frame(n=1500, seed=11) -> pd.DataFrame:
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    root = tmp_path / "served"
-    root.mkdir()
-    _frame().to_parquet(root / "scores.parquet", index=False)
-    monkeypatch.setenv(large.ENV, str(root))
     monkeypatch.setattr(large, "MAX_INSTANCES", 100)  # the counts stand for ~1,500: any expansion is refused
-    large.SCANS.clear()
-    return root
+    return serve(tmp_path / "served", monkeypatch, {"scores.parquet": _frame()})
 
 
 def scanned():

@@ -56,6 +56,15 @@ def segment(page, option: str, wait):
     wait(page)
 
 
+def large_source(page, url, wait, file: str | None = None):
+    """Open ``url``, choose the "Large data (server)" source and, if given, the ``file`` of its data directory."""
+    page.goto(url)
+    wait(page)
+    segment(page, "Large data (server)", wait)
+    if file is not None:
+        choose(page, "File in the data directory", file, wait)
+
+
 def upload(page, path, wait):
     segment(page, "Upload a file", wait)
     page.get_by_test_id("stFileUploader").locator("input[type='file']").set_input_files(str(path))

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import running_server  # noqa: E402
-from test_dashboard import choose, no_exception, segment  # noqa: E402
+from test_dashboard import choose, large_source, no_exception  # noqa: E402
 
 import rocci  # noqa: E402
 
@@ -59,9 +59,7 @@ def served(tmp_path_factory):
 def test_pick_a_file_scan_it_and_open_the_roc_and_compare_pages(large_page, served, wait, shot):
     root, url = served
     page = large_page
-    page.goto(url)
-    wait(page)
-    segment(page, "Large data (server)", wait)
+    large_source(page, url, wait)
     main = page.get_by_test_id("stMain")
     expect(main).to_contain_text(str(root))
     choose(page, "File in the data directory", "2026/loans.parquet", wait)
@@ -123,9 +121,7 @@ def test_pick_a_file_scan_it_and_open_the_roc_and_compare_pages(large_page, serv
 def test_a_path_outside_is_an_error_box(large_page, served, wait):
     root, url = served
     page = large_page
-    page.goto(url)
-    wait(page)
-    segment(page, "Large data (server)", wait)
+    large_source(page, url, wait)
     box = page.get_by_test_id("stTextInput").filter(has_text="Or a path or glob").locator("input")
     box.fill("../../../etc/passwd")
     box.press("Enter")
@@ -140,10 +136,7 @@ def test_choose_the_fold_column_scan_and_open_the_folds_page(browser, served, wa
     page = context.new_page()
     page.set_default_timeout(120_000)
     try:
-        page.goto(url)
-        wait(page)
-        segment(page, "Large data (server)", wait)
-        choose(page, "File in the data directory", "cv/folds.parquet", wait)
+        large_source(page, url, wait, "cv/folds.parquet")
         expect(page.get_by_role("combobox", name="Fold / group column (optional)", exact=True)).to_be_visible()
         models = page.get_by_test_id("stMultiSelect")
         for name in ("forest", "ridge"):  # (the guesses were made for the first file)
@@ -206,10 +199,7 @@ def test_another_file_gets_its_own_columns(large_page, served, wait, shot):
     """Switching files guesses the new file's label and models (the first file's choices do not stay)."""
     root, url = served
     page = large_page
-    page.goto(url)
-    wait(page)
-    segment(page, "Large data (server)", wait)
-    choose(page, "File in the data directory", "2026/loans.parquet", wait)
+    large_source(page, url, wait, "2026/loans.parquet")
     models = page.get_by_test_id("stMultiSelect")
     expect(models).to_contain_text("gbm")
     choose(page, "File in the data directory", "cv/folds.parquet", wait)

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import ARTIFACTS, running_server  # noqa: E402
-from test_dashboard import choose, no_exception, segment  # noqa: E402
+from test_dashboard import large_source, no_exception, segment  # noqa: E402
 
 import rocci  # noqa: E402
 
@@ -73,10 +73,7 @@ def open_page(page, title: str, wait) -> None:
 def test_every_page_works_from_the_counts_above_the_limit(large_page, served, wait):
     root, url = served
     page = large_page
-    page.goto(url)
-    wait(page)
-    segment(page, "Large data (server)", wait)
-    choose(page, "File in the data directory", "scores.parquet", wait)
+    large_source(page, url, wait, "scores.parquet")
     page.get_by_role("button", name="Scan").click()
     wait(page)
     no_exception(page)
