@@ -133,40 +133,18 @@ def test_binomial_quantile_of_a_tiny_tail():
     ],
 )
 def test_binomial_lower_tails_against_40_digit_sums(m, n, x_num, j):
-    """exact._binomial_lower_tails (the CDF at a row's lowest level in order_statistic_laws): given the
-    exact pmf b(j), B(j; m, x) to 5e-14 relative, and the left-out part checked (settled)."""
+    """The CDF at a row's lowest level in order_statistic_laws (below the mode of Bin(m, x)):
+    I_{1−x}(m − j, j + 1) with 1 − x = (n − x_num)/n from the integers, within 5e-14 relative of
+    40-digit values, and the same value through the table (_binomial_tails_by_column)."""
     mp = pytest.importorskip("mpmath")
-    from rocci.exact import _binomial_lower_tails
+    from rocci.exact import _binomial_tails_by_column, _upper_tail
 
     mp.mp.dps = 40
     x = mp.mpf(x_num) / n
-    pmf = float(mp.binomial(m, j) * x**j * (1 - x) ** (m - j))
     truth = float(mp.betainc(m - j, j + 1, 0, 1 - x, regularized=True))
-    tail, settled = _binomial_lower_tails(np.array([j]), np.array([float(x_num)]), n, m, np.array([pmf]))
-    assert settled[0]
+    tail = _upper_tail(j + 1.0, float(m - j), np.array([float(x_num)]), n)
     assert tail[0] == pytest.approx(truth, rel=5e-14)
-
-
-def test_order_statistic_laws_when_lower_tails_do_not_settle(monkeypatch):
-    """Rows whose summed lower tail is too short (forced here by shrinking the tail length) take boost's
-    incomplete beta: the same laws as with the full sums, and some rows did take that route."""
-    import rocci.exact as exact
-
-    r = np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * 497), 1, 496)).astype(int)
-    k0, w0, off0, t0 = exact.order_statistic_laws(r, 497, 497)
-    unsettled = []
-    original = exact._binomial_lower_tails
-
-    def counting(*args):
-        tail, settled = original(*args)
-        unsettled.append(int((~settled).sum()))
-        return tail, settled
-
-    monkeypatch.setattr(exact, "_TAIL_LOG_RATIO", 0.5)
-    monkeypatch.setattr(exact, "_binomial_lower_tails", counting)
-    k1, w1, off1, t1 = exact.order_statistic_laws(r, 497, 497)
-    assert sum(unsettled) > 50
-    np.testing.assert_array_equal(k1, k0)
-    np.testing.assert_array_equal(off1, off0)
-    np.testing.assert_array_equal(t1, t0)
-    np.testing.assert_allclose(w1, w0, rtol=1e-13, atol=1e-16)
+    assert j < (m + 1) * x_num / n  # (below the mode: the route under test)
+    cdf, _ = _binomial_tails_by_column(np.array([float(x_num)]), n, m, np.array([j, j + 1]), np.array([0]),
+                                       np.array([1]))
+    assert cdf[0, 0] == tail[0]

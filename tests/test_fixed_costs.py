@@ -190,6 +190,33 @@ def test_full_support_sign_probabilities_equal_the_per_term_sums():
             np.testing.assert_allclose(g[small], w[small], rtol=1e-11)
 
 
+def test_sign_probabilities_by_class_equal_one_class_at_a_time():
+    """Both classes' pairs in one pass (per-pair m and n; compare_thresholds, dominance_map): the per-term
+    sums of each class (within 5e-15, small sides 1e-11 relative), one class at a time within 1e-15; a
+    class with m > 1000 (the windowed route) alongside one that is summed over the whole support."""
+    from rocci.compare.laws import difference_sign_probabilities_by_class
+
+    rng = np.random.default_rng(44)
+    grid = list(_sign_grid(77, 40))
+    sizes = [(n, m, 1001 + int(rng.integers(0, 500))) for n, m, _, _ in grid]
+    for (n, m, na, nb), (n2, m2, big_m) in zip(grid, sizes[::-1]):
+        na2 = rng.integers(0, n2 + 1, 7)
+        nb2 = np.minimum(rng.integers(0, n2 + 1, 7), n2 - na2)
+        nb2[:2] = n2 - na2[:2]  # no cell c
+        for other_m in (m2, big_m):
+            classes = [(na, nb, n, m), (na2, nb2, n2, other_m)]
+            got = difference_sign_probabilities_by_class(classes)
+            for (a, b, nn, mm), g3 in zip(classes, got):
+                one = difference_sign_probabilities(a, b, nn, mm)
+                want = difference_sign_probabilities(a, b, nn, mm, eps=1e-60)
+                for g, o, w in zip(g3, one, want):
+                    assert g.shape == np.shape(a)
+                    np.testing.assert_allclose(g, o, rtol=0, atol=1e-15)
+                    np.testing.assert_allclose(g, w, rtol=0, atol=5e-15)
+                    small = w > 1e-20
+                    np.testing.assert_allclose(g[small], w[small], rtol=1e-11)
+
+
 def test_full_support_sign_probabilities_edge_cells():
     """Empty cell c (γ = 1), a = b, one-sided and empty disagreements, m = 1 and 2."""
     n = 10

@@ -144,9 +144,10 @@ def _outward_products(up: np.ndarray, up_prev: np.ndarray, anchor_col: np.ndarra
     return up_prev
 
 
-def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: int):
+def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m):
     """``P(D > 0), P(D = 0), P(D < 0)`` summed over the support of ``S``, for pairs with
-    ``hi_n >= lo_n >= 1`` (``π = hi/(hi + lo) >= 1/2``): the route for ``m <= 1000``.
+    ``hi_n >= lo_n >= 1`` (``π = hi/(hi + lo) >= 1/2``): the route for ``m <= 1000``.  ``m`` is
+    one size or one per pair (both classes' pairs in one pass).
 
     The same sums as the windowed route, ``Σ_s b(s; m, γ)·[conditional sign
     probability given S = s]``, over all ``s`` but the ≤ :data:`FULL_SUPPORT_EPS`
@@ -172,6 +173,9 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     40-digit sums the results are within ~5e-16 (the per-term route: ~1e-15).
     """
     hi_n, lo_n, n_c = (np.asarray(v, np.float64) for v in (hi_n, lo_n, n_c))
+    sizes = np.unique(np.asarray(m, np.int64))  # (one or two sizes)
+    m = np.broadcast_to(np.asarray(m, np.float64), hi_n.shape)
+    m_max = int(sizes[-1])
     n_ab = hi_n + lo_n
     g = n_ab / (n_ab + n_c)
     pi = hi_n / n_ab
@@ -186,32 +190,39 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     # window's start (>= 1e-40 of the mode, so no overflow), normalised.  A product's rounding errors
     # before the mode are shared by every term past it, so after the normalisation each w_s is as
     # accurate as products outwards from the mode.  γ = 1 (no cell c): S = m.
-    s_all = np.arange(0, m + width + 1, dtype=np.float64)
-    c_all = np.maximum(m - s_all, 0.0) / (s_all + 1.0)  # b(s + 1)/b(s) without the odds
+    s_all = np.arange(0, m_max + width + 1, dtype=np.float64)
+
+    # b(s + 1)/b(s) without the odds, one segment of s = 0 … m_max + width per size (rows read their own)
+    c_all = (np.maximum(sizes[:, None] - s_all[None, :], 0.0) / (s_all + 1.0)[None, :]).ravel()
+    seg = np.searchsorted(sizes, m).astype(np.int64) * s_all.size if sizes.size > 1 else 0
+
+    def ratios(rows, cols):  # for s = s_lo … s_lo + cols − 1 of these rows
+        return np.lib.stride_tricks.sliding_window_view(c_all, cols)[(s_lo + seg)[rows]]
+
     sure = n_c == 0
     with np.errstate(divide="ignore"):
         odds = np.where(sure, 1.0, n_ab / np.where(sure, 1.0, n_c))
+    rows = np.arange(n_ab.size)
     w = np.empty((n_ab.size, width))
     w[:, 0] = 1.0
-    np.multiply(np.lib.stride_tricks.sliding_window_view(c_all, width - 1)[s_lo], odds[:, None], out=w[:, 1:])
+    np.multiply(ratios(rows, width - 1), odds[:, None], out=w[:, 1:])
     with np.errstate(over="ignore", invalid="ignore"):
         np.cumprod(w, axis=1, out=w)
     s_star = np.minimum(np.floor((m + 1.0) * g), m)
-    rows = np.arange(n_ab.size)
     over = ~(w[rows, (s_star - s_lo).astype(np.int64)] < 1e300) & ~sure  # (a window starting at s = 0
     if over.any():  # far below the mode, e.g. tiny 1 − γ): products outwards from the mode there
-        up = np.lib.stride_tricks.sliding_window_view(c_all, width)[s_lo[over]] * odds[over, None]
+        up = ratios(rows[over], width) * odds[over, None]
         up_prev = np.ones_like(up)
         up_prev[:, 1:] = up[:, :-1]
         w[over] = _outward_products(up, up_prev, (s_star - s_lo)[over].astype(np.int64))
     if sure.any():
         w[sure] = 0.0
-        w[sure, m - s_lo[sure]] = 1.0
+        w[sure, (m[sure] - s_lo[sure]).astype(np.int64)] = 1.0
     w /= w.sum(axis=1)[:, None]
     # Q_h = b(h; 2h, π) on h = s_lo/2 … s_lo/2 + width/2 − 1
     half = width // 2
     h_lo = s_lo // 2
-    h_all = np.arange(-1, m // 2 + half + 2, dtype=np.float64)
+    h_all = np.arange(-1, m_max // 2 + half + 2, dtype=np.float64)
     with np.errstate(divide="ignore"):
         d_all = (2.0 * h_all + 1.0) / (h_all + 1.0)  # (h = −1 never used)
     c_q = 2.0 * d_all
@@ -265,9 +276,13 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m: i
     return gt, eq, lt
 
 
-def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n: int, m: int, eps: float):
-    """``P(D > 0), P(D = 0), P(D < 0)`` for distinct cell-count pairs (see the public wrapper)."""
+def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n, m, eps: float):
+    """``P(D > 0), P(D = 0), P(D < 0)`` for distinct cell-count pairs (see the public wrapper); ``n`` and
+    ``m`` one class's sizes, or (``eps = 0`` only) one pair of sizes per pair."""
     k = n_a.size
+    n = np.broadcast_to(np.asarray(n, np.int64), (k,))
+    m_row = np.broadcast_to(np.asarray(m, np.int64), (k,))
+    m_max = int(m_row.max()) if k else 0
     gt, eq, lt = np.zeros(k), np.zeros(k), np.zeros(k)
     # Orient every pair so that p_a >= p_b (π >= 1/2); swap the answers back at the end.
     swap = n_a < n_b
@@ -278,25 +293,29 @@ def _sign_unique(n_a: np.ndarray, n_b: np.ndarray, n: int, m: int, eps: float):
     eq[none] = 1.0
     one_way = (lo_n == 0) & ~none  # D = S >= 0 with S ~ Bin(m, γ)
     if one_way.any():
-        g = n_ab[one_way] / n
-        eq[one_way] = _boost_binom_pmf(0.0, float(m), g)  # = stats.binom.pmf/sf, without their argument checks
-        gt[one_way] = _boost_binom_sf(0.0, float(m), g)
+        g = n_ab[one_way] / n[one_way]
+        mm = m_row[one_way].astype(np.float64)
+        eq[one_way] = _boost_binom_pmf(0.0, mm, g)  # = stats.binom.pmf/sf, without their argument checks
+        gt[one_way] = _boost_binom_sf(0.0, mm, g)
     rest = ~none & ~one_way
     if rest.any():
         pa, pb = hi_n / n, lo_n / n
         # Chernoff: P(D <= 0) <= min_λ E e^{−λD} = (1 − (√p_a − √p_b)²)^m.
         with np.errstate(divide="ignore"):
-            log_bound = m * np.log1p(-((np.sqrt(pa) - np.sqrt(pb)) ** 2))
+            log_bound = m_row * np.log1p(-((np.sqrt(pa) - np.sqrt(pb)) ** 2))
         saturated = rest & (log_bound < np.log(SATURATION))
         gt[saturated] = 1.0
         rest &= ~saturated
     if rest.any() and eps <= 0:
         idx = np.flatnonzero(rest)
-        chunk = max(1, _BLOCK // (m + 1))
+        chunk = max(1, _BLOCK // (m_max + 1))
         for start in range(0, idx.size, chunk):
             j = idx[start:start + chunk]
-            gt[j], eq[j], lt[j] = _sign_full_support(hi_n[j], lo_n[j], n_c[j], m)
+            gt[j], eq[j], lt[j] = _sign_full_support(hi_n[j], lo_n[j], n_c[j], m_row[j])
     elif rest.any():
+        if np.any(m_row != m_max) or np.any(n != n[0]):
+            raise ValueError("the windowed route takes one class's sizes")
+        n, m = int(n[0]), m_max
         idx = np.flatnonzero(rest)
         s_lo, s_hi = _s_window(m, n_ab[idx], n_c[idx], n, eps)
         widths = s_hi - s_lo + 1
@@ -365,20 +384,45 @@ def difference_sign_probabilities(n_a, n_b, n: int, m: int, *, eps: float | None
         Arrays shaped like the broadcast of ``n_a`` and ``n_b``; absolute
         error below ~1e-16 (plus ``2·eps``).
     """
-    n_a, n_b = np.broadcast_arrays(np.asarray(n_a, np.int64), np.asarray(n_b, np.int64))
-    shape = n_a.shape
-    if eps is None:
-        eps = 0.0 if m <= 1000 else WINDOW_EPS
+    return difference_sign_probabilities_by_class([(n_a, n_b, n, m)], eps=eps)[0]
+
+
+def _distinct_pairs(n_a, n_b, n: int):
+    """The distinct ``(n_a, n_b)`` in lexicographic order, and the index of each input pair among them."""
     if n < 3_000_000_000:  # n_a·(n + 1) + n_b fits in int64: one key per pair
         keys = n_a.ravel() * (n + 1) + n_b.ravel()
         uniq, inv = np.unique(keys, return_inverse=True)
-        ua, ub = uniq // (n + 1), uniq % (n + 1)
-    else:  # the same distinct pairs, in the same (lexicographic) order, without the key's overflow
-        uniq, inv = np.unique(np.stack([n_a.ravel(), n_b.ravel()], axis=1), axis=0, return_inverse=True)
-        ua, ub = uniq[:, 0], uniq[:, 1]
-    gt, eq, lt = _sign_unique(ua, ub, int(n), int(m), eps)
-    inv = inv.ravel()
-    return gt[inv].reshape(shape), eq[inv].reshape(shape), lt[inv].reshape(shape)
+        return uniq // (n + 1), uniq % (n + 1), inv.ravel()
+    # the same distinct pairs, in the same order, without the key's overflow
+    uniq, inv = np.unique(np.stack([n_a.ravel(), n_b.ravel()], axis=1), axis=0, return_inverse=True)
+    return uniq[:, 0], uniq[:, 1], inv.ravel()
+
+
+def difference_sign_probabilities_by_class(classes, *, eps: float | None = None):
+    """:func:`difference_sign_probabilities` for several classes ``[(n_a, n_b, n, m), …]`` at once.
+
+    The same values; classes whose sums run over the whole support (``m <= 1000``) share one vectorised
+    pass (the fixed cost of two passes is most of a small comparison's time)."""
+    prepared = []
+    for n_a, n_b, n, m in classes:
+        n_a, n_b = np.broadcast_arrays(np.asarray(n_a, np.int64), np.asarray(n_b, np.int64))
+        e = (0.0 if m <= 1000 else WINDOW_EPS) if eps is None else eps
+        prepared.append((n_a.shape, *_distinct_pairs(n_a, n_b, int(n)), int(n), int(m), e))
+    results = [None] * len(prepared)
+    full = [i for i, p in enumerate(prepared) if p[-1] <= 0]
+    if len(full) > 1:
+        parts = [prepared[i] for i in full]
+        sizes = [p[1].size for p in parts]
+        gt, eq, lt = _sign_unique(np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
+                                  np.repeat([p[4] for p in parts], sizes), np.repeat([p[5] for p in parts], sizes),
+                                  0.0)
+        cut = np.cumsum(sizes)[:-1]
+        for i, g_, e_, l_ in zip(full, np.split(gt, cut), np.split(eq, cut), np.split(lt, cut)):
+            results[i] = (g_, e_, l_)
+    for i, (shape, ua, ub, inv, n, m, e) in enumerate(prepared):
+        gt, eq, lt = results[i] if results[i] is not None else _sign_unique(ua, ub, n, m, e)
+        results[i] = (gt[inv].reshape(shape), eq[inv].reshape(shape), lt[inv].reshape(shape))
+    return results
 
 
 def paired_score_interval(n_a, n_b, n: int, m: int, alpha: float, *, gamma: str = "smoothed"):

@@ -12,7 +12,7 @@ from .._results import ConfidenceInterval, _FrameResult
 from .._validation import check_choice, check_confidence_level, check_m
 from ..counts import paired_cells
 from ._common import GAMMAS, PAIRED_REGIONS, _check_thresholds, _paired_classes, _threshold_pairs
-from .laws import _dominance, difference_pmf, difference_sign_probabilities, paired_score_interval
+from .laws import _dominance, difference_pmf, difference_sign_probabilities_by_class, paired_score_interval
 
 @dataclass(repr=False)
 class ThresholdComparison(_FrameResult):
@@ -249,8 +249,8 @@ def compare_thresholds(
     (pa, pb, pw), (qa, qb, qw) = data.pos, data.neg
     na_p, nb_p, both_p = paired_cells(pa, pb, ta, tb, pw)
     na_n, nb_n, both_n = paired_cells(qa, qb, ta, tb, qw)
-    sign_pos = difference_sign_probabilities(na_p, nb_p, n_pos, m_pos)
-    sign_neg = difference_sign_probabilities(na_n, nb_n, n_neg, m_neg)
+    sign_pos, sign_neg = difference_sign_probabilities_by_class([(na_p, nb_p, n_pos, m_pos),
+                                                                 (na_n, nb_n, n_neg, m_neg)])
     f1, f2 = _dominance(sign_pos, sign_neg)
 
     alpha = 1.0 - level
@@ -388,10 +388,8 @@ def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, threshold
     (pa, pb, pw), (qa, qb, qw) = data.pos, data.neg
     na_p, nb_p = _grid_cells(pa, pb, ta, tb, pw)
     na_n, nb_n = _grid_cells(qa, qb, ta, tb, qw)
-    f1, f2 = _dominance(
-        difference_sign_probabilities(na_p, nb_p, n_pos, m_pos),
-        difference_sign_probabilities(na_n, nb_n, n_neg, m_neg),
-    )
+    f1, f2 = _dominance(*difference_sign_probabilities_by_class([(na_p, nb_p, n_pos, m_pos),
+                                                                  (na_n, nb_n, n_neg, m_neg)]))
     return DominanceMap(
         thresholds_a=ta,
         thresholds_b=tb,
