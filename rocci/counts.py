@@ -403,3 +403,28 @@ def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np
     x, y = ia.ravel() + 1, ib.ravel() + 1
     both, ge_a, ge_b = cum[x, y], cum[x, 0], cum[0, y]
     return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)
+
+
+
+def paired_cells_by_class(classes, ta, tb) -> list:
+    """:func:`paired_cells` for several classes ``[(a, b, weights), …]`` at the same threshold pairs: the
+    distinct thresholds found once and one histogram for all classes (the same counts)."""
+    ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
+    ua, ia = np.unique(ta, return_inverse=True)
+    ub, ib = np.unique(tb, return_inverse=True)
+    width, size = ub.size + 1, (ua.size + 1) * (ub.size + 1)
+    cells = [np.searchsorted(ua, a, side="right") * width + np.searchsorted(ub, b, side="right") + c * size
+             for c, (a, b, _) in enumerate(classes)]
+    if all(w is None for _, _, w in classes):
+        hist = np.bincount(np.concatenate(cells), minlength=len(classes) * size)
+    else:
+        weights = [np.ones(a.size) if w is None else np.asarray(w, dtype=np.float64) for a, _, w in classes]
+        hist = np.bincount(np.concatenate(cells), weights=np.concatenate(weights),
+                           minlength=len(classes) * size).astype(np.int64)
+    cum = hist.reshape(len(classes), ua.size + 1, width)[:, ::-1, ::-1].cumsum(axis=1).cumsum(axis=2)[:, ::-1, ::-1]
+    x, y = ia.ravel() + 1, ib.ravel() + 1
+    out = []
+    for c in range(len(classes)):
+        both, ge_a, ge_b = cum[c, x, y], cum[c, x, 0], cum[c, 0, y]
+        out.append(((ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)))
+    return out

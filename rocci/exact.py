@@ -39,6 +39,8 @@ WINDOW_EPS = 1e-16
 _BAND_LOG = 46.0
 #: Columns of 0 before and of 1 after each row's band in that table (>= 4: the guess's four probes).
 _PAD = 4
+#: Points evaluated per unsettled quantile and round in that table's search.
+_SPLIT = 8
 
 #: Tolerance used when comparing a CDF with a quantile level: a CDF within
 #: this of the level counts as reaching it (exact rational ties are otherwise
@@ -687,33 +689,46 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
         found = (first >= 1) & (first <= 3)
         lo = np.where(found, g + first - 2, np.where(first == 4, np.minimum(g + 2, m), lo))
         hi = np.where(found, g + first - 2, np.where(first == 0, g - 2, hi))
-    # Pairs (q, level) not yet settled only, invariant: the answer lies in [lo, hi].  Those the guess
-    # missed gallop away from it (probes 1, 2, 4, … past it) until a probe passes the answer, then
-    # bisect; the others bisect.  ``reached(x)`` is "the answer is <= x".
+    # Pairs (q, level) not yet settled, invariant: the answer lies in [lo, hi]; ``answer <= x`` is what
+    # an evaluation at x says.  Each round evaluates every unsettled pair at _SPLIT points of
+    # [lo, hi − 1]: in the first round those the guess missed take points 0, 1, 3, 7, … away from the
+    # guess (the answer is mostly just past it), then points spread evenly, so a bracket shrinks
+    # _SPLIT + 1 times a round; the component lists of these pairs are gathered once.
     lo, hi = lo.ravel(), hi.ravel()
-    direction = np.zeros(lo.size, dtype=np.int64)
-    if guess is not None:
-        direction = np.where(lo > g.ravel(), 1, np.where(hi < g.ravel(), -1, 0))
-    step = np.ones(lo.size, dtype=np.int64)
-    ends = np.append(starts, weights.size)
-    tgt = np.repeat(target[:, 0], levels)
-    active = np.flatnonzero(lo < hi)
-    while active.size:
-        lev = active % levels
+    todo = np.flatnonzero(lo < hi)
+    if todo.size:
+        ends = np.append(starts, weights.size)
+        lev = todo % levels
         lens = ends[lev + 1] - ends[lev]
-        first = np.zeros(active.size, dtype=np.int64)
+        first = np.zeros(todo.size, dtype=np.int64)
         np.cumsum(lens[:-1], out=first[1:])
         comp = np.arange(int(lens.sum())) + np.repeat(ends[lev] - first, lens)
-        la, ha, da, sa = lo[active], hi[active], direction[active], step[active]
-        x = np.where(da > 0, np.minimum(la + sa - 1, ha), np.where(da < 0, np.maximum(ha - sa, la), (la + ha) // 2))
-        cols = base[comp] + np.clip(np.repeat(x, lens) - lo_j[comp], -1, width)
-        cdf = np.add.reduceat(flat[cols] * weights[comp], first)
-        hit = cdf >= tgt[active]
-        hi[active] = np.where(hit, x, ha)
-        lo[active] = np.where(hit, la, x + 1)
-        step[active] = 2 * sa
-        direction[active] = np.where(hit == (da < 0), da, 0)  # a probe past the answer ends the gallop
-        active = active[lo[active] < hi[active]]
+        c_base, c_lo, c_w = base[comp], lo_j[comp], weights[comp][:, None]
+        tgt = np.repeat(target[:, 0], levels)[todo][:, None]
+        lo_t, hi_t = lo[todo], hi[todo]
+        even = np.arange(1, _SPLIT + 1) / (_SPLIT + 1.0)
+        geo = ((1 << np.arange(_SPLIT)) - 1)[None, :]
+        away = np.where(lo_t > g.ravel()[todo], 1, np.where(hi_t < g.ravel()[todo], -1, 0)) if guess is not None else 0
+        rows = np.arange(todo.size)
+        first_round = True
+        while True:
+            span = hi_t - lo_t
+            live = span > 0
+            if not live.any():
+                break
+            top = np.maximum(span - 1, 0)[:, None]
+            off = np.floor(span[:, None] * even[None, :]).astype(np.int64)  # in [0, span − 1], increasing
+            if first_round and guess is not None:
+                off = np.where((away > 0)[:, None], np.minimum(geo, top),
+                               np.where((away < 0)[:, None], top - np.minimum(geo[:, ::-1], top), off))
+            first_round = False
+            x = lo_t[:, None] + off
+            cols = c_base[:, None] + np.clip(np.repeat(x, lens, axis=0) - c_lo[:, None], -1, width)
+            hit = np.add.reduceat(flat[cols] * c_w, first, axis=0) >= tgt
+            k = np.where(hit.any(axis=1), hit.argmax(axis=1), _SPLIT)  # the first point that holds
+            hi_t = np.where(live & (k < _SPLIT), x[rows, np.minimum(k, _SPLIT - 1)], hi_t)
+            lo_t = np.where(live & (k > 0), x[rows, np.maximum(k - 1, 0)] + 1, lo_t)
+        lo[todo] = lo_t
     return lo.reshape(qs.size, levels)
 
 

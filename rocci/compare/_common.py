@@ -73,6 +73,22 @@ class _PairedClasses:
             return self.table.model(which)
         return score_counts(self.pos[which], self.neg[which])
 
+    def ranked(self, which: int):
+        """What :func:`~rocci.threshold.thresholds_for_total_positive_rate` reads of one model (``n_pos``,
+        ``n_neg``, ``score_at_rank``): the model's counts, or for raw scores one sort of both classes'."""
+        return self.model(which) if self.table is not None else _Pooled(self.pos[which], self.neg[which])
+
+
+class _Pooled:
+    """One model's scores of both classes, sorted once (``score_at_rank`` of :class:`~rocci.ScoreCounts`)."""
+
+    def __init__(self, pos: np.ndarray, neg: np.ndarray):
+        self.n_pos, self.n_neg = pos.size, neg.size
+        self._sorted = np.sort(np.concatenate([pos, neg]))
+
+    def score_at_rank(self, rank) -> np.ndarray:
+        return self._sorted[self._sorted.size - np.asarray(rank, dtype=np.int64)]
+
 
 def _paired_classes(y_true, score_a, score_b, pos_label) -> _PairedClasses:
     """:func:`_check_paired`, split by class; a ``PairedCounts`` stays a table (its rows and counts)."""
@@ -98,8 +114,8 @@ def _threshold_pairs(data: _PairedClasses, thresholds_a, thresholds_b, total_pos
         if thresholds_a is not None or thresholds_b is not None:
             raise InputError("Give either thresholds (thresholds_a, thresholds_b) or total_positive_rate, not both.")
         q = _as_float_array("total_positive_rate", total_positive_rate)
-        ta = thresholds_for_total_positive_rate(data.model(0), q)
-        tb = thresholds_for_total_positive_rate(data.model(1), q)
+        ta = thresholds_for_total_positive_rate(data.ranked(0), q)
+        tb = thresholds_for_total_positive_rate(data.ranked(1), q)
         return ta, tb, q
     if thresholds_a is None:
         if thresholds_b is not None:

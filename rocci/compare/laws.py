@@ -119,9 +119,15 @@ def difference_pmf(m: int, p_a: float, p_b: float, *, eps: float | None = None):
     return np.arange(d_lo, d_hi + 1, dtype=np.int64), out
 
 
-#: Mass of ``S`` that the full-support route may leave out per side (Bernstein's
-#: inequality): far below anything a double can hold beside the sums.
+#: Mass of ``S`` that the full-support route may leave out below its window (Bernstein's
+#: inequality): far below anything a double can hold beside the sums.  (Below the mean of ``S`` the
+#: conditional ``P(D < 0 | S = s)`` grows as ``s`` falls, up to ``1 − π`` at ``s = 1``, so a small
+#: ``P(D < 0)`` can come from there.)
 FULL_SUPPORT_EPS = 1e-40
+#: The same above the window.  With ``π >= 1/2``, ``P(D < 0 | S = s)`` and ``P(D = 0 | S = s)`` fall
+#: as ``s`` grows (up to the factor between consecutive parities), so what is left out above changes
+#: each of the three probabilities by less than about this much *relative* to itself.
+FULL_SUPPORT_EPS_ABOVE = 1e-20
 
 
 def _outward_products(up: np.ndarray, up_prev: np.ndarray, anchor_col: np.ndarray) -> np.ndarray:
@@ -181,10 +187,11 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m):
     pi = hi_n / n_ab
     q = lo_n / n_ab  # 1 − π, exact
     # The window of S: Bernstein, P(|S − mγ| >= t) <= exp(−t²/(2(mγ(1 − γ) + t/3))) per side.
-    big_l = -np.log(FULL_SUPPORT_EPS)
-    t = big_l / 3.0 + np.sqrt(big_l**2 / 9.0 + 2.0 * big_l * m * g * (1.0 - g))
-    s_lo = np.maximum(np.floor(m * g - t), 0).astype(np.int64) // 2 * 2  # even: columns 2j, 2j + 1 are 2h, 2h + 1
-    s_hi = np.minimum(np.ceil(m * g + t), m).astype(np.int64)
+    var_s = m * g * (1.0 - g)
+    t_lo, t_hi = ((big_l / 3.0 + np.sqrt(big_l**2 / 9.0 + 2.0 * big_l * var_s))
+                  for big_l in (-np.log(FULL_SUPPORT_EPS), -np.log(FULL_SUPPORT_EPS_ABOVE)))
+    s_lo = np.maximum(np.floor(m * g - t_lo), 0).astype(np.int64) // 2 * 2  # even: columns 2j, 2j + 1 are 2h, 2h + 1
+    s_hi = np.minimum(np.ceil(m * g + t_hi), m).astype(np.int64)
     width = int((s_hi - s_lo).max()) // 2 * 2 + 2
     # w_s = b(s; m, γ) on s = s_lo … s_lo + width − 1 (zero past m): products of the pmf ratio from the
     # window's start (>= 1e-40 of the mode, so no overflow), normalised.  A product's rounding errors

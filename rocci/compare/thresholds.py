@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._results import ConfidenceInterval, _FrameResult
 from .._validation import check_choice, check_confidence_level, check_m
-from ..counts import paired_cells
+from ..counts import paired_cells_by_class
 from ._common import GAMMAS, PAIRED_REGIONS, _check_thresholds, _paired_classes, _threshold_pairs
 from .laws import _dominance, difference_pmf, difference_sign_probabilities_by_class, paired_score_interval
 
@@ -246,9 +246,7 @@ def compare_thresholds(
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     ta, tb, q = _threshold_pairs(data, thresholds_a, thresholds_b, total_positive_rate)
 
-    (pa, pb, pw), (qa, qb, qw) = data.pos, data.neg
-    na_p, nb_p, both_p = paired_cells(pa, pb, ta, tb, pw)
-    na_n, nb_n, both_n = paired_cells(qa, qb, ta, tb, qw)
+    (na_p, nb_p, both_p), (na_n, nb_n, both_n) = paired_cells_by_class([data.pos, data.neg], ta, tb)
     sign_pos, sign_neg = difference_sign_probabilities_by_class([(na_p, nb_p, n_pos, m_pos),
                                                                  (na_n, nb_n, n_neg, m_neg)])
     f1, f2 = _dominance(sign_pos, sign_neg)
