@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import io
 import functools
 import os
 import platform
@@ -157,6 +158,26 @@ def _git_module(rev: str, path: str, name: str):
     return module
 
 
+def _git_package(rev: str, name: str):
+    """The whole ``rocci`` package as it was at ``rev`` (``git archive``), imported as ``name`` (its
+    imports are relative, so it runs on its own code only), or None outside a checkout."""
+    import importlib
+    import tarfile
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run(["git", "-C", root, "archive", "--format=tar", rev, "rocci"], capture_output=True)
+    if out.returncode != 0:
+        return None
+    where = tempfile.mkdtemp(prefix="rocci_bench_")
+    with tarfile.open(fileobj=io.BytesIO(out.stdout)) as tar:
+        tar.extractall(where, filter="data")
+    os.rename(os.path.join(where, "rocci"), os.path.join(where, name))
+    sys.path.insert(0, where)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(where)
+
+
 #: The commit before this round of hot-spot work (Lobatto chain, np.unique + binary searches).
 _BEFORE = "1004090"
 
@@ -222,18 +243,6 @@ def _previous_compare_auc(y, a, b):
 _BEFORE_FIXED = "65f057e"
 
 
-def _previous_compare_thresholds(*args, **kwargs):
-    """compare_thresholds with its sign probabilities as they were at ``_BEFORE_FIXED``."""
-    import rocci.compare.thresholds as thresholds
-    old = _git_module(_BEFORE_FIXED, "rocci/compare/laws.py", "_old_compare_laws")
-    saved = thresholds.difference_sign_probabilities
-    thresholds.difference_sign_probabilities = old.difference_sign_probabilities
-    try:
-        return rocci.compare_thresholds(*args, **kwargs)
-    finally:
-        thresholds.difference_sign_probabilities = saved
-
-
 #: record keys of the fixed costs at n = 10^3
 FIXED_KEYS = {
     "vertical_ci score, 99 levels": "fixed/vertical_ci/score/99",
@@ -251,20 +260,20 @@ FIXED_KEYS = {
 
 def fixed_costs(repeats: int):
     """Calls at n = 10^3 (milliseconds; the dashboard makes many of them), with the paths of issue 17
-    as they were at ``_BEFORE_FIXED`` (loaded from git) timed beside them, interleaved."""
+    as they were at ``_BEFORE_FIXED`` (the whole package from git) timed beside them, interleaved."""
     rng = np.random.default_rng(17)
     n = 1000
     y = rng.random(n) < 0.5
     s = rng.normal(size=n) + y
     b = s + rng.normal(size=n)
     q = np.linspace(0.01, 0.99, 99)
-    old_vertical = _git_module(_BEFORE_FIXED, "rocci/vertical.py", "_old_vertical")
+    previous = _git_package(_BEFORE_FIXED, "_rocci_before_fixed")
     before = {}
-    if old_vertical is not None:
+    if previous is not None:
         before = {
-            "vertical_ci score, 99 levels": lambda: old_vertical.vertical_ci(y, s),
-            "vertical_ci percentile, 99 levels": lambda: old_vertical.vertical_ci(y, s, method="percentile"),
-            "compare_thresholds, 99 rates": lambda: _previous_compare_thresholds(y, s, b, total_positive_rate=q),
+            "vertical_ci score, 99 levels": lambda: previous.vertical_ci(y, s),
+            "vertical_ci percentile, 99 levels": lambda: previous.vertical_ci(y, s, method="percentile"),
+            "compare_thresholds, 99 rates": lambda: previous.compare_thresholds(y, s, b, total_positive_rate=q),
         }
     calls = {
         "vertical_ci score, 99 levels": lambda: rocci.vertical_ci(y, s),

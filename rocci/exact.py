@@ -601,30 +601,13 @@ class BinomialMixture:
         return l, self._point(l, comp), comp
 
 
-def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np.ndarray, levels: int,
-                               n: int, m: int, guess: np.ndarray | None = None) -> np.ndarray:
-    """Smallest ``l`` with ``P(X_i <= l) >= q`` for many mixtures ``X_i ~ Σ_j c_j Bin(m, v_j/n)`` at once.
+def _cdf_band_table(used: np.ndarray, n: int, m: int):
+    """Rows ``B(l; m, v/n)`` for the sorted distinct integers ``v = used`` (in ``[0, n]``), each on its band.
 
-    Component ``j`` (weight ``weights[j]``, ``p = v[j]/n`` with integer ``v``) belongs to
-    mixture ``level[j]`` (components sorted by level).  All binomial CDFs ``B(l; m, v/n)``
-    of the ``v`` in use come from one table (pmf ratios from ``l = 0``, or from ``l = m``
-    for ``p > 1/2``, anchored by one boost pmf at the mode, and summed from ``l = 0``:
-    absolute error ~1e-16·√m), then every level's quantile by one bisection over ``l``,
-    all levels and levels ``q`` together, each step a gather and a segmented sum (no
-    BLAS: a threaded matrix product is 20× slower on a loaded machine).  Same answer as
-    :func:`mixture_quantile` (the same comparison with ``q −`` :data:`QUANTILE_TOL`);
-    O(n·m) memory, for small ``n`` and ``m``.  Returns an int64 array ``(len(qs), levels)``.
-
-    ``guess`` (optional, shape ``(len(qs), levels)``, e.g. a Cornish–Fisher approximation from the
-    exact moments): one evaluation at ``guess − 2 … guess + 1`` settles the pairs whose answer is
-    within one of the guess; the others gallop away from it and bisect (only those pairs are
-    evaluated again).
-    The answer is the same, only fewer evaluations are made.
+    Returns ``(table, band_lo, width)``: row ``i`` holds ``B(band_lo[i] + c; m, used[i]/n)`` at column
+    ``_PAD + c`` for ``c = 0 … width − 1``, with ``_PAD`` columns of 0 before and of 1 after (below and
+    above the band, where ``B`` is within 1e-20 of 0 or 1).
     """
-    present = np.zeros(n + 1, dtype=bool)  # (np.unique without a sort: v are integers in [0, n])
-    present[v] = True
-    used = np.flatnonzero(present)
-    row = (np.cumsum(present) - 1)[v]
     # Each row's band of l: B(l; m, p) is below 1e-20 under it and above 1 − 1e-20 over it (Bernstein:
     # P(|X − mp| >= t) <= exp(−t²/(2(σ² + t/3))) per side), one common width W (a band may run past m,
     # where B = 1).  Each row is padded with _PAD columns of 0 before its band and _PAD of 1 after, which
@@ -666,6 +649,35 @@ def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np
     if r1 < used.size:  # B(l; m, 1) = 0 below l = m
         table[-1, _PAD:_PAD + width] = 0.0
         table[-1, _PAD + m - band_lo[-1]:] = 1.0
+    return table, band_lo, width
+
+
+def mixture_quantiles_by_table(qs, weights: np.ndarray, v: np.ndarray, level: np.ndarray, levels: int,
+                               n: int, m: int, guess: np.ndarray | None = None) -> np.ndarray:
+    """Smallest ``l`` with ``P(X_i <= l) >= q`` for many mixtures ``X_i ~ Σ_j c_j Bin(m, v_j/n)`` at once.
+
+    Component ``j`` (weight ``weights[j]``, ``p = v[j]/n`` with integer ``v``) belongs to
+    mixture ``level[j]`` (components sorted by level).  All binomial CDFs ``B(l; m, v/n)``
+    of the ``v`` in use come from one table (pmf ratios from ``l = 0``, or from ``l = m``
+    for ``p > 1/2``, anchored by one boost pmf at the mode, and summed from ``l = 0``:
+    absolute error ~1e-16·√m), then every level's quantile by one bisection over ``l``,
+    all levels and levels ``q`` together, each step a gather and a segmented sum (no
+    BLAS: a threaded matrix product is 20× slower on a loaded machine).  Same answer as
+    :func:`mixture_quantile` (the same comparison with ``q −`` :data:`QUANTILE_TOL`);
+    O(n·m) memory, for small ``n`` and ``m``.  Returns an int64 array ``(len(qs), levels)``.
+
+    ``guess`` (optional, shape ``(len(qs), levels)``, e.g. a Cornish–Fisher approximation from the
+    exact moments): one evaluation at ``guess − 2 … guess + 1`` settles the pairs whose answer is
+    within one of the guess; the others gallop away from it and bisect (only those pairs are
+    evaluated again).
+    The answer is the same, only fewer evaluations are made.
+    """
+    present = np.zeros(n + 1, dtype=bool)  # (np.unique without a sort: v are integers in [0, n])
+    present[v] = True
+    used = np.flatnonzero(present)
+    row = (np.cumsum(present) - 1)[v]
+    table, band_lo, width = _cdf_band_table(used, n, m)
+    stride = width + 2 * _PAD
     flat = table.ravel()
     # Per component: B(l; m, p_j) at flat[base[j] + clip(l − lo_j[j], −_PAD, width + _PAD − 1)].
     base = row * stride + _PAD
