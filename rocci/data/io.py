@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import os
 import re
 import warnings
@@ -57,6 +58,8 @@ _PARQUET_MAGIC = b"PAR1"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .xls, .doc
 _DECIMAL_COMMA = re.compile(r"^\s*[+-]?\d+,\d+(?:[eE][+-]?\d+)?\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[+-]?\d*\.\d+(?:[eE][+-]?\d+)?\s*$")
+# control characters other than the whitespace ones (\t \n \v \f \r): a sign of binary data
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 
 
 def load_table(
@@ -343,7 +346,7 @@ def _decode(data: bytes, label: str) -> tuple[bytes, str, str]:
     head_bytes = data[: 4 * (_SNIFF_CHARS + 2)]
     head = head_bytes.decode(encoding, errors="ignore")
     sample = head[:_SNIFF_CHARS]
-    control = sum(1 for ch in sample if ord(ch) < 32 and ch not in "\t\r\n\f\v")
+    control = len(_CONTROL.findall(sample))
     if control > max(2, 0.01 * len(sample)):
         raise _not_text(label)
     return data, encoding, head
@@ -362,11 +365,22 @@ def _sample_records(text: str, delimiter: str) -> list[list[str]]:
     truncated = len(text) > len(sample)
     if truncated and "\n" in sample:
         sample = sample[: sample.rindex("\n") + 1]
+    records = (
+        r for r in csv.reader(io.StringIO(sample), delimiter=delimiter)
+        if r and any(cell.strip() for cell in r)
+    )
     try:
-        rows = list(csv.reader(io.StringIO(sample), delimiter=delimiter))
+        if "\x00" not in sample and sample.count("\r") == sample.count("\r\n"):
+            # The csv module fails only on a NUL or on a carriage return inside a
+            # line (no field of the sample reaches its size limit), so the records
+            # after the 201st cannot change the first 200: stop reading there.
+            rows = list(itertools.islice(records, 201))
+            if len(rows) > 200:
+                return rows[:200]
+        else:
+            rows = list(records)
     except csv.Error:
         return []
-    rows = [r for r in rows if r and any(cell.strip() for cell in r)]
     if truncated and len(rows) > 1:
         rows = rows[:-1]
     return rows[:200]
@@ -503,8 +517,7 @@ def _read_text(data: bytes, label: str, fmt: str, columns: list | None = None) -
             # rows longer than the header would otherwise be cut (index_col=False)
             # or silently turned into an index (pandas' default)
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            df = pd.read_csv(
-                io.BytesIO(data),  # parsed from the bytes: no text copy of the whole file
+            options: dict[str, Any] = dict(
                 sep=delimiter,
                 decimal=decimal,
                 encoding=encoding,
@@ -513,6 +526,18 @@ def _read_text(data: bytes, label: str, fmt: str, columns: list | None = None) -
                 index_col=False,
                 usecols=usecols,
             )
+            df = None
+            if options["engine"] == "c" and encoding == "utf-8":
+                # pandas' C parser reads UTF-8 bytes as they are: given the whole
+                # file in one read it parses it in place, without copying it
+                # chunk by chunk as it does from io.BytesIO (a few % faster).
+                try:
+                    df = pd.read_csv(_WholeFile(data), **options)
+                except Exception:
+                    df = None  # the read below reports the problem, exactly as before
+            if df is None:
+                # parsed from the bytes: no text copy of the whole file
+                df = pd.read_csv(io.BytesIO(data), **options)
     except pd.errors.ParserWarning:
         raise InputError(
             f"{_cap(label)} has rows with more fields than the header "
@@ -533,6 +558,26 @@ def _read_text(data: bytes, label: str, fmt: str, columns: list | None = None) -
 
     notes = [_no_header_warning(label, header)] if headerless else []
     return _finish(df, label, delimiter=delimiter, columns=columns, notes=notes)
+
+
+class _WholeFile:
+    """A file-like object whose first ``read`` returns all of `data` (the same object: no copy).
+
+    For pandas' C parser, which tokenises whatever bytes ``read`` returns, so
+    the file is parsed where it lies.  pandas does not wrap an object that is
+    not an :mod:`io` class in a text decoder, as it does not for io.BytesIO
+    with ``encoding="utf-8"`` either: only for UTF-8 (already checked to be valid).
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def read(self, size: int = -1) -> bytes:
+        data, self._data = self._data, b""
+        return data
+
+    def __iter__(self):  # pandas recognises a file-like object by read and __iter__
+        return iter(())
 
 
 def _delimiter_name(delimiter: str) -> str:
