@@ -41,7 +41,7 @@ from ..exact import binomial_pmf, order_statistic_law
 from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
-from ._paired_recall import MAX_GRID, PairedClasses, grid_size, mixture_grid_refusal, recall_law
+from ._paired_recall import MAX_GRID, PairedClasses, grid_size, mixture_grid_refusal, recall_delta, recall_law
 from ._results import PrecisionComparison
 from .metrics import _check_thresholds, _interval
 
@@ -200,11 +200,8 @@ def _recall_law(ctx, neg_a, neg_b, r: int, metric: str, n_pos: int, n_neg: int, 
     (key,), (prob,) = _merge_cells(keys, probs)
     _check_size(key.size, f"the difference of {metric} at recall {r}/{m_pos}")
     fa, fb = key // (m_neg + 1), key % (m_neg + 1)
-    if metric == "precision":
-        ga_, gb_ = r / (r + fa), r / (r + fb)
-    else:
-        ga_, gb_ = 2 * r / (r + fa + m_pos), 2 * r / (r + fb + m_pos)
-    return Law(ga_ - gb_, prob, truncated=trunc_k + trunc, merge_atol=_DELTA_ATOL)
+    # One division of exact integers (as recall_law): the same difference gives the same float in both routes.
+    return Law(recall_delta(metric, r, m_pos, fa, fb), prob, truncated=trunc_k + trunc, merge_atol=_DELTA_ATOL)
 
 
 def _merge_cells(keys, probs):
@@ -266,7 +263,9 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
     **Cost.**  At threshold pairs the law is a table of (joint cells of the positives) ×
     (joint cells of the negatives), O(m+·m−) cells where the models disagree on many
     instances; above 1.2·10^7 cells it raises ``InputError`` (ask for a smaller ``m``).
-    At recall levels one joint law of the negatives is built per distinct cell triple.
+    At recall levels the negatives' counts are a mixture over the pairs of blocks of the two thresholds,
+    summed by the Lancaster series block by block (:mod:`rocci.precision._paired_recall`; pairs of nearly
+    identical top sets cell by cell), O(L·B·W²) for B blocks, windows of W counts and L terms.
     Neither has the one-dimensional routes of :func:`rocci.precision.metric_ci` yet.
     """
     metric, beta2 = check_metric(metric, beta)
