@@ -396,19 +396,14 @@ def paired_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np
     n_a, n_b, n_both : ndarray of int64, shape (P,)
         Counts of cell a, cell b, and of instances both models call positive.
     """
-    ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
-    ua, ia = np.unique(ta, return_inverse=True)
-    ub, ib = np.unique(tb, return_inverse=True)
-    cum = _ge_grid(a, b, ua, ub, weights)  # read at the pairs only (and at "no condition" for the margins)
-    x, y = ia.ravel() + 1, ib.ravel() + 1
-    both, ge_a, ge_b = cum[x, y], cum[x, 0], cum[0, y]
-    return (ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)
-
+    return paired_cells_by_class([(a, b, weights)], ta, tb)[0]
 
 
 def paired_cells_by_class(classes, ta, tb) -> list:
     """:func:`paired_cells` for several classes ``[(a, b, weights), …]`` at the same threshold pairs: the
-    distinct thresholds found once and one histogram for all classes (the same counts)."""
+    distinct thresholds found once and one histogram for all classes, read at the pairs only (and at
+    "no condition" for the margins): ``cum[c, x, y] = #{k in class c : a_k >= ua[x − 1], b_k >= ub[y − 1]}``
+    as in :func:`_ge_grid`."""
     ta, tb = np.atleast_1d(np.asarray(ta, dtype=float)), np.atleast_1d(np.asarray(tb, dtype=float))
     ua, ia = np.unique(ta, return_inverse=True)
     ub, ib = np.unique(tb, return_inverse=True)

@@ -156,8 +156,9 @@ def _sign_full_support(hi_n: np.ndarray, lo_n: np.ndarray, n_c: np.ndarray, m):
     one size or one per pair (both classes' pairs in one pass).
 
     The same sums as the windowed route, ``Σ_s b(s; m, γ)·[conditional sign
-    probability given S = s]``, over all ``s`` but the ≤ :data:`FULL_SUPPORT_EPS`
-    per tail that Bernstein's inequality rules out, with every term by a recurrence
+    probability given S = s]``, over all ``s`` but the ≤ :data:`FULL_SUPPORT_EPS` below and
+    :data:`FULL_SUPPORT_EPS_ABOVE` above that Bernstein's inequality rules out (what is left out above is
+    relative to each result, see there), with every term by a recurrence
     from at most one exact (boost) anchor per pair and law instead of three binomial
     functions per term:
 
@@ -366,8 +367,9 @@ def difference_sign_probabilities(n_a, n_b, n: int, m: int, *, eps: float | None
     over the window of ``s`` holding all but ``2·eps`` of ``Bin(m, γ)``:
     O(sqrt(m)) binomial CDF evaluations per distinct ``(n_a, n_b)``, all
     pairs in one vectorised pass.  With ``eps = 0`` (the default for
-    ``m <= 1000``) they run over the whole support but the ≤ 1e-40 per tail
-    that Bernstein's inequality rules out, each term by a recurrence from one
+    ``m <= 1000``) they run over the whole support but the ≤ 1e-40 below and the
+    ≤ 1e-20 above (relative to each result) that Bernstein's inequality rules out, each term by a
+    recurrence from one
     to three exact anchors per pair (``_sign_full_support``; ~50 µs per pair at
     m = 500 instead of ~1 ms).  Pairs whose Chernoff bound puts the
     smaller side below :data:`SATURATION` (1e-20) are returned as exactly
