@@ -24,7 +24,6 @@ from ui.controls import column_config, error
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
 from ui.cache import precision as cache_pr
-from ui.cache import large
 from ui.cache.large import TooLarge
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, number, parse_numbers, percent
@@ -497,7 +496,8 @@ def method_note(opts: Options, rci) -> None:
         "threshold the gain is TP*/m+ and the depth (TP* + FP*)/(m+ + m−), from the same two binomial counts, "
         "and the lift their ratio (undefined when a resample targets nothing); at a fixed depth k/(m+ + m−) the "
         "g-th positive drawn is in the top k when at most k − g negative draws rank above it, an order "
-        "statistic mixed with a binomial as at a fixed recall. **The curve** between two thresholds is "
+        "statistic mixed with a binomial as at a fixed recall (draws sharing a score in random order: an "
+        "integral along the ROC curve, straight across tied scores). **The curve** between two thresholds is "
         "Davis and Goadrich's (2006) interpolation: TP grows by one at a time and FP in proportion, along the "
         "ROC segment.")
 
@@ -567,8 +567,8 @@ def gain_caption(res, opts: Options, method: str, model: str) -> str:
     held = ("**the threshold held fixed** (the score cut-off reaching each depth on the data): in a new sample "
             "of the same size both the depth and the gain move, so the bars go both ways"
             if res.at == "threshold" else
-            "**the depth held fixed**: each resample targets its own top share d, so only the gain moves (tied "
-            "scores in random order)")
+            "**the depth held fixed**: each resample targets its own top share d, so only the gain moves (draws "
+            "sharing a score in random order)")
     return (
         "**Gain**: target the top-scored share of the population (the **depth**, across) and read the share of "
         "all positives you capture (up). Random targeting follows the dashed diagonal. **Lift** = gain ÷ depth: "
@@ -589,17 +589,11 @@ def gain_lift_panel(an, opts: Options) -> None:
         error(str(exc))
         return
     res, failed = None, False
-    if opts.depths and opts.gain_at == "depth" and an.from_counts and an.n_instances > large.MAX_INSTANCES:
-        # its exact law is a table over the positives and the negatives drawn: it grows with the instances
-        st.info(f"Gain and lift with **the depth held fixed** are not computed for counts of {an.n_instances:,} "
-                "instances (their exact law grows with the instances; the server computes it up to "
-                f"{large.MAX_INSTANCES:,}). Hold **the threshold** fixed instead.", icon=":material/info:")
-        failed = True
-    elif opts.depths:
+    if opts.depths:
         try:
             res = cache_pr.gain_intervals(an.key, opts.model, opts.depths, opts.gain_at, opts.level, method,
                                           *an.arrays(opts.model))
-        except rocci.InputError as exc:  # e.g. heavy ties at a fixed depth: the curves are still drawn
+        except rocci.InputError as exc:  # the curves are still drawn
             error(str(exc))
             failed = True
     p = an.prepared

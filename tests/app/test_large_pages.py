@@ -115,10 +115,15 @@ def test_precision_page_from_the_counts(data_dir):
     assert any("precision" in m.label.lower() for m in at.metric)
     # the gain and lift intervals at the default depths (threshold held fixed), from the counts
     assert any("gain_low" in df.value.columns for df in at.dataframe)
-    # with the depth held fixed (a law that grows with the instances): one info line, the charts stay
+    # with the depth held fixed: the exact laws from the counts too (the work follows the distinct scores)
     at.segmented_control(key="pr_gain_at").set_value("depth").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert any("depth held fixed" in i.value for i in at.info)
+    assert not any("depth held fixed" in i.value for i in at.info)
+    gain = next(df.value for df in at.dataframe if "gain_low" in df.value.columns)
+    want = rprec.gain_ci(counts, depth=[float(d) for d in gain["depth"]]).to_frame()
+    assert (gain["k"].to_numpy() == want["k"].to_numpy()).all()
+    np.testing.assert_allclose(gain["gain_low"], want["gain_low"], rtol=1e-12)
+    np.testing.assert_allclose(gain["gain_high"], want["gain_high"], rtol=1e-12)
     assert figure(at, "pr_gain_chart") and figure(at, "pr_lift_chart")
     at.segmented_control(key="pr_gain_at").set_value("threshold").run()
     # two models: the verdict runs on the pair table when asked, or says in an info box what it cannot do
@@ -244,6 +249,13 @@ def test_every_page_from_counts_standing_for_a_hundred_million(tmp_path, monkeyp
             assert_clean(at)
             assert "χ² (McNemar, 1 df)" in [m.label for m in at.metric]
             assert int(at.dataframe[-1].value.to_numpy().sum()) == 10**8
+        if page == "precision":  # gain and lift with the depth held fixed, from the counts (200 scores)
+            at.segmented_control(key="pr_gain_at").set_value("depth").run()
+            assert_clean(at)
+            gain = next(df.value for df in at.dataframe if "gain_low" in df.value.columns)
+            assert "k" in gain.columns and (gain["gain_low"] < gain["gain"]).all()
+            assert (gain["gain"] < gain["gain_high"]).all()
+            at.segmented_control(key="pr_gain_at").set_value("threshold").run()
         if page == "learn":
             at.segmented_control(key="ln_src").set_value("loaded").run()
             assert_clean(at)

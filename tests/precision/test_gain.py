@@ -76,27 +76,32 @@ def tie_orders(pos, neg):
 
 
 def gain_law_at_depth(pos, neg, k, m_pos, m_neg) -> dict:
-    """Law of G*/m+, G* the positives among the top k draws of a stratified sample, ties broken at random
-    (each order of the tied instances equally likely), every sample and every order visited."""
+    """Law of G*/m+, G* the positives among the top k draws of a stratified sample, tied *draws* in a
+    uniformly random order (every order of the draws sharing a score equally likely, copies of one
+    instance included): every sample visited; in the score group that the k-th place cuts, the positives
+    among the d places it takes are hypergeometric (d draws without replacement from its p positive and
+    q negative draws)."""
     pos, neg = list(pos), list(neg)
+    scores = sorted(set(pos) | set(neg), reverse=True)
+    pos_at = [[i for i, v in enumerate(pos) if v == sc] for sc in scores]
+    neg_at = [[i for i, v in enumerate(neg) if v == sc] for sc in scores]
     C, wc = class_samples(len(pos), m_pos)
     D, wd = class_samples(len(neg), m_neg)
-    orders = tie_orders(pos, neg)
     acc = {}
     for cp, wa in zip(C.tolist(), wc.tolist()):
         for cn, wb in zip(D.tolist(), wd.tolist()):
-            counts = {1: cp, 0: cn}
-            for order in orders:
-                taken, g = 0, 0
-                for cls, idx in order:
-                    c = counts[cls][idx]
-                    use = min(c, k - taken)
-                    taken += use
-                    g += use if cls == 1 else 0
-                    if taken == k:
-                        break
-                key = Fraction(g, m_pos)
-                acc[key] = acc.get(key, 0) + Fraction(wa * wb, len(orders))
+            taken, g, w = 0, 0, wa * wb
+            for ip, ineg in zip(pos_at, neg_at):
+                p, q = sum(cp[i] for i in ip), sum(cn[i] for i in ineg)
+                if taken + p + q < k:
+                    taken, g = taken + p + q, g + p
+                    continue
+                d = k - taken
+                for x in range(max(0, d - q), min(d, p) + 1):
+                    key = Fraction(g + x, m_pos)
+                    share = Fraction(math.comb(p, x) * math.comb(q, d - x), math.comb(p + q, d))
+                    acc[key] = acc.get(key, 0) + w * share
+                break
     return _finish(acc, len(pos) ** m_pos * len(neg) ** m_neg)
 
 
@@ -257,9 +262,8 @@ def test_fixed_depths_against_monte_carlo_with_ties():
     ip = rng.integers(0, pos.size, (B, pos.size))
     ineg = rng.integers(0, neg.size, (B, neg.size))
     draws = np.concatenate([pos[ip], neg[ineg]], axis=1)
-    # ties broken at random: one random key per original instance (copies of an instance share it)
-    key_pos, key_neg = rng.random((B, pos.size)), rng.random((B, neg.size))
-    keys = np.concatenate([np.take_along_axis(key_pos, ip, 1), np.take_along_axis(key_neg, ineg, 1)], axis=1)
+    # ties broken at random: one random key per draw (copies of an instance are ordered at random too)
+    keys = rng.random(draws.shape)
     order = np.lexsort((keys, -draws), axis=1)  # by score decreasing, then the random key
     ranked_pos = np.broadcast_to(is_pos, draws.shape)[np.arange(B)[:, None], order]
     cum = np.cumsum(ranked_pos, axis=1)
@@ -268,6 +272,113 @@ def test_fixed_depths_against_monte_carlo_with_ties():
         _check_mc(res, i, "gain", g / pos.size)
         _check_mc(res, i, "lift", g / pos.size / (k / M))
     assert np.all(res.k == np.rint(np.asarray(depths) * M))
+
+
+def _tied_table(n, share, digits, seed):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < share).astype(int)
+    s = rng.normal(0, 1, n) + 1.2 * y
+    return y, (np.round(s, digits) if digits is not None else s)
+
+
+@pytest.mark.parametrize("n, share, digits", [(20_000, 0.1, 1), (20_000, 0.1, None), (60_000, 0.03, 2)])
+def test_fixed_depth_interpolated_laws_equal_every_g(monkeypatch, n, share, digits):
+    """Long windows of G* are read from a Chebyshev interpolant of P(G* >= g): the same laws, atom by atom,
+    as evaluating the exact integral at every g."""
+    from rocci.precision import gain as G
+
+    y, s = _tied_table(n, share, digits, seed=5)
+    depths = [0.02, 0.1, 0.5]
+    used = []
+    real = G._TopK._smooth_tail
+
+    def spy(self, g, k):
+        out = real(self, g, k)
+        used.append(out is not None)
+        return out
+
+    monkeypatch.setattr(G, "_CHEB_MIN", 64)  # every window here is longer (the default is 256)
+    monkeypatch.setattr(G._TopK, "_smooth_tail", spy)
+    fast = gain_ci(y, s, depth=depths)
+    assert used == [True] * len(depths)  # every depth was interpolated
+    monkeypatch.setattr(G._TopK, "_smooth_tail", lambda self, g, k: None)
+    slow = gain_ci(y, s, depth=depths)
+    for i in range(len(depths)):
+        v1, p1 = fast.distribution(i)
+        v2, p2 = slow.distribution(i)
+        assert np.array_equal(v1, v2)
+        np.testing.assert_allclose(p1, p2, rtol=0, atol=1e-13)
+    pd.testing.assert_frame_equal(fast.to_frame(), slow.to_frame(), rtol=1e-12, atol=1e-12)
+
+
+def test_fixed_depth_quadrature_has_converged(monkeypatch):
+    """The tied pieces' integrals do not move when the rule is refined (20 nodes, panels 3x narrower)."""
+    from rocci.precision import gain as G
+
+    y, s = _tied_table(8_000, 0.15, 1, seed=9)
+    counts = rocci.ScoreCounts(y, s)
+    top = G._TopK(counts, counts.n_pos, counts.n_neg)
+    assert top.tied.any()
+    for k in (80, 800, 4_000):
+        g = np.arange(1, min(k, top.m_pos) + 1, 7).astype(float)
+        S1, L1 = top.tails(g, k)
+        with monkeypatch.context() as mp:
+            nodes, weights = np.polynomial.legendre.leggauss(20)
+            mp.setattr(G, "_GL_NODES", nodes)
+            mp.setattr(G, "_GL_WEIGHTS", weights)
+            mp.setattr(G, "_PANEL_SD", 0.5)
+            S2, L2 = top.tails(g, k)
+        assert np.abs(S1 - S2).max() < 1e-14 and np.abs(L1 - L2).max() < 1e-14
+        assert np.abs(S1 + L1 - 1).max() < 1e-13 and (S1 > 1e-3).any() and (L1 > 1e-3).any()
+
+
+def test_fixed_depth_counts_give_the_rows_numbers():
+    y, s = _tied_table(3_000, 0.2, 1, seed=2)
+    rows = gain_ci(y, s, depth=[0.05, 0.3, 0.9])
+    vals, pos_n = np.unique(s[y == 1], return_counts=True)
+    table = pd.DataFrame({"score": s, "pos": y, "neg": 1 - y}).groupby("score", as_index=False).sum()
+    counts = rocci.ScoreCounts.from_frame(table, score="score", n_pos="pos", n_neg="neg")
+    pd.testing.assert_frame_equal(gain_ci(counts, depth=[0.05, 0.3, 0.9]).to_frame(), rows.to_frame())
+
+
+def _counts_bootstrap_gain(P, N, k, reps, rng):
+    """Monte Carlo of G* from a table of counts (scores decreasing): multinomial draws per score, then
+    the cut score's positives among its d places hypergeometric (tied draws in a random order)."""
+    m_pos, m_neg = int(P.sum()), int(N.sum())
+    out = np.empty(reps)
+    for r in range(reps):
+        p = rng.multinomial(m_pos, P / m_pos)
+        q = rng.multinomial(m_neg, N / m_neg)
+        total = np.cumsum(p + q)
+        j = int(np.searchsorted(total, k))  # the score group holding the k-th place
+        before = total[j] - p[j] - q[j]
+        g = p[:j].sum() + rng.hypergeometric(p[j], q[j], k - before) if k > before else p[:j].sum()
+        out[r] = g / m_pos
+    return out
+
+
+def test_fixed_depth_at_10_8_instances_from_counts_against_monte_carlo():
+    """10^8 instances in 120 distinct scores (heavy ties between the classes): the law is computed (it
+    used to be refused) and agrees with a Monte Carlo bootstrap drawn from the counts."""
+    from scipy import stats as st
+
+    edges = np.linspace(-5, 6, 121)
+    P = np.floor(1e7 * np.diff(st.norm.cdf(edges, 1.1))).astype(np.int64)[::-1]
+    N = np.floor(9e7 * np.diff(st.norm.cdf(edges, 0.0))).astype(np.int64)[::-1]
+    keep = (P + N) > 0
+    P, N = P[keep], N[keep]
+    table = pd.DataFrame({"score": np.arange(P.size, 0, -1, dtype=float), "pos": P, "neg": N})
+    counts = rocci.ScoreCounts.from_frame(table, score="score", n_pos="pos", n_neg="neg")
+    n = int(P.sum() + N.sum())
+    res = gain_ci(counts, depth=[0.03, 0.25], confidence_level=1 - ALPHA)
+    assert res.to_frame()["truncated_mass"].max() < 1e-15
+    rng = np.random.default_rng(31)
+    for i, k in enumerate(res.k):
+        values, probs = res.distribution(i)
+        assert abs(probs.sum() - 1) < 1e-12 and values.size > 1_000
+        sample = _counts_bootstrap_gain(P, N, int(k), 2_000, rng)
+        _check_mc(res, i, "gain", sample)
+    assert np.all(res.k == np.rint(np.array([0.03, 0.25]) * n))
 
 
 # ------------------------------------------------------------------------------------------------------
