@@ -45,8 +45,10 @@ DEFAULT_RECALL = "0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9"
 #: the question a fraud or screening team asks first; the precision there says how many alerts are wasted.
 TARGET_RECALL = 0.8
 BY = {"recall": "Recall reached", "value": "Type it"}
-#: The verdict's exact paired law takes seconds to minutes; it runs by itself when n+·n− is at most this.
-VERDICT_AUTO = 20_000
+#: Largest grid of (FP*_a, FP*_b) cells summed for the verdict's exact law of Δprecision (about 1–2 s and
+#: 250 MB at the limit); beyond it the verdict comes from the FPR difference at the same recall
+#: (rocci.precision.compare_fpr_at_recall: the same P(A better), exact, at any size).
+VERDICT_GRID = 4_000_000
 #: An undefined-metric probability at or above this is stated next to the number.
 UNDEFINED_SHOWN = 1e-4
 #: Depths (shares of the population targeted) of the gain and lift intervals: the marketer's "top 5%, 10%…".
@@ -279,10 +281,16 @@ def undefined_text(metric: str, p: float) -> str:
 
 
 def percent_prob(p: float) -> str:
+    """A probability of resamples as a percentage: two significant digits below 0.1% (ties are often tiny),
+    one decimal below 10% and above 99% (so 99.6% is not shown as 100%), "more than 99.9%" short of 1."""
     p = float(p)
     if p < 0.001:
         return f"{100 * p:.2g}%"
-    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+    if p >= 1.0:
+        return "100%"
+    if p > 0.999:
+        return "more than 99.9%"
+    return f"{100 * p:.1f}%" if p < 0.1 or p > 0.99 else f"{100 * p:.0f}%"
 
 
 def threshold_panel(an, opts: Options, t: float, how: str, results: dict) -> None:
@@ -310,67 +318,109 @@ def threshold_panel(an, opts: Options, t: float, how: str, results: dict) -> Non
 
 
 def verdict_panel(an, opts: Options) -> dict | None:
-    """Two models at one recall: Δprecision A − B with its exact paired interval and P(A better)."""
+    """Two models at one recall: Δprecision A − B with its exact paired interval and P(A better); where that
+    law is too large (many negatives), the FPR difference at the same recall, which has the same P(A better)."""
     a, b = opts.pair
     A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
     report.subheader(f"Which has the higher precision at {percent(opts.verdict_recall)} recall?", anchor=False)
-    # from large data: the pair table (compare_precision works on its rows; if it cannot, it says so below)
+    # from large data: the pair table (both laws work on its rows; if they cannot, it says so below)
     refusal = an.pair_refusal(a, b, "Comparing two models' precision", expands=False)
     if refusal is not None:
         st.info(refusal, icon=":material/info:")
         return None
     y, sa, sb = an.paired(a, b)
-    p = an.prepared
-    args = (an.key, a, b, opts.verdict_recall, opts.level, method_of("difference", opts.method))
-    done_key = "pr_verdict_done::" + "|".join(map(str, args))
-    run = st.session_state.get(done_key, False) or p.n_pos * p.n_neg <= VERDICT_AUTO
-    if not run:
-        st.info(f"With {p.n_pos:,} positives and {p.n_neg:,} negatives this exact paired law takes a while "
-                "(about a minute for 500 instances); it runs when you ask.", icon=":material/schedule:")
-        run = st.button("Compute the verdict", key="pr_run", icon=":material/play_arrow:")
-    if not run:
-        return None
     try:
-        with st.spinner("Computing the exact paired law of Δprecision…", show_time=True):
-            cmp = cache_pr.compare_at_recall(*args, y, sa, sb)
+        cells = cache_pr.recall_cells(an.key, a, b, opts.verdict_recall, y, sa, sb)
+        by_fpr = cells > VERDICT_GRID
+        with st.spinner("Computing the exact paired law…", show_time=True):
+            if by_fpr:
+                method = "score" if opts.method == "score" else "percentile"
+                cmp = cache_pr.compare_fpr_at_recall(an.key, a, b, opts.verdict_recall, opts.level, method,
+                                                     y, sa, sb)
+            else:
+                cmp = cache_pr.compare_at_recall(an.key, a, b, opts.verdict_recall, opts.level,
+                                                 method_of("difference", opts.method), y, sa, sb)
         each = {m: cache_pr.precision_at_recall(an.key, m, (opts.verdict_recall,), opts.level, opts.method,
                                                 *an.arrays(m)) for m in (a, b)}
-    except TooLarge as exc:  # large data: this law still needs one row per instance (the rest of the page runs)
+    except TooLarge as exc:  # large data: a law that still needs one row per instance (the rest of the page runs)
         st.info(str(exc), icon=":material/info:")
         return None
     except rocci.InputError as exc:
         error(str(exc))
         return None
-    st.session_state[done_key] = True
-    d, lo, hi = float(cmp.delta[0]), float(cmp.delta_low[0]), float(cmp.delta_high[0])
     pa, tie = float(cmp.p_a_better[0]), float(cmp.p_tie[0])
     level_r = float(cmp.recall[0])
-    headline = verdict_sentence(a, b, level_r, d, lo, hi, pa, tie, opts.level)
+    prec_a, prec_b = float(each[a].precision[0]), float(each[b].precision[0])
+    if by_fpr:
+        d, lo, hi = float(cmp.delta_fpr[0]), float(cmp.delta_fpr_low[0]), float(cmp.delta_fpr_high[0])
+        headline = fpr_verdict_sentence(a, b, level_r, float(cmp.fpr_a[0]), float(cmp.fpr_b[0]), prec_a, prec_b,
+                                        lo, hi, pa, tie, opts.level)
+    else:
+        d, lo, hi = float(cmp.delta[0]), float(cmp.delta_low[0]), float(cmp.delta_high[0])
+        headline = verdict_sentence(a, b, level_r, d, lo, hi, pa, tie, opts.level)
     st.markdown(headline)
     report.current().add_caption(headline)
     c1, c2, c3 = st.columns(3)
-    report.metric_in(c1, f"Δprecision, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
-                     help="Precision of A minus precision of B, in percentage points, both at the same recall.")
+    if by_fpr:
+        report.metric_in(c1, f"ΔFPR, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
+                         help="False positive rate of A minus that of B, in percentage points, both at the same "
+                         "recall: negative when A flags fewer negatives, i.e. when its precision is higher.")
+    else:
+        report.metric_in(c1, f"Δprecision, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
+                         help="Precision of A minus precision of B, in percentage points, both at the same recall.")
     report.metric_in(c2, f"P({md_escape(a)} better)", percent_prob(pa),
                      help="Share of bootstrap resamples in which A's precision is higher than B's at this recall "
                      "(exact, paired: both models on the same resample).")
-    report.metric_in(c3, "Precision A · B",
-                     f"{float(each[a].precision[0]):.3f} · {float(each[b].precision[0]):.3f}",
+    report.metric_in(c3, "Precision A · B", f"{prec_a:.3f} · {prec_b:.3f}",
                      help="Each model's precision on the data at this recall.")
-    report.caption(
-        f"At recall {level_r:.3f} (r = {int(cmp.r[0])} of m+ = {cmp.m_pos:,} positives flagged by each model): "
-        f"{A} {float(each[a].precision[0]):.4f} [{float(each[a].precision_low[0]):.4f}, "
-        f"{float(each[a].precision_high[0]):.4f}], {B} {float(each[b].precision[0]):.4f} "
-        f"[{float(each[b].precision_low[0]):.4f}, {float(each[b].precision_high[0]):.4f}]; "
-        f"{percent(opts.level)} {METHODS[cmp.method].lower()} interval of Δ [{100 * lo:+.1f}, {100 * hi:+.1f}] "
-        f"points; the two tie in {percent_prob(tie)} of resamples. Exact paired bootstrap: both thresholds come "
-        "from the same resample of positives.")
+    each_text = (f"{A} {prec_a:.4f} [{float(each[a].precision_low[0]):.4f}, "
+                 f"{float(each[a].precision_high[0]):.4f}], {B} {prec_b:.4f} "
+                 f"[{float(each[b].precision_low[0]):.4f}, {float(each[b].precision_high[0]):.4f}]")
+    where = f"At recall {level_r:.3f} (r = {int(cmp.r[0])} of m+ = {cmp.m_pos:,} positives flagged by each model)"
+    if by_fpr:
+        report.caption(
+            f"{where}: precision {each_text}. The exact law of Δprecision here spans {cells:,} cells of the two "
+            f"models' false-positive counts (the page sums up to {VERDICT_GRID:,}), so the verdict is read on "
+            "the **false positive rates** at the same recall: both models flag the same number of positives, so "
+            "A's precision is higher exactly when it flags fewer negatives, and P(A better) and P(tie) are the "
+            f"precision's, exact. {percent(opts.level)} {METHODS[cmp.method].lower()} interval of ΔFPR "
+            f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
+            "paired bootstrap: both thresholds come from the same resample of positives.")
+    else:
+        report.caption(
+            f"{where}: {each_text}; {percent(opts.level)} {METHODS[cmp.method].lower()} interval of Δ "
+            f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
+            "paired bootstrap: both thresholds come from the same resample of positives.")
     frame = cmp.to_frame()
     frame.insert(0, "model_b", str(b))
     frame.insert(0, "model_a", str(a))
     frame["confidence_level"], frame["method"] = cmp.confidence_level, cmp.method
     frame["m_pos"], frame["m_neg"] = cmp.m_pos, cmp.m_neg
-    return {"frame": frame}
+    return {"frame": frame, "by_fpr": by_fpr}
+
+
+def fpr_verdict_sentence(a: str, b: str, recall: float, fpr_a: float, fpr_b: float, prec_a: float, prec_b: float,
+                         lo: float, hi: float, pa: float, tie: float, level: float) -> str:
+    """The headline when the verdict is read on the false positive rates at the recall level: 'At 80% recall,
+    A flags fewer negatives (FPR … vs …, … points lower, interval …); its precision is higher in …'."""
+    A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
+    where = f"At {percent(round(recall, 3))} recall"
+    interval = f"{percent(level)} interval {100 * lo:+.1f} to {100 * hi:+.1f} points"
+    rates = f"false positive rate {100 * fpr_a:.1f}% against {100 * fpr_b:.1f}%"
+    if fpr_a < fpr_b:
+        words = f"{A} flags fewer negatives than {B} ({rates}, ΔFPR {interval})"
+    elif fpr_a > fpr_b:
+        words = f"{A} flags more negatives than {B} ({rates}, ΔFPR {interval})"
+    else:
+        words = f"{A} and {B} flag as many negatives on the data ({rates}, ΔFPR {interval})"
+    pb = max(0.0, 1.0 - pa - tie)
+    better = f"{A}'s precision ({prec_a:.3f} against {prec_b:.3f}) is higher in **{percent_prob(pa)}** of " \
+             "bootstrap worlds"
+    if pb > pa:
+        better = f"{B}'s precision ({prec_b:.3f} against {prec_a:.3f}) is higher in **{percent_prob(pb)}** of " \
+                 "bootstrap worlds"
+    clear = ("the interval excludes 0" if lo > 0 or hi < 0 else "the interval contains 0: no clear winner")
+    return f"{where}, {words}; {better} ({clear})."
 
 
 def verdict_sentence(a: str, b: str, recall: float, d: float, lo: float, hi: float, pa: float, tie: float,
@@ -488,7 +538,10 @@ def method_note(opts: Options, rci) -> None:
         "score drawn (an order statistic); given it, the negatives flagged are binomial and the precision is "
         "r/(r + FP*), a mixture of binomials, the law of the ROC page's vertical averaging with the classes' "
         "roles swapped. **Two models**: both thresholds come from the same resample of positives, so the "
-        "law of the difference is paired and exact. The percentile interval takes the law's "
+        "law of the difference is paired and exact; with many negatives (its grid of the two models' "
+        "false-positive counts past 4 million cells) the verdict reads the difference of false positive rates "
+        "at the same recall instead, which says which precision is higher in exactly the same resamples. "
+        "The percentile interval takes the law's "
         f"{percent((1 - opts.level) / 2)} and {percent(1 - (1 - opts.level) / 2)} points; Wald, its mean ± z·sd. "
         "**Undefined cases**: a resample that flags nothing has no precision (and MCC, NPV or lift can be "
         "undefined the same way); such resamples are left out, as a Monte Carlo bootstrap drops them, and "
@@ -702,7 +755,10 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
     if verdict is not None:
         with tab["Two models"]:
             frame = verdict["frame"]
-            report.caption("Δprecision = precision of A − precision of B at the recall level, with P(A better) "
+            report.caption("ΔFPR = false positive rate of A − that of B at the recall level (the exact law of "
+                           "Δprecision is too large here; P(A better) is the precision's), with P(A better) and "
+                           "P(tie): exact paired stratified bootstrap." if verdict["by_fpr"] else
+                           "Δprecision = precision of A − precision of B at the recall level, with P(A better) "
                            "and P(tie): exact paired stratified bootstrap.")
             st.dataframe(frame, hide_index=True, key="pr_verdict_table")
             download_csv(frame, label="Download the two-model comparison (CSV)",

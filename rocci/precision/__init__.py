@@ -6,6 +6,9 @@
   levels (the PR analogue of vertical averaging).
 * :func:`compare_precision`: two models on the same instances, the paired law of
   ``metric_a − metric_b`` at threshold pairs or at recall levels.
+* :func:`compare_fpr_at_recall`: two models at recall levels by their false positive rates
+  (:func:`rocci.compare_vertical` with the classes swapped): the same ``P(A better)`` as the precision,
+  at any size; :func:`recall_grid_cells` says what :func:`compare_precision`'s law at a level costs.
 * :func:`gain_ci`: the gain (recall against the share targeted) and the lift of a gain chart, at fixed
   thresholds or at fixed depths.
 * :func:`pr_curve`: the precision–recall curve with Davis and Goadrich's
@@ -17,12 +20,12 @@
 """
 
 from ._metrics import METRICS, UNDEFINED
-from ._results import MetricCI, PrecisionComparison, RecallPrecisionCI
+from ._results import FPRAtRecallComparison, MetricCI, PrecisionComparison, RecallPrecisionCI
 from .average import AveragePrecision, average_precision
 from .curve import pr_curve
 from .gain import GainCI, gain_ci
 from .metrics import metric_ci, precision_ci
-from .paired import compare_precision
+from .paired import compare_fpr_at_recall, compare_precision, recall_grid_cells
 from .recall import precision_at_recall
 
 __all__ = [
@@ -35,6 +38,9 @@ __all__ = [
     "average_precision",
     "AveragePrecision",
     "compare_precision",
+    "compare_fpr_at_recall",
+    "recall_grid_cells",
+    "FPRAtRecallComparison",
     "MetricCI",
     "RecallPrecisionCI",
     "PrecisionComparison",

@@ -381,9 +381,10 @@ def mixture_grid_refusal(cells: int, what: str):
     """``InputError``: the grid of ``(FP*_a, FP*_b)`` at one recall level is larger than :data:`MAX_GRID`."""
     raise InputError(
         f"The exact paired law of {what} spans {cells:,} cells of (FP*_a, FP*_b), more than the {MAX_GRID:,} "
-        "rocci builds for one recall level (the grid's side grows like the square root of the negatives' "
-        "bootstrap sample size m−): ask for a smaller m=(m_pos, m_neg), e.g. m_neg = 10^4, or compare the models "
-        "at threshold pairs (thresholds_a, thresholds_b), or by ΔTPR at fixed FPR (rocci.compare_vertical).")
+        "rocci builds for one recall level (the cells grow like the negatives' bootstrap sample size m−). "
+        "rocci.precision.compare_fpr_at_recall(...) with the same arguments answers which model has the higher "
+        "precision at this recall at any size (the same P(A better) and P(tie), exact; its interval is on the "
+        "difference of false positive rates); or ask for a smaller m=(m_pos, m_neg).")
 
 
 _CONTROLLER = []

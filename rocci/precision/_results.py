@@ -237,3 +237,60 @@ class PrecisionComparison(_FrameResult):
         """Exact law of Δ* at the ``i``-th row given that both metrics are defined."""
         law = _law_of(self._laws, i)
         return law.values.copy(), law.probs.copy()
+
+
+@dataclass(repr=False)
+class FPRAtRecallComparison(_FrameResult):
+    """Exact paired bootstrap law of ``ΔFPR = FPR_a − FPR_b`` at fixed recall levels ``r/m+``.
+
+    Attributes
+    ----------
+    recall, r : ndarray
+        Levels ``r/m+``: each model's threshold is its r-th largest positive score drawn.
+    fpr_a, fpr_b, delta_fpr : ndarray
+        On the data (threshold: each model's ``⌈recall·n+⌉``-th largest positive score).
+    delta_fpr_mean, delta_fpr_std, delta_fpr_low, delta_fpr_high : ndarray
+        Exact moments and interval (``method``) of ``ΔFPR*``.
+    p_a_better, p_tie : ndarray
+        ``P(ΔFPR* < 0)`` (A flags fewer negatives at the same recall, so its precision is higher: the same
+        event as :func:`compare_precision`'s ``p_a_better`` at that level) and ``P(ΔFPR* = 0)``.
+    truncated_mass : ndarray
+    """
+
+    recall: np.ndarray
+    r: np.ndarray
+    fpr_a: np.ndarray
+    fpr_b: np.ndarray
+    delta_fpr: np.ndarray
+    delta_fpr_mean: np.ndarray
+    delta_fpr_std: np.ndarray
+    delta_fpr_low: np.ndarray
+    delta_fpr_high: np.ndarray
+    p_a_better: np.ndarray
+    p_tie: np.ndarray
+    truncated_mass: np.ndarray
+    n_pos: int
+    n_neg: int
+    m_pos: int
+    m_neg: int
+    method: str
+    confidence_level: float
+    _laws: list = field(default_factory=list, repr=False)
+
+    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``recall, r, fpr_a, fpr_b, delta_fpr, delta_fpr_mean, delta_fpr_std, delta_fpr_low,
+        delta_fpr_high, p_a_better, p_tie, truncated_mass``."""
+        return pd.DataFrame({
+            "recall": self.recall, "r": self.r, "fpr_a": self.fpr_a, "fpr_b": self.fpr_b,
+            "delta_fpr": self.delta_fpr, "delta_fpr_mean": self.delta_fpr_mean,
+            "delta_fpr_std": self.delta_fpr_std, "delta_fpr_low": self.delta_fpr_low,
+            "delta_fpr_high": self.delta_fpr_high, "p_a_better": self.p_a_better, "p_tie": self.p_tie,
+            "truncated_mass": self.truncated_mass,
+        })
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact law of ``ΔFPR*`` at the ``i``-th level: values ``d/m−`` (increasing) and probabilities."""
+        d, probs = self._laws[i]
+        return d / self.m_neg, probs.copy()

@@ -42,7 +42,7 @@ from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
 from ._paired_recall import MAX_GRID, PairedClasses, grid_size, mixture_grid_refusal, recall_delta, recall_law
-from ._results import PrecisionComparison
+from ._results import FPRAtRecallComparison, PrecisionComparison
 from .metrics import _check_thresholds, _interval
 
 __all__ = ["compare_precision", "PAIRED_METRICS"]
@@ -265,8 +265,11 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
     instances; above 1.2·10^7 cells it raises ``InputError`` (ask for a smaller ``m``).
     At recall levels the negatives' counts are a mixture over the pairs of blocks of the two thresholds,
     summed by the Lancaster series block by block (:mod:`rocci.precision._paired_recall`; pairs of nearly
-    identical top sets cell by cell), O(L·B·W²) for B blocks, windows of W counts and L terms.
-    Neither has the one-dimensional routes of :func:`rocci.precision.metric_ci` yet.
+    identical top sets cell by cell), O(L·B·W²) for B blocks, windows of W counts and L terms, on a grid of
+    W² cells that grows like ``m−`` (:func:`recall_grid_cells`; above :data:`MAX_GRID` it raises
+    ``InputError``: ~1.7·10⁷ cells at 10⁴ instances with 5% positives).  Which model has the higher
+    precision at a recall level is answered at any size by :func:`compare_fpr_at_recall` (the same
+    ``p_a_better`` and ``p_tie``; its interval is on the FPR difference).
     """
     metric, beta2 = check_metric(metric, beta)
     level = check_confidence_level(confidence_level)
@@ -341,3 +344,93 @@ def compare_precision(y_true, score_a=None, score_b=None, *, thresholds_a=None, 
         confidence_level=level, _laws=laws,
     )
 
+
+
+def recall_grid_cells(y_true, score_a=None, score_b=None, *, recall, m=None, pos_label=None) -> np.ndarray:
+    """Cells of the grid of ``(FP*_a, FP*_b)`` that :func:`compare_precision` builds at each recall level.
+
+    The exact law of Δprecision (or ΔF1) at a recall level is a mixture of bivariate binomials summed on
+    that grid: its time and memory grow with the cells (about 0.5 GB at :data:`MAX_GRID`, where
+    :func:`compare_precision` refuses).  The grid's side grows like ``√m−``, so the cells grow like ``m−``:
+    ~1.7·10⁷ at 10⁴ instances with 5% positives.  :func:`compare_fpr_at_recall` answers which model is
+    better at a recall level (the same event) at any size.  Cheap: the two thresholds' windows only.
+    """
+    data = _paired_data(y_true, score_a, score_b, pos_label)
+    m_pos, m_neg = check_m(m, data.n_pos, data.n_neg)
+    from .recall import recall_levels
+
+    return np.array([grid_size(data, int(r), m_pos, m_neg) for r in recall_levels(recall, m_pos)], np.int64)
+
+
+def compare_fpr_at_recall(y_true, score_a=None, score_b=None, *, recall, confidence_level=0.95,
+                          method="percentile", m=None, pos_label=None) -> FPRAtRecallComparison:
+    r"""Exact paired bootstrap law of the difference of false positive rates at fixed recall levels.
+
+    At level ``r/m+`` each model's threshold is its r-th largest positive score drawn (the same resample of
+    positives for both), and ``FP*_a``, ``FP*_b`` count the negatives drawn at or above the thresholds;
+    ``ΔFPR* = (FP*_a − FP*_b)/m−``.  This is :func:`rocci.compare_vertical` (ΔTPR at fixed FPR) with the
+    classes' roles swapped: the positives give the thresholds, the negatives the rates.  Its law, moments,
+    percentile or score interval are computed as there, at any size (from a
+    :class:`~rocci.PairedCounts`, without expanding it).
+
+    Both models flag the same ``r`` positives, so
+
+    .. math::
+
+        \text{precision}^*_a > \text{precision}^*_b \iff \frac{r}{r + FP^*_a} > \frac{r}{r + FP^*_b}
+        \iff \Delta\text{FPR}^* < 0 :
+
+    ``p_a_better = P(ΔFPR* < 0)`` and ``p_tie`` are exactly :func:`compare_precision`'s ``p_a_better`` and
+    ``p_tie`` at the same level (to round-off: tests), whose full law of Δprecision is limited by its grid
+    (:func:`recall_grid_cells`).  The interval here is on the FPR difference (a lower FPR is better).
+
+    Parameters
+    ----------
+    y_true, score_a, score_b, pos_label
+        As in :func:`compare_precision`; or a :class:`~rocci.PairedCounts` as ``y_true`` alone.
+    recall : array_like
+        Recall levels in (0, 1), mapped to ``r/m+`` (nearest ``r``, as :func:`precision_ci`); a level
+        mapped to ``r = m+`` (the lowest positive drawn) is refused.
+    confidence_level : float, default 0.95
+    method : {"percentile", "score"}
+        As in :func:`rocci.compare_vertical`.
+    m : None, int or (int, int)
+        Bootstrap sample sizes ``(m+, m−)``.
+
+    Returns
+    -------
+    FPRAtRecallComparison
+        ``to_frame()``: ``recall, r, fpr_a, fpr_b, delta_fpr, delta_fpr_mean, delta_fpr_std, delta_fpr_low,
+        delta_fpr_high, p_a_better, p_tie, truncated_mass``; ``distribution(i)`` the exact law of ΔFPR*.
+    """
+    from ..compare.vertical import compare_vertical
+    from .recall import recall_levels
+
+    data = _paired_data(y_true, score_a, score_b, pos_label)
+    n_pos, n_neg = data.n_pos, data.n_neg
+    m_pos, m_neg = check_m(m, n_pos, n_neg)
+    r_levels = recall_levels(recall, m_pos)
+    if (r_levels >= m_pos).any():
+        raise InputError(f"compare_fpr_at_recall needs recall levels below {(m_pos - 0.5) / m_pos:.6g} (r < m+ = "
+                         f"{m_pos}): at r = m+ the threshold is the lowest positive drawn; got {recall!r}.")
+    if isinstance(y_true, PairedCounts):  # the classes swapped, still a table
+        swapped = (PairedCounts(y_true.score_a, y_true.score_b, y_true.n_neg, y_true.n_pos, y_true.names, 1),)
+    else:
+        mask, sa, sb = _check_paired(y_true, score_a, score_b, pos_label)
+        swapped = ((~mask).astype(np.int8), sa, sb)
+    vert = compare_vertical(*swapped, fpr=r_levels / m_pos, confidence_level=confidence_level, m=(m_neg, m_pos),
+                            method=method, pos_label=1)
+    if not np.array_equal(vert.r, r_levels):  # the two mappings of a level agree (nearest r)
+        raise AssertionError(f"recall levels {r_levels} mapped to {vert.r}")
+    levels = r_levels / m_pos
+    k_obs = np.clip(np.ceil(np.round(levels * n_pos, 9)).astype(np.int64), 1, n_pos)
+    fpr_a = data.neg_ge(0, data.at_rank(0, k_obs)) / n_neg
+    fpr_b = data.neg_ge(1, data.at_rank(1, k_obs)) / n_neg
+    better = np.array([min(1.0, float(pmf[d < 0].sum())) for d, pmf in vert._laws])
+    return FPRAtRecallComparison(
+        recall=levels, r=r_levels, fpr_a=fpr_a, fpr_b=fpr_b, delta_fpr=fpr_a - fpr_b,
+        delta_fpr_mean=vert.delta_tpr_mean, delta_fpr_std=vert.delta_tpr_std, delta_fpr_low=vert.delta_tpr_low,
+        delta_fpr_high=vert.delta_tpr_high, p_a_better=better, p_tie=vert.p_tie,
+        truncated_mass=vert.truncated_mass, n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg,
+        method=vert.method, confidence_level=vert.confidence_level, _laws=vert._laws,
+    )

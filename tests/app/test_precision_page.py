@@ -15,6 +15,9 @@ from rocci.precision.curve import pr_curve
 from ui.text import md_escape
 
 PAGE = "app_pages/precision.py"
+#: app_pages/precision.py VERDICT_GRID (the page module runs on import, so it is read from its source)
+VERDICT_GRID = int(next(line.split("=")[1] for line in (ROOT / PAGE).read_text().splitlines()
+                        if line.startswith("VERDICT_GRID =")).replace("_", ""))
 DEFAULT_RECALL = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
 MODELS = ["gbm", "logit", "rules_v2"]
 
@@ -124,9 +127,11 @@ def test_defaults_on_the_bundled_sample():
     np.testing.assert_allclose(tab["precision_low"], ref["precision_low"])
     # precision 1 with no false positive: the zero-width interval is explained
     assert "Zero width" in captions(at)
-    # the verdict on 212 × 357 instances waits for a click
-    assert any("takes a while" in i.value for i in at.info)
-    assert at.button(key="pr_run")
+    # the verdict on 212 × 357 instances runs by itself (its grid is within the page's limit): no button
+    cmp = rp.compare_precision(y, a, b, recall=[0.8])
+    assert rp.recall_grid_cells(y, a, b, recall=[0.8])[0] <= VERDICT_GRID
+    assert metrics(at)[f"Δprecision, logistic − {md_escape('naive_bayes')}"] == f"{100 * cmp.delta[0]:+.1f} pts"
+    assert not at.get("button") or not any(bt.key == "pr_run" for bt in at.button)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +175,11 @@ def prob(p: float) -> str:
     """The page's percentages of resamples (app_pages/precision.py percent_prob)."""
     if p < 0.001:
         return f"{100 * p:.2g}%"
-    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+    if p >= 1.0:
+        return "100%"
+    if p > 0.999:
+        return "more than 99.9%"
+    return f"{100 * p:.1f}%" if p < 0.1 or p > 0.99 else f"{100 * p:.0f}%"
 
 
 def test_every_control_is_reachable(fraud):
@@ -293,19 +302,28 @@ def test_typed_text_from_a_link_is_not_markup():
     assert at.error and "\\*\\*big\\*\\*" in at.error[0].value
 
 
-def test_verdict_button_on_a_larger_file():
-    frame = fraud_frame(n=1000, n_pos=25, seed=9)  # 25 × 975 > the automatic limit
+def test_verdict_on_a_larger_file_reads_the_false_positive_rates():
+    """Past the page's grid the verdict is compare_fpr_at_recall's: the same P(A better) as the precision's
+    law would give, the FPR difference's interval, and a caption that says why."""
+    frame = fraud_frame(n=12_000, n_pos=600, seed=9)
+    y, a = fraud_arrays(frame, "gbm")
+    _, b = fraud_arrays(frame, "logit")
+    cells = rp.recall_grid_cells(y, a, b, recall=[0.8])[0]
+    assert cells > VERDICT_GRID
     at = upload_app(frame, name="bigger.csv")
     assert_clean(at)
-    assert not any(m.label.startswith("Δprecision") for m in at.metric)
-    at.button(key="pr_run").click().run()
-    assert_clean(at)
-    y, a = fraud_arrays(frame, "gbm")
-    cmp = rp.compare_precision(y, a, fraud_arrays(frame, "logit")[1], recall=[0.8])
-    assert metrics(at)["Δprecision, gbm − logit"] == f"{100 * cmp.delta[0]:+.1f} pts"
-    # computed once: the next rerun shows it without a click
-    at.select_slider(key="pr_level").set_value(0.95).run()
-    assert "Δprecision, gbm − logit" in metrics(at)
+    ref = rp.compare_fpr_at_recall(y, a, b, recall=[0.8])
+    shown = metrics(at)
+    assert shown["ΔFPR, gbm − logit"] == f"{100 * ref.delta_fpr[0]:+.1f} pts"
+    assert shown["P(gbm better)"] == prob(float(ref.p_a_better[0]))
+    text = " ".join(m.value for m in at.markdown)
+    assert f"interval {100 * ref.delta_fpr_low[0]:+.1f} to {100 * ref.delta_fpr_high[0]:+.1f} points" in text
+    assert "flags fewer negatives" in text or "flags more negatives" in text
+    assert f"{cells:,} cells" in captions(at) and "false positive rates" in captions(at)
+    # the same answer as the exact law of Δprecision, where that one is computed (smaller m−)
+    small = rp.compare_precision(y, a, b, recall=[0.8], m=(600, 2_000))
+    assert abs(rp.compare_fpr_at_recall(y, a, b, recall=[0.8], m=(600, 2_000)).p_a_better[0]
+               - small.p_a_better[0]) < 1e-13
 
 
 def test_average_precision_in_the_curve_tab_is_the_seeded_monte_carlo_and_says_so(fraud):

@@ -100,6 +100,39 @@ def test_precision_page_from_the_sidebar_on_an_imbalanced_upload(page, app_url, 
     no_exception(page)
 
 
+def test_verdict_by_false_positive_rates_on_a_larger_upload(page, app_url, tmp_path, wait, shot):
+    """12,000 transactions with 5% fraud: the exact law of Δprecision at 80% recall is past the page's grid, so
+    the verdict is read on the false positive rates (the same P(A better)); it fits 1400 and 390 px."""
+    path = tmp_path / "transactions_12k.csv"
+    frame = ok_fraud_file(path, n=12_000, share=0.05, seed=23)
+    y = (frame["label"] == "fraud").to_numpy()
+    a, b = frame["xgboost"].to_numpy(float), frame["logreg"].to_numpy(float)
+    assert rp.recall_grid_cells(y, a, b, recall=[0.8])[0] > 4_000_000
+    page.goto(app_url)
+    wait(page)
+    upload(page, path, wait)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Precision–recall").click()
+    wait(page)
+    no_exception(page)
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    ref = rp.compare_fpr_at_recall(y, a, b, recall=[0.8])
+    assert _metric(page, "ΔFPR, xgboost − logreg") == f"{100 * ref.delta_fpr[0]:+.1f} pts"
+    body = page.inner_text("body")
+    assert "flags fewer negatives" in body and "false positive rates" in body
+    head = page.get_by_text("Which has the higher precision", exact=False).first
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    page.wait_for_timeout(800)
+    head.scroll_into_view_if_needed()
+    _fits(page, 1400)
+    shot(page, "precision_verdict_fpr_1400")
+    page.set_viewport_size({"width": 390, "height": 1600})
+    page.wait_for_timeout(1500)
+    head.scroll_into_view_if_needed()
+    _fits(page, 390)
+    shot(page, "precision_verdict_fpr_390")
+    no_exception(page)
+
+
 def test_precision_page_keeps_its_link(page, app_url, wait):
     page.goto(app_url + "/precision?pr_level=90%25&pr_method=Wald")
     wait(page)
@@ -175,6 +208,18 @@ def test_gain_and_lift_in_the_curves_tab(page, app_url, tmp_path, wait, shot):
     no_exception(page)
     gain, lift = _gain_charts(page)
     expect(gain).to_contain_text("at fixed depths")
+    with page.expect_download() as dl:  # rocci's fixed-depth laws (tied draws in random order)
+        page.get_by_role("button", name="Download gain and lift intervals (CSV)").click()
+    got = pd.read_csv(dl.value.path())
+    assert set(got["at"]) == {"depth"}
+    ref = rp.gain_ci(y, s, depth=got["depth"].to_numpy())
+    assert (got["k"].to_numpy() == ref.k).all()
+    np.testing.assert_allclose(got["gain_low"], ref.gain_low, atol=1e-9)
+    np.testing.assert_allclose(got["gain_high"], ref.gain_high, atol=1e-9)
+    page.wait_for_timeout(500)
+    gain.scroll_into_view_if_needed()
+    _fits(page, 1400)
+    shot(page, "precision_gain_depth_1400")
     page.set_viewport_size({"width": 390, "height": 5200})
     page.wait_for_timeout(1500)
     _fits(page, 390)

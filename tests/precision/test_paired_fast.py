@@ -115,8 +115,12 @@ def test_large_table_is_not_expanded(monkeypatch):
         raise AssertionError("the table was expanded")
 
     monkeypatch.setattr(rocci.PairedCounts, "arrays", boom)
-    with pytest.raises(rocci.InputError, match="cells of"):
+    with pytest.raises(rocci.InputError, match="compare_fpr_at_recall"):
         compare_precision(table, recall=[0.5])
+    # which model has the higher precision at that recall: at the full m, from the table
+    fpr = rocci.precision.compare_fpr_at_recall(table, recall=[0.5])
+    assert 0 <= fpr.p_a_better[0] <= 1 and fpr.truncated_mass[0] < 1e-12
+    assert fpr.delta_fpr_low[0] <= fpr.delta_fpr_mean[0] <= fpr.delta_fpr_high[0]
     res = compare_precision(table, recall=[0.5, 0.9], m=(2000, 20_000))
     assert np.all(np.isfinite(res.delta_std)) and np.all(res.truncated_mass < 1e-12)
     res = compare_precision(table, thresholds_a=[0.5], thresholds_b=[0.4], m=(30, 60))

@@ -76,6 +76,21 @@ def compare_at_recall(key: str, model_a: str, model_b: str, recall: float, confi
                                          confidence_level=confidence_level, method=method))
 
 
+@st.cache_data(max_entries=32, scope="session", show_spinner=False)
+def recall_cells(key: str, model_a: str, model_b: str, recall: float, _y, _sa, _sb) -> int:
+    """:func:`rocci.precision.recall_grid_cells` at one recall level: what the exact law of Δprecision costs."""
+    return int(rprec.recall_grid_cells(_y, _sa, _sb, recall=[recall])[0])
+
+
+@st.cache_data(max_entries=16, scope="session", show_spinner=False)
+def compare_fpr_at_recall(key: str, model_a: str, model_b: str, recall: float, confidence_level: float,
+                          method: str, _y, _sa, _sb):
+    """:func:`rocci.precision.compare_fpr_at_recall` at one recall level: FPR of A − FPR of B, both thresholds
+    from the same bootstrap sample of positives (P(A better) is the precision's, at any size)."""
+    return _lean(rprec.compare_fpr_at_recall(_y, _sa, _sb, recall=[recall], confidence_level=confidence_level,
+                                             method=method))
+
+
 @st.cache_data(max_entries=16, scope="session", show_spinner="Drawing bootstrap resamples for the average precision "
                                                               "(Monte Carlo)…")
 def average_precision(key: str, model: str, confidence_level: float, n_boot: int, seed: int, _y, _s):
