@@ -167,13 +167,28 @@ def _depth_law(tp: int, fp: int, n_pos: int, n_neg: int, m_pos, m_neg, m_total: 
         f0, f1, lf = binomial_window(m_neg, fp / n_neg)
         pt = binomial_pmf(np.arange(int(t0), int(t1) + 1), m_pos, tp / n_pos)
         pf = binomial_pmf(np.arange(int(f0), int(f1) + 1), m_neg, fp / n_neg)
-        probs = np.convolve(pt, pf)
+        probs = _convolve(pt, pf)
         s = int(t0) + int(f0) + np.arange(probs.size)
         return Law(s / float(m_pos + m_neg), probs, truncated=float(lt + lf))
     share = (tp + fp) / (n_pos + n_neg)
     s0, s1, ls = binomial_window(m_total, share)
     s = np.arange(int(s0), int(s1) + 1)
     return Law(s / float(m_total), binomial_pmf(s, m_total, share), truncated=float(ls))
+
+
+#: Above this many products the two windows are convolved by FFT (at 10^8 instances ~0.4 s → ~0.02 s).
+_FFT_PRODUCTS = 4_000_000
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a * b`` (full discrete convolution of two pmfs): directly, or by FFT for long windows, where each
+    term's error is below 1e-15 of the largest (round-off of the transforms; negatives from it are set to
+    0; the tails below ~1e-19 lose their relative precision, not the quantiles)."""
+    if a.size * b.size <= _FFT_PRODUCTS:
+        return np.convolve(a, b)
+    from scipy.signal import oaconvolve
+
+    return np.clip(oaconvolve(a, b), 0.0, None)
 
 
 def _at_thresholds(counts, t, level, method, bootstrap, m):
