@@ -22,12 +22,14 @@ use with the same results (``tests/precision/test_fast_routes.py``):
 * the percentile bounds by :class:`rocci.precision._laws.SaturatedMixture` (the quantile search
   of :func:`rocci.exact.mixture_quantile`, incomplete beta functions only for the components
   whose binomial is not saturated at the point, a Newton step instead of a bisection from 0
-  when the first guess is far);
+  when the first guess is far), searched in the interpolated mixture of
+  :func:`rocci.precision._laws.interpolated_mixtures` (a few nodes per standard deviation of one
+  binomial; answers near the level searched again in the components: :func:`_percentile_counts`);
 * the mean and variance by Chebyshev interpolation of the components' moments
-  (:func:`_interpolated_moments`), the pmf rows in reused work arrays.
+  (:func:`_interpolated_moments`), each node's sums over a coarse lattice (:func:`_lattice_moments`).
 
-At 10^6 rows (10% positives) the 99 default levels take about 8–10 argsorts of the same
-scores (19 before), ``bench/bench_precision.py``.
+At 10^6 rows (10% positives) the 99 default levels take about 5–6 argsorts of the same
+scores (8–10 before the interpolated mixtures and lattices, 19 before that), ``bench/bench_precision.py``.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ from ..exact import (
     mixture_pmf,
     mixture_skewness,
 )
-from ._laws import (CELL_EPS, Law, SaturatedMixture, bernstein_bounds, order_statistic_weights, score_interval,
-                    window_tails)
+from ._laws import (CELL_EPS, INTERPOLATION_MARGIN, Law, SaturatedMixture, bernstein_bounds, interpolated_mixtures,
+                    order_statistic_weights, score_interval, window_tails)
 from ._results import RecallPrecisionCI
 
 __all__ = ["precision_at_recall", "recall_levels", "DEFAULT_RECALL", "RECALL_METHODS"]
@@ -188,11 +190,56 @@ def _component_moments(r: int, q: np.ndarray, m: int, centre: float, work: _Work
     return h1, h2, left
 
 
+#: The coarse lattice of :func:`_lattice_moments`: its step at most 1/``_STEP_SDS`` of the binomial's sd and
+#: 1/``_STEP_POLE`` of the distance from the window to the pole of ``r/(r + f)`` at ``f = −r``.
+_STEP_SDS = 6.0
+_STEP_POLE = 15.0
+
+
+def _lattice_moments(r: int, q: np.ndarray, m: int, centre: float):
+    """:func:`_component_moments`' sums ``h_k(q_j) = Σ_f b(f; m, q_j)·(r/(r + f) − centre)^k`` (k = 1, 2) over
+    the same windows ``lo_j..hi_j`` (1e-17 per tail), and the same left-out masses, from every ``s_j``-th term:
+    ``h_k ≈ s_j·Σ_i b(f_i)·g(f_i)^k`` at ``f_i = lo_j + i·s_j`` (the boost pmf at each point).
+
+    The summand ``F(f) = b(f; m, q)·g(f)^k`` (``b`` continued by the gamma function) is analytic but for the
+    pole of ``g`` at ``f = −r``, and bell-shaped with the binomial's sd ``σ``: by Poisson's summation formula
+    the sum over the integers and ``s`` times the sum over a lattice of step ``s`` both differ from
+    ``∫F`` by the Fourier transform of ``F`` at ``1``, resp. ``1/s``, at most about
+    ``exp(−min(2π²σ²/s², π·(r + lo)/s))`` of the sum for a normal-like bell: below 1e-20 with
+    ``s <= σ/6`` and ``s <= (r + lo)/15`` (``s = 1``, the plain sum, when either is below 2).  The windows'
+    ends carry 1e-17 of the mass, so the few integers past the lattice's last point change nothing.  What
+    remains is the rounding of the boost pmf (up to ~1e-13 relative per point at 10^6 rows, which the sum
+    over every count averages and a lattice sample of ~100 points does not): the lattice's sums are divided
+    by its own total ``s·Σ_i b(f_i)`` and multiplied by the window's exact mass ``1 − left`` (if ``s > 1``),
+    which leaves a few 1e-15 of the sums (``tests/precision/test_recall_speed_paths.py``), far inside the
+    1e-13 to which the Chebyshev series of :func:`_interpolated_moments` is cut.  About a hundred pmf values
+    per node instead of the window's thousands of ratio products.  ``q`` inside (0, 1)."""
+    lo, hi, _ = bernstein_bounds(m, q, CELL_EPS)
+    left = window_tails(m, q, lo, hi)
+    sd = np.sqrt(m * q * (1.0 - q))
+    step = np.maximum(np.floor(np.minimum(sd / _STEP_SDS, (r + lo) / _STEP_POLE)), 1.0).astype(np.int64)
+    count = (hi - lo) // step + 1
+    first = np.concatenate(([0], np.cumsum(count[:-1])))
+    row = np.repeat(np.arange(q.size), count)
+    f = (lo[row] + step[row] * (np.arange(row.size) - first[row])).astype(np.float64)
+    pmf = _boost_binom_pmf(f, float(m), q[row])
+    # s·Σ b(f_i) is the window's mass 1 − left up to the pmf's rounding: the sums are taken relative to it
+    # (with s = 1 the sums are the plain ones).
+    scale = np.where(step > 1, (1.0 - left) / np.add.reduceat(pmf, first), 1.0)
+    dev = r / (r + f) - centre
+    pmf *= dev
+    h1 = np.add.reduceat(pmf, first) * scale
+    pmf *= dev
+    h2 = np.add.reduceat(pmf, first) * scale
+    return h1, h2, left
+
+
 def _interpolated_moments(r: int, q: np.ndarray, m: int, centre: float, work: _Work | None = None):
     """``h_1, h_2`` of :func:`_component_moments` at every ``q_j`` (all inside (0, 1)), from their values at
-    Chebyshev nodes of ``[min q, max q]``: ``h_k(q) = Σ_f b(f; m, q)·g(f)^k`` is a polynomial in ``q``,
-    smooth on the scale of ``q + r/m`` (its pole-like feature sits at ``q = −r/m``), so its Chebyshev series
-    on the components' range converges geometrically.  Nodes are doubled until the last three coefficients
+    Chebyshev nodes of ``[min q, max q]`` (each by :func:`_lattice_moments`; ``work`` is not used):
+    ``h_k(q) = Σ_f b(f; m, q)·g(f)^k`` is a polynomial in ``q``, smooth on the scale of ``q + r/m`` (its
+    pole-like feature sits at ``q = −r/m``), so its Chebyshev series on the components' range converges
+    geometrically.  Nodes are doubled until the last three coefficients
     fall below 1e-13 of the largest (the sums at the nodes carry rounding of ~1e-15 of their terms, which
     sets the coefficients' floor); ``None`` if they never do (the caller then sums every component)."""
     a, b = float(q.min()), float(q.max())
@@ -200,7 +247,7 @@ def _interpolated_moments(r: int, q: np.ndarray, m: int, centre: float, work: _W
     for n in _NODES:
         nodes = np.cos(np.pi * (np.arange(n) + 0.5) / n)
         qn = np.clip((a + b) / 2 + (b - a) / 2 * nodes, a, b)
-        h1, h2, left = _component_moments(r, qn, m, centre, work)
+        h1, h2, left = _lattice_moments(r, qn, m, centre)
         coef = _DCT[n] @ np.column_stack([h1, h2])
         scale = np.abs(coef).max(axis=0)
         if ((scale > 0) & (np.abs(coef[-3:]).max(axis=0) > _CHEB_TOL * scale)).any():
@@ -248,6 +295,34 @@ def positive_at_rank(counts: ScoreCounts, rank) -> np.ndarray:
     return counts.pos[counts.n_pos - rank]
 
 
+def _percentile_counts(weights: np.ndarray, q: np.ndarray, m: int, probs, mean: float, sd: float, skew: float,
+                       reduced=None):
+    """For each ``p`` in ``probs``, the smallest ``f`` with ``P(X <= f) >= p + QUANTILE_TOL``,
+    ``X ~ Σ_j w_j·Bin(m, q_j)``: :meth:`SaturatedMixture.quantile` at ``p + 2·QUANTILE_TOL`` (``mean``, ``sd``,
+    ``skew`` of ``X/m``, for its first guess).
+
+    Searched in ``reduced``, the mixture's :func:`rocci.precision._laws.interpolated_mixtures` (a few nodes
+    per standard deviation of one binomial instead of every component), when there is one; an answer whose
+    deciding CDF values lie within :data:`INTERPOLATION_MARGIN` of the level is searched again in the
+    components themselves, so the counts are the components' search's
+    (``tests/precision/test_recall_speed_paths.py``)."""
+    fast = None if reduced is None else SaturatedMixture(reduced[0], reduced[1], m)
+    law = None
+    out = []
+    for p in probs:
+        level = p + 2 * QUANTILE_TOL
+        f = None
+        if fast is not None:
+            f = fast.quantile(level, mean, sd, skew)
+            if not fast.margin > INTERPOLATION_MARGIN:
+                f = None
+        if f is None:
+            law = SaturatedMixture(weights, q, m) if law is None else law
+            f = law.quantile(level, mean, sd, skew)
+        out.append(f)
+    return out
+
+
 def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: float):
     def build() -> Law:
         f, probs = mixture_pmf(weights, q, m)
@@ -275,7 +350,7 @@ def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0
     For large mixtures the inner sums ``h(q) = Σ_f b(f; m−, q) g(f)`` (a polynomial in
     ``q``, smooth on the components' range) are computed at Chebyshev nodes and
     interpolated at every ``q_k`` (:func:`_interpolated_moments`; the series' tail below
-    1e-13 of its largest coefficient, else every component is summed): about 4 ms per
+    1e-13 of its largest coefficient, else every component is summed): about 3 ms per
     level at 10^6 rows, the percentile bounds included.
 
     The **score** interval (``method="score"``) is Algorithm 4.3's score-like interval
@@ -341,11 +416,18 @@ def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0
     # The laws of T_r at every level in one pass, and the share of negatives at or above each threshold.
     k_all, w_all, offsets, trunc_all = order_statistic_weights(r_levels, m_pos, n_pos)
     q_all = counts.n_neg_ge(positive_at_rank(counts, k_all)) / n_neg  # non-decreasing in k within each level
+    mixtures = [compress_mixture(w_all[offsets[i]:offsets[i + 1]], q_all[offsets[i]:offsets[i + 1]])
+                for i in range(h)]
+    reduced = [None] * h
+    if method == "percentile":  # the quantile searches' mixtures, all levels at once
+        sizes = np.array([cq.size for _, cq in mixtures], dtype=np.int64)
+        reduced = interpolated_mixtures(np.concatenate([cw for cw, _ in mixtures]),
+                                        np.concatenate([cq for _, cq in mixtures]),
+                                        np.concatenate(([0], np.cumsum(sizes))), m_neg)
     for i, r in enumerate(r_levels):  # one pass per level, each vectorised over its window
         r = int(r)
-        window = slice(offsets[i], offsets[i + 1])
         trunc_k = float(trunc_all[i])
-        cw, cq = compress_mixture(w_all[window], q_all[window])
+        cw, cq = mixtures[i]
         mean, var, left = _precision_moments(r, cw, cq, m_neg, float(observed[i]), work)
         out["mean"][i], out["std"][i] = mean, np.sqrt(var)
         out["trunc"][i] = trunc_k + left
@@ -353,9 +435,8 @@ def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0
             fm, fv = mixture_moments(cw, cq, m_neg)
             fsd = np.sqrt(max(fv, 0.0))
             skew = mixture_skewness(cw, cq, m_neg, fm, fsd)
-            law = SaturatedMixture(cw, cq, m_neg)
-            f_hi = law.quantile(1 - alpha / 2 + 2 * QUANTILE_TOL, fm, fsd, skew)
-            f_lo = law.quantile(alpha / 2 + 2 * QUANTILE_TOL, fm, fsd, skew)
+            f_hi, f_lo = _percentile_counts(cw, cq, m_neg, (1 - alpha / 2, alpha / 2), fm, fsd, skew,
+                                            reduced[i])
             out["low"][i], out["high"][i] = r / (r + f_hi), r / (r + f_lo)
         elif method == "score":
             out["low"][i], out["high"][i] = score_interval(mean, var, r / mean, z)
