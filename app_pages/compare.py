@@ -28,15 +28,14 @@ from ui.text import ParseError, md_escape, number, parse_numbers, percent, pvalu
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 PAIR_BY = {"rate": "Equal total-positive rate", "thr": "Equal thresholds"}
-#: Up to this many bootstrap negatives the paired vertical law is computed as soon as the tab opens
-#: (measured: 0.15 s per level at m− = 8,400, 0.5 s at 25,000, 2.5 s at 84,000 on a shared 2-core
-#: machine); beyond, it runs on a button press, with a progress bar.
+#: Up to this many bootstrap negatives the paired vertical law is computed as soon as the tab opens; beyond,
+#: it runs on a button press, with a progress bar.  Its time depends on the data more than on m−
+#: (2026-11-26, load 3–4 on 2 cores: 0.3–0.4 s a level at 10⁵ rows and 0.5–1.2 s at 10⁶ for two
+#: different binormal models; 10–27 s at 10⁵ and ~170 s at 10⁶ for a model against itself plus tiny noise).
 VERTICAL_AUTO_NEG = 100_000
 #: Up to this many instances the dominance map is computed as soon as its tab opens (from large data's pair
 #: table: 3 s at 10⁸ instances, 35–75 s at 10⁹ on a shared 2-core machine; the exact laws' windows grow as √m).
 MAP_AUTO_INSTANCES = 200_000_000
-#: Seconds per level ≈ VERTICAL_SECONDS_SCALE · (m− / 1000)^1.3 (the runs above, with a factor 2 of headroom).
-VERTICAL_SECONDS_SCALE = 0.015
 
 EXACT_CAPTION = (
     "Both models scored the same instances, so they are compared **paired**: each bootstrap world resamples "
@@ -557,9 +556,9 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     # from counts the work follows the pair table's rows (compare_vertical never expands it), not m−
     size = min(m_neg, y.score_a.size) if isinstance(y, rocci.PairedCounts) else m_neg
     if size > VERTICAL_AUTO_NEG and any(v is None for v in stored):
-        seconds = max(1, round(VERTICAL_SECONDS_SCALE * (size / 1000) ** 1.3))
-        st.info(f"With m− = {m_neg:,} negatives each level takes about {seconds} s or more; "
-                "it runs when you ask, with a progress bar.", icon=":material/schedule:")
+        st.info(f"With m− = {m_neg:,} negatives each level takes from under a second to minutes (longest "
+                "when the two models rank the instances almost alike); it runs when you ask, with a progress "
+                "bar.", icon=":material/schedule:")
         if not st.button("Compute ΔTPR at these FPR levels", key="cmp_vrun", icon=":material/play_arrow:"):
             return
     try:
