@@ -29,7 +29,12 @@ def fpr_levels(fpr, m_neg: int) -> np.ndarray:
             f"Vertical averaging needs at least 2 negatives in the bootstrap sample "
             f"(FPR levels r/m− with 1 <= r <= m− − 1); m− is {m_neg}."
         )
-    values = np.atleast_1d(np.asarray(DEFAULT_FPR if fpr is None else fpr))
+    if fpr is None:  # (sorted: the distinct levels are where r changes, as np.unique would give them)
+        r = np.clip(np.rint(DEFAULT_FPR * m_neg), 1, m_neg - 1).astype(np.int64)
+        keep = np.ones(r.size, dtype=bool)
+        np.not_equal(r[1:], r[:-1], out=keep[1:])
+        return r[keep]
+    values = np.atleast_1d(np.asarray(fpr))
     try:
         values = values.astype(np.float64)
     except (TypeError, ValueError):
@@ -38,10 +43,7 @@ def fpr_levels(fpr, m_neg: int) -> np.ndarray:
         raise InputError("fpr must be a non-empty list of false positive rates.")
     if (~np.isfinite(values)).any() or ((values < 0) | (values > 1)).any():
         raise InputError(f"fpr values must lie in [0, 1]; got {values.tolist()!r}.")
-    r = np.clip(np.rint(values * m_neg), 1, m_neg - 1).astype(np.int64)
-    if fpr is None:
-        r = np.unique(r)
-    return r
+    return np.clip(np.rint(values * m_neg), 1, m_neg - 1).astype(np.int64)
 
 
 def _segments(weights: np.ndarray, values: np.ndarray, level_start: np.ndarray, offsets: np.ndarray):
@@ -198,32 +200,34 @@ def vertical_ci(
     # The laws of T_r at every level in one pass, each level's cells merged over runs of equal
     # p_k = #{positives >= k-th largest negative}/n+ (order_statistic_runs: only the edges where p_k
     # changes are computed).
-    def p_of(k):  # (neg_at_rank: the k-th largest negative, neg_desc()[k − 1], without expanding a table)
-        return counts.n_pos_ge(counts.neg_at_rank(k)) / n_pos
+    def v_of(k):  # n+·p_k (neg_at_rank: the k-th largest negative, neg_desc()[k − 1], without expanding a table)
+        return counts.n_pos_ge(counts.neg_at_rank(k))
 
-    _, cp, cw, c_off, trunc = order_statistic_runs(r_levels, m_neg, n_neg, p_of)
+    _, cv, cw, c_off, trunc = order_statistic_runs(r_levels, m_neg, n_neg, v_of)
+    cp = cv / n_pos
     level_of = np.repeat(np.arange(h), np.diff(c_off))
     total = np.add.reduceat(cw, c_off[:-1])
     mean = np.add.reduceat(cw * cp, c_off[:-1]) / total
     d = cp - mean[level_of]
-    var = np.add.reduceat(cw * (d * d + cp * (1 - cp) / m_pos), c_off[:-1]) / total
+    pq = cp * (1 - cp)
+    var = np.add.reduceat(cw * (d * d + pq / m_pos), c_off[:-1]) / total
     sd = np.sqrt(np.maximum(var, 0.0))
     laws = _Runs(cw, cp, c_off)
     if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
-        # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use.
-        v = np.rint(cp * n_pos).astype(np.int64)
+        # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use (cv).
         # (first evaluated at a Cornish–Fisher guess from the exact mean, sd and skewness of m+·TPR*:
-        # κ3 = Σ w_j[(μ_j − μ)³ + 3(μ_j − μ)σ_j² + m p_j(1 − p_j)(1 − 2p_j)], μ_j = m p_j, σ_j² = m p_j(1 − p_j))
+        # κ3 = Σ w_j[(μ_j − μ)³ + 3(μ_j − μ)σ_j² + m p_j(1 − p_j)(1 − 2p_j)], μ_j = m p_j,
+        # σ_j² = m p_j(1 − p_j) = s2)
         dm = m_pos * d
-        k3 = np.add.reduceat(cw * (dm**3 + 3.0 * dm * m_pos * cp * (1 - cp) + m_pos * cp * (1 - cp) * (1 - 2 * cp)),
-                             c_off[:-1]) / total
+        s2 = m_pos * pq
+        k3 = np.add.reduceat(cw * (dm * (dm * dm + 3.0 * s2) + s2 * (1 - 2 * cp)), c_off[:-1]) / total
         sd_count = m_pos * sd
         with np.errstate(divide="ignore", invalid="ignore"):
             skew = np.where(sd_count > 0, k3 / sd_count**3, 0.0)
         zq = np.array([[-z], [z]])
         guess = np.ceil(m_pos * mean[None, :] + sd_count[None, :] * (zq + (zq**2 - 1) * skew[None, :] / 6) - 0.5)
-        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, v, level_of, h, n_pos, m_pos,
-                                        guess=guess)
+        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, cv.astype(np.int64, copy=False), level_of,
+                                        h, n_pos, m_pos, guess=guess, offsets=c_off)
         out["low"], out["high"] = ql[0] / m_pos, ql[1] / m_pos
     elif method == "percentile":
         for i, (lw, lp) in enumerate(laws):

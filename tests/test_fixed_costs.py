@@ -165,6 +165,101 @@ def test_vertical_ci_all_levels_equal_the_per_level_route(ties, m, method):
         np.testing.assert_allclose(t_probs, tw, rtol=0, atol=1e-13)
 
 
+
+def test_fpr_levels_default_equal_numpy_unique():
+    """The default levels (sorted: the distinct ones where r changes) are np.unique's, dtype included."""
+    from rocci.vertical import DEFAULT_FPR
+
+    for m_neg in list(range(2, 400)) + [997, 1000, 1001, 4999, 10**6]:
+        got = fpr_levels(None, m_neg)
+        want = np.unique(np.clip(np.rint(DEFAULT_FPR * m_neg), 1, m_neg - 1).astype(np.int64))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_cdf_band_table_holds_the_band():
+    """Each row of the percentile table: B(l) <= exp(-46) below its band and 1 − B(l) <= exp(-46) above it
+    (the narrower of the Bernstein and Hoeffding bounds), scipy's CDF within 5e-14 on the band (the table
+    before Hoeffding's bound and the division by the row's sum: up to 1.6e-14 here, as now), 0 and 1 in
+    the padding; rows at p = 0 and p = 1."""
+    from scipy import stats
+
+    from rocci.exact import _PAD, _cdf_band_table
+
+    rng = np.random.default_rng(23)
+    for n, m in [(500, 500), (300, 700), (1000, 90), (40, 2000), (7, 3), (2, 20000)] + [
+            (int(rng.integers(2, 900)), int(rng.integers(1, 900))) for _ in range(10)]:
+        used = np.unique(np.r_[rng.integers(0, n + 1, 30), 0, n, n // 2])
+        table, band_lo, width = _cdf_band_table(used, n, m)
+        assert table.shape == (used.size, width + 2 * _PAD)
+        assert np.all(table[:, :_PAD] == 0.0) and np.all(table[:, _PAD + width:] == 1.0)
+        l = np.arange(m + 1)
+        bound = np.exp(-46.0) * (1 + 1e-9)
+        for i, v in enumerate(used.tolist()):
+            cdf, sf = stats.binom.cdf(l, m, v / n), stats.binom.sf(l, m, v / n)
+            lo, hi = int(band_lo[i]), int(band_lo[i]) + width - 1
+            assert np.all(cdf[:lo] <= bound)
+            assert np.all(sf[hi + 1:] <= bound)
+            band = l[lo:min(hi, m) + 1]
+            np.testing.assert_allclose(table[i, _PAD + band - lo], cdf[band], rtol=0, atol=5e-14)
+
+
+def test_mixture_quantiles_by_table_offsets_and_wide_rows(monkeypatch):
+    """``offsets`` (the levels' first components, as vertical_ci has them) and the safeguard that redoes a
+    row outwards from its mode (forced here for every row): the same quantiles as without."""
+    import rocci.exact as exact
+
+    rng = np.random.default_rng(31)
+    for _ in range(30):
+        n, m = int(rng.integers(5, 300)), int(rng.integers(1, 400))
+        levels = int(rng.integers(1, 12))
+        sizes = rng.integers(1, 20, levels)
+        level = np.repeat(np.arange(levels), sizes)
+        v = np.concatenate([np.sort(rng.choice(n + 1, s_, replace=s_ > n + 1)) for s_ in sizes])
+        w = rng.random(v.size)
+        w /= np.add.reduceat(w, np.r_[0, np.cumsum(sizes)[:-1]])[level]
+        qs = [0.025, 0.5, 0.975]
+        offsets = np.r_[0, np.cumsum(sizes)]
+        guess = rng.integers(-3, m + 4, (len(qs), levels))
+        want = exact.mixture_quantiles_by_table(qs, w, v, level, levels, n, m)
+        np.testing.assert_array_equal(exact.mixture_quantiles_by_table(qs, w, v, level, levels, n, m, offsets=offsets),
+                                      want)
+        used = np.unique(v)
+        table, _, _ = exact._cdf_band_table(used, n, m)
+        monkeypatch.setattr(exact, "_TABLE_WIDE", 0.0)
+        redone, _, _ = exact._cdf_band_table(used, n, m)
+        np.testing.assert_allclose(redone, table, rtol=0, atol=1e-14)
+        np.testing.assert_array_equal(exact.mixture_quantiles_by_table(qs, w, v, level, levels, n, m, guess=guess,
+                                                                       offsets=offsets), want)
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_vertical_percentile_table_equals_the_per_level_route_random(seed):
+    """The table route of the percentile intervals on random data: continuous or tied scores (positives tied
+    with negatives), 3% to 97% positives, m = n or m != n (larger and smaller), the default levels or a
+    sorted subset: bounds identical to the per-level search, moments within 1e-13."""
+    rng = np.random.default_rng(1000 + seed)
+    n = int(rng.integers(30, 700))
+    share = float(rng.choice([0.03, 0.2, 0.5, 0.8, 0.97]))
+    y = rng.random(n) < share
+    y[:2] = [True, False]
+    y[2:4] = [True, False]
+    s = rng.normal(size=n) + float(rng.uniform(0, 2.5)) * y
+    if seed % 3 == 0:
+        s = np.round(2 * s) / 2
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    m = None if seed % 2 else (int(rng.integers(2, 2 * n_pos + 2)), int(rng.integers(2, 2 * n_neg + 2)))
+    fpr = None if seed % 4 < 2 else np.unique(rng.uniform(0, 1, int(rng.integers(1, 25))))
+    res = rocci.vertical_ci(y, s, fpr=fpr, method="percentile", m=m)
+    want = _per_level_vertical(y, s, fpr=fpr, method="percentile", m=m)
+    assert len(want) == res.r.size
+    for i, (mean, sd, low, high, *_rest) in enumerate(want):
+        assert (res.tpr_low[i], res.tpr_high[i]) == (low, high)
+        assert res.tpr_mean[i] == pytest.approx(mean, abs=1e-13)
+        assert res.tpr_std[i] == pytest.approx(sd, abs=1e-13)
+
+
 def _sign_grid(seed, size):
     rng = np.random.default_rng(seed)
     for _ in range(size):
