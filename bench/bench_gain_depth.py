@@ -68,7 +68,7 @@ def main(argv=None):
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     old = _git_package(_ANCHOR, "_rocci_gain_anchor")
-    rec = Record("gain_depth", argv)
+    rec = Record("bench_gain_depth", argv)
     cases = [(10**4, 1), (10**4, None), (10**5, 2), (10**5, None)]
     if not args.quick:
         cases += [(10**6, None), (10**6, 3), ("counts", 10**8)]

@@ -68,6 +68,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_browser_1e4", "bench_browser.py", ("--rows", "10000"), ("--quick",), 600),
     Bench("bench_browser_1e6", "bench_browser.py", ("--rows", "1000000"), None, 900),
     Bench("bench_load", "bench_load.py", ("--sessions", "4", "--uploads", "4", "--ttl", "20"), ("--quick",), 1500),
+    Bench("bench_gain_depth", "bench_gain_depth.py", (), ("--quick", "--repeats", "1"), 600),
 )
 
 
