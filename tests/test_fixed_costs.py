@@ -77,6 +77,19 @@ def test_order_statistic_runs_equal_the_cells_merged():
             np.testing.assert_allclose(w[sl], np.add.reduceat(ww, st), rtol=0, atol=1e-13)
 
 
+def _random_mixtures(rng):
+    """Random binomial mixtures for the table route: ``n, m``, ``levels`` mixtures of ``sizes`` components
+    ``Bin(m, v/n)`` (``level`` of each component, ``v`` sorted per level) with weights ``w`` summing to 1."""
+    n, m = int(rng.integers(5, 300)), int(rng.integers(1, 400))
+    levels = int(rng.integers(1, 12))
+    sizes = rng.integers(1, 20, levels)
+    level = np.repeat(np.arange(levels), sizes)
+    v = np.concatenate([np.sort(rng.choice(n + 1, s_, replace=s_ > n + 1)) for s_ in sizes])
+    w = rng.random(v.size)
+    w /= np.add.reduceat(w, np.r_[0, np.cumsum(sizes)[:-1]])[level]
+    return n, m, levels, sizes, level, v, w
+
+
 def test_mixture_quantiles_by_table_any_guess():
     """The guess only saves evaluations: exact, wrong by a few, far off or at the ends, the same answers
     as the bisection from [0, m], which are mixture_quantile's."""
@@ -84,13 +97,7 @@ def test_mixture_quantiles_by_table_any_guess():
 
     rng = np.random.default_rng(11)
     for _ in range(30):
-        n, m = int(rng.integers(5, 300)), int(rng.integers(1, 400))
-        levels = int(rng.integers(1, 12))
-        sizes = rng.integers(1, 20, levels)
-        level = np.repeat(np.arange(levels), sizes)
-        v = np.concatenate([np.sort(rng.choice(n + 1, s_, replace=s_ > n + 1)) for s_ in sizes])
-        w = rng.random(v.size)
-        w /= np.add.reduceat(w, np.r_[0, np.cumsum(sizes)[:-1]])[level]
+        n, m, levels, sizes, level, v, w = _random_mixtures(rng)
         qs = [0.025, 0.5, 0.975]
         plain = mixture_quantiles_by_table(qs, w, v, level, levels, n, m)
         for i in range(levels):
@@ -211,13 +218,7 @@ def test_mixture_quantiles_by_table_offsets_and_wide_rows(monkeypatch):
 
     rng = np.random.default_rng(31)
     for _ in range(30):
-        n, m = int(rng.integers(5, 300)), int(rng.integers(1, 400))
-        levels = int(rng.integers(1, 12))
-        sizes = rng.integers(1, 20, levels)
-        level = np.repeat(np.arange(levels), sizes)
-        v = np.concatenate([np.sort(rng.choice(n + 1, s_, replace=s_ > n + 1)) for s_ in sizes])
-        w = rng.random(v.size)
-        w /= np.add.reduceat(w, np.r_[0, np.cumsum(sizes)[:-1]])[level]
+        n, m, levels, sizes, level, v, w = _random_mixtures(rng)
         qs = [0.025, 0.5, 0.975]
         offsets = np.r_[0, np.cumsum(sizes)]
         guess = rng.integers(-3, m + 4, (len(qs), levels))
