@@ -31,7 +31,8 @@ PAIR_BY = {"rate": "Equal total-positive rate", "thr": "Equal thresholds"}
 #: Up to this many bootstrap negatives the paired vertical law is computed as soon as the tab opens; beyond,
 #: it runs on a button press, with a progress bar.  Its time depends on the data more than on m−
 #: (2026-11-26, load 3–4 on 2 cores: 0.3–0.4 s a level at 10⁵ rows and 0.5–1.2 s at 10⁶ for two
-#: different binormal models; 10–27 s at 10⁵ and ~170 s at 10⁶ for a model against itself plus tiny noise).
+#: different binormal models; for a model against itself plus tiny noise 0.4–5 s at 10⁵ rows and 5 s to over
+#: a minute at 10⁶: bench/bench_near_copy.py; the narrower routes before 2026-11-26 took 10–11 s at 10⁵ rows).
 VERTICAL_AUTO_NEG = 100_000
 #: Up to this many instances the dominance map is computed as soon as its tab opens (from large data's pair
 #: table: 3 s at 10⁸ instances, 35–75 s at 10⁹ on a shared 2-core machine; the exact laws' windows grow as √m).

@@ -375,6 +375,51 @@ def _gl_nodes(r: int, m: int, n: int) -> int:
     return min(exact, 32)
 
 
+#: Gauss–Legendre nodes per cell and the largest shift ``Δz`` of a standard normal CDF across the cell
+#: that they integrate to 1e-14 of the cell's mass (measured against the antiderivative of ``Φ``).
+_SHIFT_NODES = ((0.003, 2), (0.045, 3), (0.18, 4), (0.44, 5), (0.78, 6), (1.2, 7), (1.6, 8), (2.6, 10),
+                (3.3, 12), (5.0, 16), (8.0, 24))
+
+
+def _conditional_nodes(c: np.ndarray, in_s: np.ndarray, k: np.ndarray, j_grid: np.ndarray, n: int, m: int,
+                       r: int, p_k: np.ndarray) -> int:
+    """Gauss–Legendre nodes per cell for the factor ``P(N2_j >= r | u)`` of :func:`_joint_threshold_law`.
+
+    Across cell ``k`` the mean of ``N2_j | u`` moves by ``δ`` (about ``m/n`` times the share of the
+    top sets' overlap); its spread is ``s = √((r − 1)q₁(1 − q₁) + (m − r)q₂(1 − q₂))``.  For two
+    near-copies of a model ``s`` is a few draws next to the diagonal, and the tail moves like
+    ``Φ`` over ``Δz = δ/max(s, 1)``: two or three nodes, enough for the order statistic's density
+    (:func:`_gl_nodes`), leave ~1e-10 there.  The nodes are those of :data:`_SHIFT_NODES` for the
+    largest ``Δz`` among the pairs whose tail is not 0 or 1 (within ``10·s`` of ``r``) in rows
+    holding more than 1e-14 of ``K``'s mass.
+    """
+    e = in_s.astype(float)
+    worst = 0.0
+    step = max(1, (1 << 21) // max(j_grid.size, 1))  # rows at a time: a few arrays of ~2·10^6
+    for a in range(0, k.size, step):
+        rows = slice(a, a + step)
+        if not np.any(p_k[rows] > 1e-14):
+            continue
+        ends = []
+        for frac in (0.0, 1.0):
+            u = ((k[rows] - 1 + frac) / n)[:, None]
+            mu = (c[rows] + e[rows] * frac) / n
+            with np.errstate(divide="ignore", invalid="ignore"):
+                q1 = np.clip(np.where(u > 0, mu / u, e[rows]), 0.0, 1.0)
+                q2 = np.clip(np.where(u < 1, (j_grid[None, :] / n - mu) / (1.0 - u), 0.0), 0.0, 1.0)
+            ends.append(((r - 1) * q1 + e[rows] + (m - r) * q2, (r - 1) * q1 * (1 - q1) + (m - r) * q2 * (1 - q2)))
+        delta = np.abs(ends[1][0] - ends[0][0])
+        spread = np.sqrt(np.maximum(np.maximum(ends[0][1], ends[1][1]), 1.0))
+        middle = (ends[0][0] + ends[1][0]) / 2.0
+        live = (np.abs(middle - r) <= 10.0 * spread + delta) & (p_k[rows] > 1e-14)[:, None]
+        if live.any():
+            worst = max(worst, float((delta / spread)[live].max()))
+    for limit, order in _SHIFT_NODES:
+        if worst <= limit:
+            return order
+    return 32
+
+
 def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_win: np.ndarray,
                          tick=None) -> np.ndarray:
     """``f[k, j] = P(K = k, J = j)`` on the window ``k, j ∈ k_win`` (fast route).
@@ -393,7 +438,8 @@ def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_w
 
     ``P(K = k, J <= j) = ∫_{(k−1)/n}^{k/n} β(u) · P(N2_j >= r | u) du``
 
-    by Gauss–Legendre quadrature on the cell (:func:`_gl_nodes`), and ``f``
+    by Gauss–Legendre quadrature on the cell (the nodes of :func:`_gl_nodes` for ``β``, more where
+    ``P(N2_j >= r | u)`` moves within a cell: :func:`_conditional_nodes`), and ``f``
     by differencing in ``j``.  Cost O(W²·nodes·sqrt(m)) for a window of width W.
     """
     k = k_win
@@ -403,20 +449,33 @@ def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_w
     c0 = np.searchsorted(prefix, j_grid, side="right")
     in_s = rank2_by_rank1[k - 1][:, None] <= j_grid[None, :]  # e[a, b] = 1[rank2(k[a]) <= j]
     c = c0[None, :] + np.vstack([np.zeros((1, j_grid.size), np.int64), np.cumsum(in_s[:-1], axis=0)])
-    g = _gl_nodes(r, m, n)
+    p_k = special.betainc(r, m - r + 1, k / n) - special.betainc(r, m - r + 1, (k - 1) / n)  # P(K = k)
+    g = min(max(1, -(-m // 2)), max(_gl_nodes(r, m, n), _conditional_nodes(c, in_s, k, j_grid, n, m, r, p_k)))
     xi, wts = np.polynomial.legendre.leggauss(g)
     frac = (1.0 + xi) / 2.0  # node position inside the cell
     u = (k[:, None] - 1 + frac[None, :]) / n  # (W, G)
     dens = m * _boost_binom_pmf(float(r - 1), float(m - 1), u) * (wts / (2.0 * n))[None, :]  # β(u)·weight
-    e = in_s[:, None, :].astype(float)  # (W, 1, J)
-    mu = (c[:, None, :] + e * frac[None, :, None]) / n  # (W, G, J)
-    uu = u[:, :, None]
-    q_lo = np.clip(mu / uu, 0.0, 1.0)
-    q_hi = np.clip((j_grid[None, None, :] / n - mu) / (1.0 - uu), 0.0, 1.0)
-    s = np.broadcast_to(r - e, q_lo.shape)
-    tail = _sum_tail(q_lo.ravel(), q_hi.ravel(), s.ravel().astype(float), r - 1, m - r,
-                     tick=tick).reshape(q_lo.shape)
-    big_f = np.einsum("kg,kgj->kj", dens, tail)  # P(K = k, J <= j)
+    big_f = np.empty((k.size, j_grid.size))  # P(K = k, J <= j)
+    step = max(1, _BLOCK // (g * j_grid.size))  # rows of cells at a time: arrays of ~2·10^6 points
+    for a in range(0, k.size, step):
+        rows = slice(a, a + step)
+        e = in_s[rows][:, None, :].astype(float)  # (w, 1, J)
+        mu = (c[rows][:, None, :] + e * frac[None, :, None]) / n  # (w, G, J)
+        uu = u[rows][:, :, None]
+        q_lo = np.clip(mu / uu, 0.0, 1.0)
+        q_hi = np.clip((j_grid[None, None, :] / n - mu) / (1.0 - uu), 0.0, 1.0)
+        s = np.broadcast_to(r - e, q_lo.shape)
+        # P(X + Y >= s) is 0 or 1 to within e^(−λ) where Bernstein's bound on X + Y − E puts s out of reach:
+        # most pairs of a near-copy (the band around the diagonal is narrow), none summed.
+        mean = (r - 1) * q_lo + (m - r) * q_hi
+        half = _bernstein((r - 1) * q_lo * (1.0 - q_lo) + (m - r) * q_hi * (1.0 - q_hi))
+        tail = (mean - half >= s).astype(float)
+        todo = (mean - half < s) & (mean + half >= s)
+        if todo.any():
+            tail[todo] = _sum_tail(q_lo[todo], q_hi[todo], s[todo].astype(float), r - 1, m - r)
+        big_f[rows] = np.einsum("kg,kgj->kj", dens[rows], tail)
+        if tick is not None:
+            tick(min(a + step, k.size) / k.size)
     return np.clip(np.diff(big_f, axis=1), 0.0, None)
 
 
@@ -426,8 +485,11 @@ def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_w
 
 #: Largest error allowed on each value of ``F(k, j)`` by cutting the series.
 _SERIES_EPS = 1e-20
-#: Most terms the series may use (beyond, the quadrature route is cheaper).
-_SERIES_MAX_TERMS = 4000
+#: Most terms the series may use (beyond, the quadrature route is cheaper).  Up to 51217cc: 4000,
+#: with :data:`_DISAGREE_MAX` 160; near-copies of one model (pairs of top sets with 1 − ρ ≈ 0.01,
+#: a few hundred draws in their difference) then fell to the quadrature: ~11 s instead of ~1 s a
+#: level at 10⁵ rows (``bench/bench_near_copy.py``), 258 s instead of 15 s at 10⁶ (a separate run).
+_SERIES_MAX_TERMS = 10000
 
 
 def _krawtchouk_stable_degree(x: np.ndarray, m: int, r: int) -> np.ndarray:
@@ -478,11 +540,13 @@ def _rank_tail_coefficients(x: np.ndarray, m: int, r: int, terms: np.ndarray) ->
     and Bessel's inequality bounds them: ``Σ_ℓ a_ℓ² <= P(1 − P)``.
 
     Returns ``a`` of shape ``(len(x), max(terms))``: ``a[i, ℓ − 1] = a_ℓ(x_i)``
-    for ``ℓ <= terms[i]``, 0 beyond (:func:`_series_cut`).
+    for ``ℓ <= terms[i]``, 0 beyond (:func:`_series_cut`); a transposed view of a
+    ``(max(terms), len(x))`` array, so that ``a.T[ℓ − 1]`` (one degree, every ``x``) is contiguous.
     """
     x = np.asarray(x, dtype=float)
     width = int(terms.max()) if terms.size else 0
-    out = np.zeros((x.size, max(width, 1)))
+    out_t = np.zeros((max(width, 1), x.size))
+    out = out_t.T
     if width == 0:
         return out
     big_n, big_x = m - 1.0, r - 1.0
@@ -498,12 +562,12 @@ def _rank_tail_coefficients(x: np.ndarray, m: int, r: int, terms: np.ndarray) ->
                    - np.sqrt(deg * (big_n - deg + 1) * safe) * k_prev) / np.sqrt((deg + 1) * (big_n - deg) * safe)
         k_prev, k_cur = k_cur, np.where(live & (deg + 2 <= terms), nxt, 0.0)
         ell = deg + 2
-        out[:, ell - 1] = (-1.0) ** (ell - 1) * np.sqrt(1.0 / ell) * base * k_cur
+        out_t[ell - 1] = (-1.0) ** (ell - 1) * np.sqrt(1.0 / ell) * base * k_cur
     return out
 
 
 #: Largest window of the count of draws in the disagreement of two top sets summed over.
-_DISAGREE_MAX = 160
+_DISAGREE_MAX = 400
 
 
 def _disagreement_window(k, j, overlap, n: int, m: int) -> np.ndarray:
@@ -550,8 +614,13 @@ def _joint_cdf_disagreement(k, j, overlap, n: int, m: int, r: int, width: int) -
         if t:
             split[:, 1:t + 1] = split[:, 1:t + 1] * (1.0 - side)[:, None] + split[:, :t] * side[:, None]
             split[:, 0] *= 1.0 - side
-            big = m - t + 1  # M → M − 1: b(a − 1; M − 1) = b(a − 1; M)·(M − a + 1)/(M(1 − g))
-            pmf = pmf * np.maximum(big - a + 1.0, 0.0)[None, :] / (big * g_out)[:, None]
+            if t % _SEGMENT:
+                big = m - t + 1  # M → M − 1: b(a − 1; M − 1) = b(a − 1; M)·(M − a + 1)/(M(1 − g))
+                pmf = pmf * np.maximum(big - a + 1.0, 0.0)[None, :] / (big * g_out)[:, None]
+            else:  # anew every _SEGMENT steps: the ratios' round-off would grow with t
+                x = np.clip(a - 1.0, 0.0, m - t)  # b(x; M, g) = 0 outside 0 … M (boost gives NaN above M)
+                pmf = _boost_binom_pmf(x[None, :], float(m - t), g[:, None])
+                pmf *= ((a - 1 >= 0) & (a - 1 <= m - t))[None, :]
         # P(Bin(m − t, g) >= r) anew (no error carried over t), then P(>= a − 1) = P(>= a) + b(a − 1).
         tail[:, 0] = special.betainc(float(r), float(m - t - r + 1), g) if m - t >= r else 0.0
         tail[:, 1:] = tail[:, :1] + np.cumsum(pmf[:, :-1], axis=1)
@@ -636,20 +705,20 @@ def _joint_cdf_series(k: np.ndarray, j: np.ndarray, overlap: np.ndarray, n: int,
     terms = np.zeros(xs.size)
     np.maximum.at(terms, ia, series_need.max(axis=1, initial=0.0))
     np.maximum.at(terms, ib, series_need.max(axis=0, initial=0.0))
-    coef = _rank_tail_coefficients(xs, m, r, terms.astype(np.int64))
-    ca, cb = coef[ia], coef[ib]
+    # One degree's coefficients at every x at a time (rows of coef.T), not copies of the table per k and j.
+    coef_t = _rank_tail_coefficients(xs, m, r, terms.astype(np.int64)).T
     acc = np.zeros((k.size, j.size))
-    l0 = int(min(best_l0, coef.shape[1]))
+    l0 = int(min(best_l0, coef_t.shape[0]))
     for ell in range(l0, 0, -1):  # Horner in ρ
-        acc += np.outer(ca[:, ell - 1], cb[:, ell - 1])
+        acc += np.outer(coef_t[ell - 1, ia], coef_t[ell - 1, ib])
         acc *= rho
     long = np.nonzero(series_need > l0)
     if long[0].size:
         # Σ_(ℓ > L0) ρ^ℓ a_ℓ a'_ℓ = ρ^L0 Σ_(i >= 1) ρ^i a_(L0+i) a'_(L0+i), by Horner over i.
-        ra, rb, rho_long = long[0], long[1], rho[long]
+        ra, rb, rho_long = ia[long[0]], ib[long[1]], rho[long]
         rest = np.zeros(ra.size)
         for ell in range(int(series_need[long].max()), l0, -1):
-            rest += ca[ra, ell - 1] * cb[rb, ell - 1]
+            rest += coef_t[ell - 1, ra] * coef_t[ell - 1, rb]
             rest *= rho_long
         acc[long] += rest * rho_long**l0
     easy = ~use_diff

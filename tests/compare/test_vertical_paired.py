@@ -602,3 +602,66 @@ def test_same_results_as_the_recorded_quadrature_route(key):
     np.testing.assert_array_equal(got[:, 2:4], want[:, 2:4])
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     assert np.all(res.truncated_mass <= 1e-13)
+
+
+def _near_pairs(n, k_lo, k_hi, apart_lo, apart_hi, count, seed):
+    """Pairs of top sets (k, j, overlap c) of n negatives with k + j − 2c in [apart_lo, apart_hi]."""
+    rng = np.random.default_rng(seed)
+    k = rng.integers(k_lo, k_hi, count).astype(float)
+    apart = rng.integers(apart_lo, apart_hi + 1, count).astype(float)
+    a_only = np.floor(apart * rng.uniform(0.2, 0.8, count))
+    c = k - a_only
+    j = c + apart - a_only
+    keep = (j <= n) & (n - apart - c > 0) & (c >= 0)
+    return k[keep], j[keep], c[keep]
+
+
+def test_disagreement_sum_up_to_its_widest_window_equals_direct_formula():
+    """Windows of 160-400 draws in the two sets' difference (beyond the limit of 0.2.0, when such pairs
+    fell to the quadrature): the sum over them still equals the multinomial formula to 1e-14."""
+    n = m = 2000
+    r = 900
+    k, j, c = _near_pairs(n, 800, 1100, 80, 220, 24, 71)
+    width = vp._disagreement_window(k, j, c, n, m)
+    assert width.min() > 160 and width.max() <= vp._DISAGREE_MAX
+    got = vp._joint_cdf_disagreement(k, j, c, n, m, r, int(width.max()))
+    want = vp._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
+    assert np.ptp(want) > 0.5  # pairs from F ≈ 0 to F ≈ 1
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
+
+
+def test_series_with_up_to_ten_thousand_terms_equals_disagreement_sum(monkeypatch):
+    """Top sets 25-45 draws apart at ρ ≈ 0.993-0.995 among 10,000 negatives (5,000-9,000 terms, beyond the
+    limit of 0.2.0; the sum over the sets' difference turned off so that the series takes every pair):
+    the series equals the sum over the difference (itself checked against the multinomial formula
+    above) to 1e-13."""
+    n = m = 10000
+    r = 5000
+    k, j, c = _near_pairs(n, 4900, 5100, 25, 45, 12, 72)
+    alpha, beta = k / n, j / n
+    rho = (c / n - alpha * beta) / np.sqrt(alpha * (1 - alpha) * beta * (1 - beta))
+    need = np.log(1e-20) / np.log(rho)
+    assert need.min() > 4000 and need.max() < vp._SERIES_MAX_TERMS
+    want = vp._joint_cdf_disagreement(k, j, c, n, m, r, int(vp._disagreement_window(k, j, c, n, m).max()))
+    assert np.ptp(want) > 0.5
+    monkeypatch.setattr(vp, "_DISAGREE_MAX", -1)
+    p_k, p_j = stats.binom.sf(r - 1, m, alpha), stats.binom.sf(r - 1, m, beta)
+    got = np.array([vp._joint_cdf_series(k[i:i + 1], j[i:i + 1], c[i:i + 1, None], n, m, r)[0, 0]
+                    for i in range(k.size)]) + p_k * p_j
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+
+
+def test_quadrature_nodes_follow_the_conditional_spread_of_near_copies():
+    """Model b = model a + N(0, 0.003²) on 5,000 instances: next to the diagonal the tail
+    P(N2_j >= r | u) moves across a cell by a sizeable share of its few-draw spread, and the two or three
+    nodes that suit the order statistic's density left 2e-10 (0.2.0); the nodes now follow that spread
+    (_conditional_nodes): the quadrature route equals the series route to 1e-13."""
+    rng = np.random.default_rng(1)
+    y = rng.random(5000) < 0.1
+    a = rng.normal(size=y.size) + 1.2 * y
+    b = a + 0.003 * rng.normal(size=y.size)
+    ctx = _PairedData(a[y], b[y], a[~y], b[~y], int(y.sum()), int((~y).sum()))
+    r = int(round(0.2 * ctx.n_neg))
+    series, quad = ctx.level(r, route="series", joint=False), ctx.level(r, route="quadrature")
+    np.testing.assert_allclose(quad["pmf"], series["pmf"], rtol=0, atol=1e-13)
+    assert quad["std"] ** 2 == pytest.approx(series["std"] ** 2, abs=1e-14)
