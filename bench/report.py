@@ -69,6 +69,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_browser_1e6", "bench_browser.py", ("--rows", "1000000"), None, 900),
     Bench("bench_load", "bench_load.py", ("--sessions", "4", "--uploads", "4", "--ttl", "20"), ("--quick",), 1500),
     Bench("bench_gain_depth", "bench_gain_depth.py", (), ("--quick", "--repeats", "1"), 600),
+    Bench("bench_near_copy", "bench_near_copy.py", (), ("--quick", "--repeats", "1"), 900),
 )
 
 
@@ -691,6 +692,28 @@ def t_vertical_paired(R: Records) -> str:
     return generated(body, r, anchors={r.name: [measured(entries, "Monte Carlo")]})
 
 
+def t_near_copy(R: Records) -> str:
+    r = R("bench_near_copy")
+    entries = [e for e in r.data["results"] if e["key"].startswith("compare_vertical_near_copy/")]
+    if not entries:
+        r.entry("compare_vertical_near_copy/…")  # raises
+    rows = []
+    for e in entries:
+        r.used.append(e)
+        old = e.get("anchor_value")
+        rows.append([fn(e["n"]), f"{e['eps']:g}", secs(e["value"]), ratio(e["ratio_argsort"]),
+                     e["note"].split(";")[0].replace("route ", ""),
+                     "not run" if old is None or nan(old) else secs(old),
+                     "—" if old is None or nan(old) else f"{e['value'] / old:.2f}", load1([e])])
+    body = ("`compare_vertical(y, a, b, fpr=[0.1])`, b = a + N(0, ε²), 10% positives: the median time, its multiple "
+            "of one `numpy.argsort` of the same scores, the route of the joint law of the two thresholds' ranks, "
+            "and the code before the wider routes (the package at its commit, imported under another name) "
+            "timed in the same run (not run where it takes minutes).\n\n"
+            + table(["n", "ε", "now", "× argsort", "route", "before", "now / before", "load"], rows, "llrrlrrr"))
+    return generated(body, r, anchors={r.name: [f"{entries[0]['anchor']}: measured in this run "
+                                                 "(except where the table says not run)"]})
+
+
 BROWSER_STEPS = [
     ("upload_to_summary", "upload → data summary"),
     ("roc/first_chart", "ROC page, first chart (curves, rectangles, AUC intervals)"),
@@ -953,6 +976,7 @@ TABLES: dict[str, tuple[Path, Callable[[Records], str]]] = {
     "hotspots-fixed": (BENCH_README, t_hotspots_fixed),
     "compare-cost": (BENCH_README, t_compare_cost),
     "vertical-paired": (BENCH_README, t_vertical_paired),
+    "near-copy": (BENCH_README, t_near_copy),
     "bands": (BENCH_README, t_bands),
     "load-table": (BENCH_README, t_load_table),
     "precision": (BENCH_README, t_precision),
