@@ -23,7 +23,7 @@ from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
-from ui.text import ParseError, md_escape, number, parse_numbers, percent, pvalue_text
+from ui.text import ParseError, md_escape, number, parse_numbers, percent, pvalue_text, signed_interval
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -276,10 +276,11 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
         else:
             winner, words = signed_verdict(auc.low, auc.high, True, a, b, level)
             found["auc"] = (winner, "the higher AUC")
-            report.metric(f"ΔAUC, {md_escape(a)} − {md_escape(b)}", f"{auc.delta:+.3f}",
+            d_txt, lo_txt, hi_txt = signed_interval(auc.delta, auc.low, auc.high, 3)
+            report.metric(f"ΔAUC, {md_escape(a)} − {md_escape(b)}", d_txt,
                       help="Difference of the areas under the two ROC curves (A − B).")
             report.caption(f"AUC {A} {auc.auc_a:.3f}, {B} {auc.auc_b:.3f}; {percent(level)} DeLong interval of "
-                           f"ΔAUC [{auc.low:+.3f}, {auc.high:+.3f}], {p_equals(auc.pvalue)}: {words}.")
+                           f"ΔAUC [{lo_txt}, {hi_txt}], {p_equals(auc.pvalue)}: {words}.")
     with c_tpr.container(border=True, key="verdict_tpr"):
         st.markdown(f"**Positives found at {percent(at_fpr)} false alarms**")
         m_neg = int(an.prepared.n_neg) if m is None else int(m[1])
@@ -311,12 +312,13 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
             winner, words = signed_verdict(lo, hi, True, a, b, level)
             pa = float(vc.p_a_better[0])
             found["tpr"] = (winner, f"more positives found at {percent(at_fpr)} false alarms")
-            report.metric(f"ΔTPR, {md_escape(a)} − {md_escape(b)}", f"{100 * float(vc.delta_tpr_mean[0]):+.1f} pts",
+            d_txt, lo_txt, hi_txt = signed_interval(float(vc.delta_tpr_mean[0]), lo, hi, 1, scale=100.0)
+            report.metric(f"ΔTPR, {md_escape(a)} − {md_escape(b)}", f"{d_txt} pts",
                       help="Difference in the share of positives found (percentage points), both models held at "
                       "the same false-positive rate. Exact bootstrap mean.")
             report.caption(
                 f"At FPR {float(vc.fpr[0]):.3f} (r = {r} of m− = {m_neg:,} negatives): {percent(level)} interval "
-                f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; {A} finds more positives in **{prob_text(pa)}** of "
+                f"[{lo_txt}, {hi_txt}] points; {A} finds more positives in **{prob_text(pa)}** of "
                 f"bootstrap worlds, they tie in {prob_text(float(vc.p_tie[0]))}: {words}."
                 + (" The interval has zero width here (both TPRs near 1): treat it with care." if hi <= lo else ""))
     with c_cost.container(border=True, key="verdict_cost"):
@@ -337,18 +339,17 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
                 winner, words = signed_verdict(lo, hi, False, a, b, level)
                 found["cost"] = (winner, f"the lower cost at w = {cond.w:.3f}")
                 k = cond.scale
-                value = operating.money(1000 * k * d) if k else f"{d:+.4f}"
-                if k and d > 0:
-                    value = "+" + value
+                d_txt, lo_txt, hi_txt = signed_interval(d, lo, hi, 4)
+                value = operating.signed_money(1000 * k * d) if k else d_txt
                 report.metric(f"ΔCost{' per 1,000' if k else ''}, {md_escape(a)} − {md_escape(b)}", value,
                           help="Expected cost of A − expected cost of B, each at its own lowest-cost threshold "
                           "(below 0: A is cheaper)." + (" In your cost units per 1,000 instances." if k else
                                                          " Normalised cost (w set directly: no units)."))
-                units = (f" = {operating.money(1000 * k * d)} per 1,000 instances [{operating.money(1000 * k * lo)}, "
-                         f"{operating.money(1000 * k * hi)}]" if k else "")
+                per = [operating.signed_money(1000 * k * x) for x in (d, lo, hi)] if k else None
+                units = f" = {per[0]} per 1,000 instances [{per[1]}, {per[2]}]" if k else ""
                 report.caption(
-                    f"{md_escape(cond.describe()).capitalize()}. Normalised ΔC {d:+.4f}, {percent(level)} "
-                    f"interval [{lo:+.4f}, {hi:+.4f}]{units}; {A} is cheaper in "
+                    f"{md_escape(cond.describe()).capitalize()}. Normalised ΔC {d_txt}, {percent(level)} "
+                    f"interval [{lo_txt}, {hi_txt}]{units}; {A} is cheaper in "
                     f"**{prob_text(float(cc.p_a_cheaper[0]))}** of bootstrap worlds: {words}.")
     headline.markdown(verdict_headline(found, a, b, level))
     report.current().add_caption(verdict_headline(found, a, b, level))
@@ -471,9 +472,10 @@ def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
 def auc_tab(auc, a: str, b: str) -> None:
     A, B = md_escape(a), md_escape(b)
     c = st.columns(4)
-    c[0].metric("ΔAUC (A − B)", f"{auc.delta:+.4f}",
+    d_txt, lo_txt, hi_txt = signed_interval(auc.delta, auc.low, auc.high, 4)
+    c[0].metric("ΔAUC (A − B)", d_txt,
                 help=f"AUC of {md_escape(a)} ({auc.auc_a:.4f}) − AUC of {md_escape(b)} ({auc.auc_b:.4f}).")
-    c[1].metric(f"{percent(auc.confidence_level)} DeLong interval", f"[{auc.low:+.4f}, {auc.high:+.4f}]",
+    c[1].metric(f"{percent(auc.confidence_level)} DeLong interval", f"[{lo_txt}, {hi_txt}]",
                 help="ΔAUC ± z·(DeLong paired standard error).")
     c[2].metric("z (DeLong)", f"{auc.statistic:.3f}", help="ΔAUC / standard error.")
     c[3].metric("p-value (DeLong, two-sided)", pvalue_text(auc.pvalue), help="2·Φ(−|z|).")
@@ -481,8 +483,8 @@ def auc_tab(auc, a: str, b: str) -> None:
                if auc.low > 0 or auc.high < 0 else "the interval contains 0: no clear difference at this level")
     report.caption(
         f"DeLong's paired test (normal approximation): AUC {A} = {auc.auc_a:.4f}, AUC {B} = {auc.auc_b:.4f}, "
-        f"difference {auc.delta:+.4f} (sd {auc.std:.4f}), {percent(auc.confidence_level)} interval "
-        f"[{auc.low:+.4f}, {auc.high:+.4f}] — {verdict}. Correlation of the two AUCs {auc.correlation:.3f}."
+        f"difference {d_txt} (sd {auc.std:.{len(d_txt.split('.')[-1])}f}), {percent(auc.confidence_level)} "
+        f"interval [{lo_txt}, {hi_txt}] — {verdict}. Correlation of the two AUCs {auc.correlation:.3f}."
     )
     download_csv(auc.to_frame().assign(model_a=str(a), model_b=str(b)), label="Download the AUC comparison (CSV)",
                  file_name="rocci_compare_auc.csv", key="dl_cmp_auc")

@@ -26,7 +26,7 @@ from ui import controls as controls_ui
 from ui.cache import precision as cache_pr
 from ui.cache.large import TooLarge
 from ui.sidebar import image_format
-from ui.text import ParseError, md_escape, number, parse_numbers, percent
+from ui.text import ParseError, md_escape, number, parse_numbers, percent, signed_interval
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -361,12 +361,13 @@ def verdict_panel(an, opts: Options) -> dict | None:
     st.markdown(headline)
     report.current().add_caption(headline)
     c1, c2, c3 = st.columns(3)
+    d_txt, lo_txt, hi_txt = signed_interval(d, lo, hi, 1, scale=100.0)
     if by_fpr:
-        report.metric_in(c1, f"ΔFPR, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
+        report.metric_in(c1, f"ΔFPR, {md_escape(a)} − {md_escape(b)}", f"{d_txt} pts",
                          help="False positive rate of A minus that of B, in percentage points, both at the same "
                          "recall: negative when A flags fewer negatives, i.e. when its precision is higher.")
     else:
-        report.metric_in(c1, f"Δprecision, {md_escape(a)} − {md_escape(b)}", f"{100 * d:+.1f} pts",
+        report.metric_in(c1, f"Δprecision, {md_escape(a)} − {md_escape(b)}", f"{d_txt} pts",
                          help="Precision of A minus precision of B, in percentage points, both at the same recall.")
     report.metric_in(c2, f"P({md_escape(a)} better)", percent_prob(pa),
                      help="Share of bootstrap resamples in which A's precision is higher than B's at this recall "
@@ -384,12 +385,12 @@ def verdict_panel(an, opts: Options) -> dict | None:
             "the **false positive rates** at the same recall: both models flag the same number of positives, so "
             "A's precision is higher exactly when it flags fewer negatives, and P(A better) and P(tie) are the "
             f"precision's, exact. {percent(opts.level)} {METHODS[cmp.method].lower()} interval of ΔFPR "
-            f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
+            f"[{lo_txt}, {hi_txt}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
             "paired bootstrap: both thresholds come from the same resample of positives.")
     else:
         report.caption(
             f"{where}: {each_text}; {percent(opts.level)} {METHODS[cmp.method].lower()} interval of Δ "
-            f"[{100 * lo:+.1f}, {100 * hi:+.1f}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
+            f"[{lo_txt}, {hi_txt}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
             "paired bootstrap: both thresholds come from the same resample of positives.")
     frame = cmp.to_frame()
     frame.insert(0, "model_b", str(b))
@@ -405,7 +406,7 @@ def fpr_verdict_sentence(a: str, b: str, recall: float, fpr_a: float, fpr_b: flo
     A flags fewer negatives (FPR … vs …, … points lower, interval …); its precision is higher in …'."""
     A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
     where = f"At {percent(round(recall, 3))} recall"
-    interval = f"{percent(level)} interval {100 * lo:+.1f} to {100 * hi:+.1f} points"
+    interval = "{} interval {} to {} points".format(percent(level), *signed_interval(0.0, lo, hi, 1, scale=100.0)[1:])
     rates = f"false positive rate {100 * fpr_a:.1f}% against {100 * fpr_b:.1f}%"
     if fpr_a < fpr_b:
         words = f"{A} flags fewer negatives than {B} ({rates}, ΔFPR {interval})"
@@ -428,11 +429,12 @@ def verdict_sentence(a: str, b: str, recall: float, d: float, lo: float, hi: flo
     """The plain headline: 'At 80% recall, A's precision is higher by … (95% interval …); A is better in …'."""
     A, B = f"**{md_escape(a)}**", f"**{md_escape(b)}**"
     where = f"At {percent(round(recall, 3))} recall"
-    interval = f"{percent(level)} interval {100 * lo:+.1f} to {100 * hi:+.1f} points"
+    d_txt, lo_txt, hi_txt = signed_interval(d, lo, hi, 1, scale=100.0)
+    interval = f"{percent(level)} interval {lo_txt} to {hi_txt} points"
     if d > 0:
-        words = f"{A}'s precision is higher by {100 * d:.1f} percentage points ({interval})"
+        words = f"{A}'s precision is higher by {d_txt.lstrip('+')} percentage points ({interval})"
     elif d < 0:
-        words = f"{A}'s precision is lower by {100 * -d:.1f} percentage points ({interval})"
+        words = f"{A}'s precision is lower by {d_txt.lstrip('-')} percentage points ({interval})"
     else:
         words = f"the two precisions are equal on the data ({interval})"
     better = f"{A} is better in **{percent_prob(pa)}** of bootstrap worlds"

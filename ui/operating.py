@@ -176,6 +176,12 @@ def money(value: float) -> str:
     return f"{v:,.3g}"
 
 
+def signed_money(value: float) -> str:
+    """:func:`money` with its sign always shown ('+0.0437', '-0.164', '0'): a difference of costs."""
+    text = money(value)
+    return "+" + text if float(value) > 0 and text != "0" else text
+
+
 def units_text(cond: OperatingCondition, cost: float, low: float, high: float) -> str | None:
     """'Expected cost 0.412 per instance [0.35, 0.48], 412 per 1,000 [350, 480]' (None without units)."""
     k = cond.scale

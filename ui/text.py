@@ -77,6 +77,30 @@ def number(value: Any, digits: int = 4) -> str:
     return f"{v:.{digits}g}" if (abs(v) < 1e-3 or abs(v) >= 1e6) else f"{v:.{digits}f}".rstrip("0").rstrip(".")
 
 
+def signed_interval(value: float, low: float, high: float, decimals: int, *, scale: float = 1.0,
+                    at_most: int = 6) -> tuple[str, str, str]:
+    """A difference and its interval as signed fixed-point texts with common decimals.
+
+    ``decimals`` at least; more (up to ``at_most``) when the interval is so narrow that its width
+    would show fewer than two significant digits, e.g. two near-copies of one model: ΔAUC
+    ``+0.00003 [−0.00002, +0.00009]``, not ``+0.000 [-0.000, +0.000]``.  Each value is multiplied
+    by ``scale`` first (100 for percentage points); a value that rounds to zero is ``0.000``, never
+    ``-0.000``.
+    """
+    v, lo, hi = (float(x) * scale for x in (value, low, high))
+    width = abs(hi - lo)
+    if math.isfinite(width) and width > 0:
+        decimals = int(min(at_most, max(decimals, math.ceil(-math.log10(width)) + 1)))
+
+    def text(x: float) -> str:
+        if not math.isfinite(x):
+            return number(x)
+        out = f"{x:+.{decimals}f}"
+        return out[1:] if float(out) == 0 else out
+
+    return text(v), text(lo), text(hi)
+
+
 class ParseError(ValueError):
     """A typed list of numbers could not be read; the message says why."""
 

@@ -9,7 +9,8 @@ import pytest
 from apphelpers import ROOT  # noqa: F401  (puts the project root on sys.path)
 
 from ui.download import csv_bytes, neutralise, safe_frame
-from ui.text import ParseError, md_escape, parse_numbers, percent
+from ui.operating import signed_money
+from ui.text import ParseError, md_escape, parse_numbers, percent, signed_interval
 
 
 @pytest.mark.parametrize("cell", ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", "=HYPERLINK(\"http://x\")"])
@@ -71,6 +72,26 @@ def test_percent():
     assert percent(0.95) == "95%"
     assert percent(0.975) == "97.5%"
     assert percent(0.9746794344808963) == "97.5%"
+
+
+@pytest.mark.parametrize("value, low, high, decimals, scale, want", [
+    # the usual width keeps the page's decimals
+    (0.0123, -0.004, 0.05, 3, 1.0, ("+0.012", "-0.004", "+0.050")),
+    (0.021, 0.008, 0.034, 1, 100.0, ("+2.1", "+0.8", "+3.4")),
+    # two near-copies of one model: enough decimals for two significant digits of the width, no -0.000
+    (3e-5, -2e-5, 9e-5, 3, 1.0, ("+0.00003", "-0.00002", "+0.00009")),
+    (-6e-5, -1.6e-4, 4e-5, 4, 1.0, ("-0.00006", "-0.00016", "+0.00004")),
+    (-1e-9, -0.002, 0.002, 1, 100.0, ("0.00", "-0.20", "+0.20")),
+    # capped at 6 decimals; a zero-width interval keeps the default
+    (1e-9, 0.0, 2e-9, 3, 1.0, ("0.000000", "0.000000", "0.000000")),
+    (0.5, 0.5, 0.5, 3, 1.0, ("+0.500", "+0.500", "+0.500")),
+])
+def test_signed_interval_shows_narrow_intervals(value, low, high, decimals, scale, want):
+    assert signed_interval(value, low, high, decimals, scale=scale) == want
+
+
+def test_signed_money_always_shows_the_sign():
+    assert [signed_money(v) for v in (0.0437, -0.164, 0.0, 1234.5)] == ["+0.0437", "-0.164", "0", "+1,234"]
 
 
 def test_result_store_is_a_bounded_lru():

@@ -14,6 +14,7 @@ import pytest
 
 import rocci
 from rocci.plots import COLORS
+from ui.text import signed_interval
 
 try:
     from playwright.sync_api import expect
@@ -77,8 +78,10 @@ def test_verdict_colours_and_shared_condition(page, app_url, tmp_path, wait, sho
     assert "Is gbm better than logit?" in body
     auc = rocci.compare_auc(y, frame["gbm"], frame["logit"])
     vc = rocci.compare_vertical(y, frame["gbm"], frame["logit"], fpr=[0.1])
-    assert f"{auc.delta:+.3f}" in body and f"[{auc.low:+.3f}, {auc.high:+.3f}]" in body
-    assert f"{100 * vc.delta_tpr_mean[0]:+.1f} pts" in body
+    d, lo, hi = signed_interval(auc.delta, auc.low, auc.high, 3)
+    assert d in body and f"[{lo}, {hi}]" in body
+    tpr = signed_interval(vc.delta_tpr_mean[0], vc.delta_tpr_low[0], vc.delta_tpr_high[0], 1, scale=100.0)[0]
+    assert f"{tpr} pts" in body
     assert "At the 95% level:" in body
     # the verdict is above the chart
     verdict_y = page.get_by_text("Is gbm better than logit?").bounding_box()["y"]

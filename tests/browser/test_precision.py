@@ -12,6 +12,7 @@ import pytest
 import rocci
 import rocci.precision as rp
 from rocci.threshold import thresholds_for_total_positive_rate
+from ui.text import signed_interval
 
 from .test_dashboard import no_exception, segment, upload
 
@@ -81,7 +82,8 @@ def test_precision_page_from_the_sidebar_on_an_imbalanced_upload(page, app_url, 
     # numbers are rocci's: the two-model verdict at 80% recall
     y = (frame["label"] == "fraud").to_numpy()
     cmp = rp.compare_precision(y, frame["gbm"].to_numpy(float), frame["logit"].to_numpy(float), recall=[0.8])
-    assert _metric(page, "Δprecision, gbm − logit") == f"{100 * cmp.delta[0]:+.1f} pts"
+    delta = signed_interval(cmp.delta[0], cmp.delta_low[0], cmp.delta_high[0], 1, scale=100.0)[0]
+    assert _metric(page, "Δprecision, gbm − logit") == f"{delta} pts"
     assert "At 80% recall" in page.inner_text("body")
 
     page.set_viewport_size({"width": 1400, "height": 2600})
@@ -116,7 +118,8 @@ def test_verdict_by_false_positive_rates_on_a_larger_upload(page, app_url, tmp_p
     no_exception(page)
     assert page.get_by_test_id("stAlertContentError").count() == 0
     ref = rp.compare_fpr_at_recall(y, a, b, recall=[0.8])
-    assert _metric(page, "ΔFPR, xgboost − logreg") == f"{100 * ref.delta_fpr[0]:+.1f} pts"
+    delta = signed_interval(ref.delta_fpr[0], ref.delta_fpr_low[0], ref.delta_fpr_high[0], 1, scale=100.0)[0]
+    assert _metric(page, "ΔFPR, xgboost − logreg") == f"{delta} pts"
     body = page.inner_text("body")
     assert "flags fewer negatives" in body and "false positive rates" in body
     head = page.get_by_text("Which has the higher precision", exact=False).first
