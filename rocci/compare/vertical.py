@@ -375,6 +375,21 @@ def _gl_nodes(r: int, m: int, n: int) -> int:
     return min(exact, 32)
 
 
+def _conditional_shares(mu, u, share_j, at_zero=0.0):
+    """``(q₁, q₂)`` of :func:`_joint_threshold_law`, clipped to [0, 1]: the chance that one of the draws below
+    ``u`` (``q₁ = μ/u``; ``at_zero`` at ``u = 0``) and one of those above it (``q₂ = (j/n − μ)/(1 − u)``; 0 at
+    ``u = 1``) falls in model 2's top ``j``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q1 = np.where(u > 0, mu / u, at_zero)
+        q2 = np.where(u < 1, (share_j - mu) / (1.0 - u), 0.0)
+    return np.clip(q1, 0.0, 1.0), np.clip(q2, 0.0, 1.0)
+
+
+def _conditional_moments(q1, q2, r: int, m: int):
+    """Mean and variance of ``Bin(r − 1, q₁) + Bin(m − r, q₂)`` (independent)."""
+    return (r - 1) * q1 + (m - r) * q2, (r - 1) * q1 * (1.0 - q1) + (m - r) * q2 * (1.0 - q2)
+
+
 #: Gauss–Legendre nodes per cell and the largest shift ``Δz`` of a standard normal CDF across the cell
 #: that they integrate to 1e-14 of the cell's mass (measured against the antiderivative of ``Φ``).
 _SHIFT_NODES = ((0.003, 2), (0.045, 3), (0.18, 4), (0.44, 5), (0.78, 6), (1.2, 7), (1.6, 8), (2.6, 10),
@@ -404,10 +419,8 @@ def _conditional_nodes(c: np.ndarray, in_s: np.ndarray, k: np.ndarray, j_grid: n
         for frac in (0.0, 1.0):
             u = ((k[rows] - 1 + frac) / n)[:, None]
             mu = (c[rows] + e[rows] * frac) / n
-            with np.errstate(divide="ignore", invalid="ignore"):
-                q1 = np.clip(np.where(u > 0, mu / u, e[rows]), 0.0, 1.0)
-                q2 = np.clip(np.where(u < 1, (j_grid[None, :] / n - mu) / (1.0 - u), 0.0), 0.0, 1.0)
-            ends.append(((r - 1) * q1 + e[rows] + (m - r) * q2, (r - 1) * q1 * (1 - q1) + (m - r) * q2 * (1 - q2)))
+            mean, var = _conditional_moments(*_conditional_shares(mu, u, j_grid[None, :] / n, e[rows]), r, m)
+            ends.append((mean + e[rows], var))
         delta = np.abs(ends[1][0] - ends[0][0])
         spread = np.sqrt(np.maximum(np.maximum(ends[0][1], ends[1][1]), 1.0))
         middle = (ends[0][0] + ends[1][0]) / 2.0
@@ -462,13 +475,12 @@ def _joint_threshold_law(rank2_by_rank1: np.ndarray, n: int, m: int, r: int, k_w
         e = in_s[rows][:, None, :].astype(float)  # (w, 1, J)
         mu = (c[rows][:, None, :] + e * frac[None, :, None]) / n  # (w, G, J)
         uu = u[rows][:, :, None]
-        q_lo = np.clip(mu / uu, 0.0, 1.0)
-        q_hi = np.clip((j_grid[None, None, :] / n - mu) / (1.0 - uu), 0.0, 1.0)
+        q_lo, q_hi = _conditional_shares(mu, uu, j_grid[None, None, :] / n)  # nodes inside the cell: 0 < u < 1
         s = np.broadcast_to(r - e, q_lo.shape)
         # P(X + Y >= s) is 0 or 1 to within e^(−λ) where Bernstein's bound on X + Y − E puts s out of reach:
         # most pairs of a near-copy (the band around the diagonal is narrow), none summed.
-        mean = (r - 1) * q_lo + (m - r) * q_hi
-        half = _bernstein((r - 1) * q_lo * (1.0 - q_lo) + (m - r) * q_hi * (1.0 - q_hi))
+        mean, var = _conditional_moments(q_lo, q_hi, r, m)
+        half = _bernstein(var)
         tail = (mean - half >= s).astype(float)
         todo = (mean - half < s) & (mean + half >= s)
         if todo.any():
