@@ -486,7 +486,7 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     with f1:
         fig = plots_learn.worlds_figure(roc, worlds.curves, band=band, at=at, world_points=(worlds.fpr, worlds.tpr))
         if sim is not None:
-            plots.add_band(fig, cache_learn.event_band(sim))
+            plots.add_band(fig, sim)
         report.plotly_chart(fig, config=cfg("worlds"), key="ln_worlds")
         report.caption(
             f"Red-orange: {k} bootstrap worlds (seed {seed}), each one random resample's ROC curve. Blue "

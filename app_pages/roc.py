@@ -401,8 +401,9 @@ BAND_METHOD = {
     "threshold": "Simultaneous band: under the bootstrap, the counts above the band's thresholds are partial sums "
     "of one multinomial per class, so the probability that the bootstrap curve passes through every box is exact "
     "(a Steck–Noé recursion); the boxes' common width c is the smallest giving at least the confidence level.",
-    "vertical": "Simultaneous band (Šidák): each FPR level's score interval on its exact law at level "
-    "(confidence)^(1/L) over the L levels; the exact per-level laws bound the joint probability from below "
+    "vertical": "Simultaneous band (Šidák): at each FPR level the percentile interval of the exact law of the "
+    "bootstrap TPR at level (confidence)^(1/L) over the L levels (where that law is a single point at 0 or 1, the "
+    "interval reaches the score bound instead); the exact per-level laws bound the joint probability from below "
     "(Bonferroni).",
 }
 
@@ -415,11 +416,11 @@ def band_sentence(band, model: str) -> str:
              "only).")
     if band.kind == "threshold":
         return whole + (f" Calibrated exactly on the bootstrap over {len(band.thresholds):,} thresholds: each box "
-                        f"is a Wilson interval at {100 * band.pointwise_level:.3f}% (c = {band.critical_value:.3f}); "
-                        f"the bootstrap curve passes through all of them with probability "
-                        f"{band.joint_probability:.6f}.")
-    return whole + (f" Šidák over {len(band.fpr):,} FPR levels: each interval at "
-                    f"{100 * band.pointwise_level:.3f}%; all hold with bootstrap probability at least "
+                        f"holds the counts within c = {band.critical_value:.3f} standard deviations of the observed "
+                        "ones (where an observed rate is 0 or 1, up to the score bound); the bootstrap curve passes "
+                        f"through all of the boxes in the table with probability {band.joint_probability:.6f}.")
+    return whole + (f" Šidák over {len(band.fpr):,} FPR levels: each interval the percentile interval of its "
+                    f"exact law at {100 * band.pointwise_level:.3f}%; all hold with bootstrap probability at least "
                     f"{band.joint_probability:.4f} (exact Bonferroni bound).")
 
 

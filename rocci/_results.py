@@ -242,6 +242,54 @@ class ThresholdCI(_FrameResult):
             }
         )
 
+    def bootstrap_probability(self) -> np.ndarray:
+        """Exact probability, under the bootstrap, that the resampled point lies in each row's region.
+
+        Rectangle and marginal rows (independent axes):
+        ``P(tpr_low <= TPR* <= tpr_high)·P(fpr_low <= FPR* <= fpr_high)``, each
+        a difference of binomial CDFs at the counts inside the interval.
+        Ellipse: ``Σ_x P(TP* = x)·P(FP* in the ellipse's slice at x)``, summed
+        over the counts ``x`` inside its TPR range.  A direct bootstrap of rows
+        counting resampled points inside the frame's boxes estimates the same
+        numbers (``tests/test_outside_pointwise.py``).  ``method="percentile"``
+        holds ``axis_confidence_level`` per axis by construction; Wilson, Wald
+        and Agresti–Coull intervals are intervals for the true rate built on
+        the exact bootstrap variance, and their bootstrap probability can be
+        below the level where a count is near 0 or ``n`` (the interval then
+        leaves out a bootstrap value with real probability, e.g. ``TP* = 0``).
+
+        Returns
+        -------
+        ndarray of shape (h,)
+        """
+        from scipy import stats
+
+        def axis_prob(k_obs, n, m, low, high):
+            p = k_obs / n
+            lo = np.ceil(np.round(np.asarray(low) * m, 9)).astype(np.int64)
+            hi = np.floor(np.round(np.asarray(high) * m, 9)).astype(np.int64)
+            return np.where(hi >= lo, stats.binom.cdf(hi, m, p) - stats.binom.cdf(lo - 1, m, p), 0.0)
+
+        if self.region != "ellipse":
+            return (axis_prob(self.tp, self.n_pos, self.m_pos, self.tpr_low, self.tpr_high)
+                    * axis_prob(self.fp, self.n_neg, self.m_neg, self.fpr_low, self.fpr_high))
+        out = np.empty(self.tp.size)
+        for i in range(self.tp.size):
+            p, q = self.tp[i] / self.n_pos, self.fp[i] / self.n_neg
+            x = np.arange(int(np.ceil(self.tpr_low[i] * self.m_pos - 1e-9)),
+                          int(np.floor(self.tpr_high[i] * self.m_pos + 1e-9)) + 1)
+            rt, rf = self.tpr_radius[i], self.fpr_radius[i]
+            if rt <= 0 or rf <= 0:  # a degenerate axis: the ellipse is a segment on the other
+                d2 = np.zeros(x.size) if rt <= 0 else ((x / self.m_pos - self.tpr[i]) / rt) ** 2
+            else:
+                d2 = ((x / self.m_pos - self.tpr[i]) / rt) ** 2
+            half = rf * np.sqrt(np.clip(1 - d2, 0, None))
+            lo = np.ceil(np.round((self.fpr[i] - half) * self.m_neg, 9)).astype(np.int64)
+            hi = np.floor(np.round((self.fpr[i] + half) * self.m_neg, 9)).astype(np.int64)
+            inner = np.where(hi >= lo, stats.binom.cdf(hi, self.m_neg, q) - stats.binom.cdf(lo - 1, self.m_neg, q), 0)
+            out[i] = float(np.sum(stats.binom.pmf(x, self.m_pos, p) * inner))
+        return out
+
     def distribution(self, i: int, axis: str = "tpr") -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of TPR* (or FPR*) at the ``i``-th threshold.
 

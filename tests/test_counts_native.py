@@ -237,7 +237,7 @@ BANDS = [
     dict(thresholds=[1.0, 0.0], m=(60, 90)),
     dict(method="montecarlo", n_boot=300, seed=4),
     dict(kind="vertical", method="sidak", fpr=[0.1, 0.3, 0.6]),
-    dict(kind="vertical", method="bonferroni", interval="score", fpr=[0.2, 0.5], m=(70, 120)),
+    dict(kind="vertical", method="bonferroni", fpr=[0.2, 0.5], m=(70, 120)),
     dict(kind="vertical", method="montecarlo", n_boot=200, seed=5, fpr=[0.1, 0.5, 0.9]),
     dict(kind="vertical", method="montecarlo", n_boot=200, seed=5, fpr=[0.25], m=(50, 80)),
 ]

@@ -5,6 +5,7 @@ See ``docs/bands.md`` for what each band promises and the coverage study.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,19 +47,22 @@ class RocBand(_FrameResult):
         The observed ROC point at each threshold (vertical kind: ``fpr`` is
         the level ``r/m−``).
     fpr_low, fpr_high, tpr_low, tpr_high : ndarray of shape (K,)
-        The band's box at each row.  Threshold kind, ``"exact"`` and
-        ``"montecarlo"``: the score (Wilson) intervals at ``z = critical_value``
-        on each axis, ``[p + c²/2m ± c·sqrt(p(1 − p)/m + c²/4m²)]/(1 + c²/m)``.
-        ``"sidak"``/``"bonferroni"``: Wilson intervals at the adjusted level.
-        Vertical kind: ``fpr_low = fpr_high = fpr``; the TPR interval.
+        The band's box at each row: exactly the region whose bootstrap
+        probability is ``joint_probability`` (issue 34).  Threshold kind: the
+        counts of the calibrated event as rates, ``tpr_low = tp_min/m+``,
+        ``tpr_high = tp_max/m+`` (likewise FPR with ``m−``); where an observed
+        rate is 0 or 1 at a finite threshold (the bootstrap count cannot move)
+        the box reaches the score bound ``c²/(m + c²)`` from the corner, which
+        leaves the probability unchanged.  Vertical kind: ``fpr_low = fpr_high
+        = fpr``; ``tp_min/m+ … tp_max/m+`` (percentile and Monte Carlo), or the
+        score interval of the deprecated ``interval="score"``.
     tp_min, tp_max : ndarray of int64 or None
-        The bootstrap event whose probability is ``joint_probability``: the
-        bootstrap counts ``TP*_k`` (out of ``m+``) it allows, i.e. the integers
-        ``x`` with ``|x − m+·tpr_k| <= c·sqrt(m+·tpr_k(1 − tpr_k))``
-        (threshold kind; for ``"sidak"``/``"bonferroni"`` at their ``c``).
-        Vertical kind: ``"sidak"``/``"bonferroni"``, the counts inside
-        ``[m+·tpr_low, m+·tpr_high]`` (whose exact probabilities give the
-        bound); ``"montecarlo"``, the event ``|TP* − m+·E*| <= c·m+·sd*``.
+        The bootstrap counts ``TP*_k`` (out of ``m+``) the box allows: the
+        integers ``x`` with ``|x − m+·tpr_k| <= c·sqrt(m+·tpr_k(1 − tpr_k))``
+        (``"exact"``, ``"montecarlo"``), or the equal-tailed percentile
+        interval of ``Bin(m+, tpr_k)`` at the adjusted level (``"sidak"``,
+        ``"bonferroni"``), widened at the corners as above.  Vertical kind:
+        the counts inside ``[m+·tpr_low, m+·tpr_high]``.
     fp_min, fp_max : ndarray of int64 or None
         Likewise for ``FP*_k`` (threshold kind).
     critical_value : float
@@ -226,14 +230,48 @@ class _Axis:
         return float(max((np.abs(lo[live] - mu) / sd).max(), (np.abs(hi[live] - mu) / sd).max()))
 
 
-def _wilson(p, m, z):
-    # [p + z²/2m ± z·sqrt(p(1 − p)/m + z²/4m²)] / (1 + z²/m); exact 0 and 1 at p = 0 and 1.
-    z2m = z * z / m
-    centre = p + z2m / 2
-    half = z * np.sqrt(p * (1 - p) / m + z2m / (4 * m))
-    low = np.where(p <= 0, 0.0, (centre - half) / (1 + z2m))
-    high = np.where(p >= 1, 1.0, (centre + half) / (1 + z2m))
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+def _binomial_percentile(ax: _Axis, a: float):
+    """Equal-tailed percentile bounds of ``Bin(m, p_k)`` at level ``1 − a`` and their joint probability.
+
+    ``lo_k`` is the smallest count with ``P(X <= lo_k) >= a/2`` and ``hi_k`` the
+    smallest with ``P(X <= hi_k) >= 1 − a/2``, so each tail outside holds at
+    most ``a/2`` and each interval at least ``1 − a`` (Bonferroni's bound then
+    gives the joint level).
+    """
+    from scipy import stats
+
+    p = np.clip(ax.p, 0.0, 1.0)
+    lo = np.nan_to_num(stats.binom.ppf(a / 2, ax.m, p), nan=0.0)
+    hi = np.nan_to_num(stats.binom.ppf(1 - a / 2, ax.m, p), nan=0.0)
+    lo = np.where(ax.fixed, np.rint(ax.mu), lo).astype(np.int64)
+    hi = np.where(ax.fixed, np.rint(ax.mu), hi).astype(np.int64)
+    if ax.sums is None:
+        ax.sums = PartialSums(ax.q, ax.m)
+    return lo, hi, float(ax.sums.probability(lo, hi))
+
+
+def _widen_fixed(ax: _Axis, lo: np.ndarray, hi: np.ndarray, thresholds: np.ndarray, c: float):
+    """The event's count bounds, widened where the bootstrap cannot move.
+
+    At a finite threshold where the observed rate is 0 (or 1) every bootstrap
+    sample has the same count, so the event does not constrain it and the
+    bounds ``[0, 0]`` would pin the true curve to the corner.  There the upper
+    (lower) bound becomes the score bound at ``z = c``: the counts ``x`` with
+    ``x/m <= c²/(m + c²)`` (``>= m/(m + c²)``), the rates a score test at the
+    band's own width cannot reject.  The bootstrap count (0 or ``m``) stays
+    inside, so the bootstrap probability of the whole event is unchanged.
+    At ``±inf`` the rates are 0 or 1 by definition and stay points.
+    """
+    lo, hi = lo.astype(np.int64).copy(), hi.astype(np.int64).copy()
+    if c <= 0:
+        return lo, hi
+    reach = int(np.floor(c * c * ax.m / (ax.m + c * c) + 1e-9))
+    finite = np.isfinite(thresholds)
+    zero = ax.fixed & (ax.p <= 0) & finite
+    one = ax.fixed & (ax.p >= 1) & finite
+    hi[zero] = np.maximum(hi[zero], reach)
+    lo[one] = np.minimum(lo[one], ax.m - reach)
+    return lo, hi
 
 
 class _Found(Exception):
@@ -403,12 +441,18 @@ def _threshold_band(counts, thresholds, level, method, m_pos, m_neg, n_boot, see
         n_int = 2 * t.size
         a_each = alpha / n_int if method == "bonferroni" else 1.0 - level ** (1.0 / n_int)
         c = float(special.ndtri(1 - a_each / 2))
-        # The exact joint bootstrap probability of the same event |X*_k − μ_k| <= c·σ_k (one recursion per class).
-        p = float(np.prod([ax.probability(c) for ax in axes]))
+        # Each interval: the equal-tailed percentile interval of the exact law Bin(m, p_k) at level 1 − a_each;
+        # the joint probability of all of them is exact (one recursion per class).
+        per_axis = [_binomial_percentile(ax, a_each) for ax in axes]
+        p = float(np.prod([prob for _, _, prob in per_axis]))
         kind, se = "exact", 0.0
-    tpr_low, tpr_high = _wilson(tpr, m_pos, c)
-    fpr_low, fpr_high = _wilson(fpr, m_neg, c)
-    (tp_min, tp_max), (fp_min, fp_max) = axes[0].bounds(c), axes[1].bounds(c)
+    if method in ("exact", "montecarlo"):
+        bounds = [ax.bounds(c) for ax in axes]
+    else:
+        bounds = [(lo, hi) for lo, hi, _ in per_axis]
+    (tp_min, tp_max), (fp_min, fp_max) = (_widen_fixed(ax, lo, hi, t, c) for ax, (lo, hi) in zip(axes, bounds))
+    tpr_low, tpr_high = tp_min / m_pos, tp_max / m_pos
+    fpr_low, fpr_high = fp_min / m_neg, fp_max / m_neg
     return RocBand(
         kind="threshold", method=method, thresholds=t, fpr=fpr, tpr=tpr,
         fpr_low=fpr_low, fpr_high=fpr_high, tpr_low=tpr_low, tpr_high=tpr_high,
@@ -468,12 +512,23 @@ def _vertical_band(counts, fpr, level, method, interval, m_pos, m_neg, n_boot, s
     if method in ("sidak", "bonferroni"):
         per = 1.0 - alpha / L if method == "bonferroni" else level ** (1.0 / L)
         res = vertical_ci(counts, fpr=levels, confidence_level=per, method=interval, m=(m_pos, m_neg))
-        low, high = res.tpr_low, res.tpr_high
         c = float(special.ndtri(0.5 + per / 2))
-        # Exact bootstrap probability of each interval from the exact mixture law; Bonferroni bound.
+        # The box holds the counts TP* = m+·TPR* inside the interval; a percentile interval that is a single
+        # point at 0 or 1 (the bootstrap (nearly) cannot move there) reaches the score bound at z = c, so the
+        # band does not pin the true curve to the corner.  The bound below is computed for these boxes.
+        tp_min = np.ceil(np.round(res.tpr_low * m_pos, 9)).astype(np.int64)
+        tp_max = np.floor(np.round(res.tpr_high * m_pos, 9)).astype(np.int64)
+        if interval == "percentile" and c > 0:
+            reach = int(np.floor(c * c * m_pos / (m_pos + c * c) + 1e-9))
+            point = tp_min == tp_max
+            tp_max = np.where(point & (tp_max == 0), np.maximum(tp_max, reach), tp_max)
+            tp_min = np.where(point & (tp_min == m_pos), np.minimum(tp_min, m_pos - reach), tp_min)
+        if interval == "percentile":
+            low, high = tp_min / m_pos, tp_max / m_pos
+        else:
+            low, high = res.tpr_low, res.tpr_high
+        # Exact bootstrap probability of each box from the exact mixture law; Bonferroni bound.
         miss = 0.0
-        tp_min = np.ceil(np.round(low * m_pos, 9)).astype(np.int64)
-        tp_max = np.floor(np.round(high * m_pos, 9)).astype(np.int64)
         for i in range(L):
             w, p = res._laws[i]
             law = BinomialMixture(w, p, m_pos)
@@ -491,13 +546,15 @@ def _vertical_band(counts, fpr, level, method, interval, m_pos, m_neg, n_boot, s
         if live.any():
             stat = (np.abs(tpr_star[:, live] - mean[live]) / sd[live]).max(axis=1)
         c, c_lo, c_hi, prob, se = _mc_quantile(stat, level)
-        # Score interval of vertical_ci at z = c: [e + c²/2m ± c·sqrt(v + (c/2m)²)]/(1 + c²/m).
-        zm = c * c / m_pos
-        half = c * np.sqrt(sd**2 + (c / (2 * m_pos)) ** 2)
-        low = np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1)
-        high = np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
-        tp_min = np.ceil(np.round((mean - c * sd) * m_pos, 9)).astype(np.int64)
-        tp_max = np.floor(np.round((mean + c * sd) * m_pos, 9)).astype(np.int64)
+        # The calibrated event |TPR*_i − E*_i| <= c·sd*_i, as counts TP* = m+·TPR*; where sd*_i = 0 the
+        # bootstrap cannot move and the box reaches the score bound at z = c (see _widen_fixed).
+        tp_min = np.clip(np.ceil(np.round((mean - c * sd) * m_pos, 9)), 0, m_pos).astype(np.int64)
+        tp_max = np.clip(np.floor(np.round((mean + c * sd) * m_pos, 9)), 0, m_pos).astype(np.int64)
+        if c > 0:
+            reach = int(np.floor(c * c * m_pos / (m_pos + c * c) + 1e-9))
+            tp_max = np.where(~live & (mean <= 0), np.maximum(tp_max, reach), tp_max)
+            tp_min = np.where(~live & (mean >= 1), np.minimum(tp_min, m_pos - reach), tp_min)
+        low, high = tp_min / m_pos, tp_max / m_pos
         kind, pointwise = "monte carlo", float(2 * special.ndtr(c) - 1)
         extra.update(critical_value_mc_low=c_lo, critical_value_mc_high=c_hi, n_boot=n_boot, seed=seed)
         tpr_obs = res.tpr
@@ -553,19 +610,21 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     breakpoint, ``critical_value_below``, gives ``joint_probability_below <
     confidence_level``).
 
-    The band reported for the true curve inverts the same studentised
-    statistic: at each threshold the score (Wilson) interval at ``z = c`` on
-    each axis, ``{p : |p̂ − p| <= c·sqrt(p(1 − p)/m)}``.  It coincides with
-    the bootstrap event ``μ_k ± c·σ_k`` to first order, and, unlike it, keeps
-    a width of about ``c²/m`` where ``p̂`` is 0 or 1, where the bootstrap
-    cannot vary (a percentile-type band there is a point and misses a true
-    curve that leaves the corner: see ``docs/bands.md``).
+    The table is that event: at each threshold the box holds the counts
+    ``a_k <= TP*_k <= b_k`` as rates ``a_k/m+ … b_k/m+`` (and likewise FPR),
+    so a direct bootstrap of rows, counting resampled scores ``>=`` each
+    threshold of ``to_frame()``, finds every resampled point inside its box
+    with probability ``joint_probability`` (``tests/bands/test_band_outside.py``).
+    Where an observed rate is 0 or 1 the bootstrap cannot move; the box there
+    reaches the score bound ``c²/(m + c²)`` from the corner, so that the band
+    does not pin the true curve to the corner, at no cost in probability.
+    (Before 0.3.0 the boxes were Wilson intervals at ``z = c``, a different
+    region whose bootstrap probability could be far lower: see the CHANGELOG.)
 
     Why a common standardised half-width rather than a common tail level:
     the studentised maximum is the statistic whose law the bootstrap
-    estimates (as for sup-t bands), its score inversion gives the Wilson
-    intervals that :func:`rocci.threshold_ci` uses pointwise, and ``c`` maps
-    one-to-one to a per-axis level ``2Φ(c) − 1`` (``pointwise_level``).
+    estimates (as for sup-t bands), and ``c`` maps to a per-axis level
+    ``2Φ(c) − 1`` in the normal approximation (``pointwise_level``).
 
     **Vertical kind** (``kind="vertical"``): TPR at FPR levels ``r/m−``
     (:func:`rocci.vertical_ci`'s rule).  The joint law of the ``TPR*`` at
@@ -575,11 +634,14 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     :func:`rocci.vertical_ci` intervals (``interval``) at per-level
     confidence ``(1 − α)^{1/L}`` or ``1 − α/L``; ``joint_probability`` is the
     exact Bonferroni lower bound ``1 − Σ_i P*(TPR*_i outside)`` from each
-    level's exact mixture law.  ``method="montecarlo"``: sup-t calibration of
+    level's exact mixture law.  A percentile interval that is a single point
+    at 0 or 1 (the law is (nearly) a point mass there) reaches the score
+    bound ``c²/(m+ + c²)`` from it, ``c`` the normal quantile of the
+    per-level confidence; the bound is computed for the widened boxes.  ``method="montecarlo"``: sup-t calibration of
     ``max_i |TPR*_i − E*_i|/sd*_i`` (exact moments, eqs. 4.13–4.14) over
-    ``n_boot`` seeded resamples; the band is the score interval at
-    ``z = c``; labelled Monte Carlo, with ``joint_probability_se`` and a 95%
-    Monte Carlo interval for ``c``.
+    ``n_boot`` seeded resamples; the band is that event,
+    ``|TPR* − E*| <= c·sd*`` at each level; labelled Monte Carlo, with
+    ``joint_probability_se`` and a 95% Monte Carlo interval for ``c``.
 
     Parameters
     ----------
@@ -602,8 +664,9 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     confidence_level : float, default 0.95
     method : str
         Threshold kind: ``"exact"`` (default), ``"montecarlo"``, ``"sidak"``,
-        ``"bonferroni"`` (Wilson intervals at the adjusted level over the
-        ``2K`` intervals).  Vertical kind: ``"sidak"``, ``"bonferroni"``,
+        ``"bonferroni"`` (percentile intervals of the exact binomial laws at
+        the adjusted level over the ``2K`` intervals; their joint probability
+        is computed exactly).  Vertical kind: ``"sidak"``, ``"bonferroni"``,
         ``"montecarlo"`` (``"exact"`` is refused with an explanation).
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``; default ``m± = n±``.
@@ -613,7 +676,9 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
         Monte Carlo resamples (default 2,000).
     interval : {"percentile", "score"}
         Vertical ``"sidak"``/``"bonferroni"``: the per-level interval of
-        :func:`rocci.vertical_ci`.
+        :func:`rocci.vertical_ci`.  ``"score"`` is deprecated (FutureWarning):
+        score intervals are not quantiles of the bootstrap law, and together
+        they can hold the bootstrap curve far less often than the level.
 
     Returns
     -------
@@ -636,6 +701,13 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
         )
     check_choice("method", method, THRESHOLD_METHODS if kind == "threshold" else VERTICAL_METHODS)
     check_choice("interval", interval, VERTICAL_INTERVALS)
+    if kind == "vertical" and method in ("sidak", "bonferroni") and interval == "score":
+        warnings.warn(
+            "roc_band(kind='vertical', interval='score') is deprecated: score intervals are not quantiles of the "
+            "bootstrap law, so all of them together can hold the bootstrap curve far less often than the level "
+            "(joint_probability reports the exact lower bound of their probability). interval='percentile', the "
+            "default, holds the level and keeps a width at the corners where the bootstrap cannot vary.",
+            FutureWarning, stacklevel=2)
     if kind == "threshold" and fpr is not None:
         raise InputError("fpr is for kind='vertical'; with kind='threshold' give thresholds instead (or neither).")
     if kind == "vertical" and thresholds is not None:

@@ -114,7 +114,7 @@ def pointwise_band(pos, neg, *, confidence_level=0.95) -> Boxes:
     level = check_confidence_level(confidence_level)
     tpr, fpr = _rates(pos, neg)
     z = float(special.ndtri(0.5 + np.sqrt(level) / 2))
-    from .band import _wilson
+    from ..intervals import _wilson
 
     tl, th = _wilson(tpr, np.size(pos), z)
     fl, fh = _wilson(fpr, np.size(neg), z)

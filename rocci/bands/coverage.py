@@ -30,8 +30,8 @@ __all__ = ["BAND_METHODS", "simulate_band_coverage", "band_for"]
 BAND_METHODS = {
     "exact": "Exact bootstrap sup-t (threshold)",
     "montecarlo": "Monte Carlo bootstrap sup-t (threshold)",
-    "sidak": "Šidák over Wilson intervals (threshold)",
-    "vertical-sidak": "Šidák over exact vertical laws (percentile)",
+    "sidak": "Šidák over exact binomial percentile intervals (threshold)",
+    "vertical-sidak": "Šidák over exact vertical laws (percentile, corners widened)",
     "campbell-ks": "Campbell KS",
     "working-hotelling": "Working–Hotelling, binormal fit",
     "pointwise": "Pointwise Wilson rectangles (no adjustment)",

@@ -430,3 +430,38 @@ def test_worlds_against_the_pointwise_and_the_simultaneous_band(learn_app):
     at.toggle(key="ln_sim").set_value(False).run()
     assert_clean(at)
     assert not traces(figure(at, "ln_worlds"), "band")
+
+
+def test_worlds_inside_the_simultaneous_band_from_outside():
+    """Issue 34: the count of worlds 'inside the simultaneous band' is read against the drawn worlds and the
+    drawn hatched band: every world the boxes hold lies in the drawn region, and the share agrees with the
+    band's exact probability within the binomial error of K = 200 worlds."""
+    import re
+
+    from tests.outside import curves_inside_envelope
+
+    at = new_app(PAGE, {"ln_k": "200"})
+    assert_clean(at)
+    text = markdown(at)
+    found = re.search(r"\*\*(\d+)\*\* \((\d+)%\) stay inside the simultaneous band everywhere \(exactly ([\d.]+)%",
+                      text)
+    assert found, text[:500]
+    n_sim, exact = int(found.group(1)), float(found.group(3)) / 100
+    spec = figure(at, "ln_worlds")
+    world = traces(spec, "world")[0]
+    wx = np.array([np.nan if v is None else v for v in decode(world["x"])], float)
+    wy = np.array([np.nan if v is None else v for v in decode(world["y"])], float)
+    # one trace for all K curves, separated by gaps (None -> NaN)
+    breaks = np.flatnonzero(np.isnan(wx))
+    pieces = np.split(np.arange(wx.size), breaks)
+    curves = [(wx[p[~np.isnan(wx[p])]], wy[p[~np.isnan(wx[p])]]) for p in pieces]
+    curves = [c for c in curves if c[0].size]
+    assert len(curves) == 200
+    lower, upper = traces(spec, "band")
+    x, lo, hi = decode(lower["x"]), decode(lower["y"])[:-1], decode(upper["y"])[:-1]
+    width = max(c[0].size for c in curves)
+    F = np.array([np.r_[c[0], np.full(width - c[0].size, c[0][-1])] for c in curves])
+    T = np.array([np.r_[c[1], np.full(width - c[1].size, c[1][-1])] for c in curves])
+    drawn = curves_inside_envelope(F, T, x, lo, hi)
+    assert drawn.sum() >= n_sim
+    assert abs(n_sim / 200 - exact) <= 3.5 * np.sqrt(exact * (1 - exact) / 200) + 1 / 200

@@ -236,7 +236,7 @@ def test_vertical_sidak_band_and_thresholds_control():
     at = new_app("app_pages/roc.py", query={"band_show": "true", "band_kind": "Šidák (FPR levels)"})
     assert_clean(at)
     y, s = _arrays("logistic")
-    ref = rocci.roc_band(y, s, kind="vertical", method="sidak", interval="score",
+    ref = rocci.roc_band(y, s, kind="vertical", method="sidak",
                          fpr=list(np.round(np.linspace(0.01, 0.99, 99), 2)))
     lower, upper = traces(figure(at, "roc_chart"), "band")
     x, lo, hi = ref.envelope()
@@ -251,3 +251,58 @@ def test_vertical_sidak_band_and_thresholds_control():
     ref = rocci.roc_band(y, s, thresholds=distinct[np.unique(np.linspace(0, distinct.size - 1, 20).round().astype(int))])
     np.testing.assert_allclose(decode(upper["y"])[:-1], ref.envelope()[2])
     assert "over 20 thresholds" in " ".join(c.value for c in at.caption)
+
+
+def _report_table(at, title_part: str):
+    rep = at.session_state["_rocci_report"]
+    for kind, title, payload in rep.items:
+        if kind == "table" and title_part.lower() in str(title).lower():
+            return payload() if callable(payload) else payload
+    raise AssertionError(f"no table {title_part!r} in the report: {[t for k, t, _ in rep.items if k == 'table']}")
+
+
+@pytest.mark.parametrize("query", [{"band_show": "true"}, {"band_show": "true", "band_k": "40", "level": "90%"},
+                                   {"band_show": "true", "band_kind": "Šidák (FPR levels)"}])
+def test_band_csv_and_drawing_hold_their_level_from_outside(query):
+    """Issue 34, as a reader of the page: resample the rows of the sample, count at the CSV's own thresholds
+    (or FPR levels) and against the drawn hatched region; both hold the band's level."""
+    from tests.outside import (counts_at_thresholds, curves_inside_envelope, resampled_curves, share,
+                               tpr_at_fpr_levels)
+
+    at = new_app("app_pages/roc.py", query=query)
+    assert_clean(at)
+    y, s = _arrays("logistic")
+    y = y.astype(bool)
+    csv = _report_table(at, "simultaneous band")
+    level, m_pos, m_neg = float(csv["confidence_level"].iloc[0]), int(csv["m_pos"].iloc[0]), int(csv["m_neg"].iloc[0])
+    assert level == (0.9 if "level" in query else 0.95)
+    rng = np.random.default_rng(34)
+    draws = 20_000
+    if csv["kind"].iloc[0] == "threshold":
+        t = csv["threshold"].to_numpy(float)
+        tpr = counts_at_thresholds(s[y], t, m_pos, draws, rng) / m_pos
+        fpr = counts_at_thresholds(s[~y], t, m_neg, draws, rng) / m_neg
+        inside = np.all((tpr >= csv["tpr_low"].to_numpy() - 1e-12) & (tpr <= csv["tpr_high"].to_numpy() + 1e-12)
+                        & (fpr >= csv["fpr_low"].to_numpy() - 1e-12) & (fpr <= csv["fpr_high"].to_numpy() + 1e-12),
+                        axis=1)
+    else:
+        r = np.rint(csv["fpr"].to_numpy() * m_neg).astype(np.int64)
+        tpr = tpr_at_fpr_levels(s[y], s[~y], r, m_pos, m_neg, draws, rng)
+        inside = np.all((tpr >= csv["tpr_low"].to_numpy() - 1e-12) & (tpr <= csv["tpr_high"].to_numpy() + 1e-12),
+                        axis=1)
+    cov, se = share(inside)
+    assert cov >= level - 3 * se, (cov, se)
+    jp = float(csv["joint_probability"].iloc[0])
+    if csv["joint_probability_kind"].iloc[0] == "exact":
+        assert abs(cov - jp) <= 4 * se and cov <= level + 0.02
+    else:
+        assert cov >= jp - 3 * se
+    # The drawn region: the hatched traces, read back from the figure.
+    lower, upper = traces(figure(at, "roc_chart"), "band")
+    xs, lo, hi = decode(lower["x"]), decode(lower["y"]), decode(upper["y"])
+    x = np.unique(xs)
+    lo_piece = np.array([lo[np.flatnonzero(xs == a)[-1]] for a in x[:-1]])
+    hi_piece = np.array([hi[np.flatnonzero(xs == a)[-1]] for a in x[:-1]])
+    F, T = resampled_curves(s[y], s[~y], m_pos, m_neg, 4000, np.random.default_rng(35))
+    drawn = curves_inside_envelope(F, T, x, lo_piece, hi_piece)
+    assert drawn.mean() >= level - 3 * np.sqrt(level * (1 - level) / drawn.size), drawn.mean()

@@ -73,11 +73,9 @@ def test_frame_and_fields():
     assert band.area == pytest.approx(band_area(band.fpr_low, band.fpr_high, band.tpr_low, band.tpr_high))
     x, lo, hi = band.envelope()
     assert x[0] == 0 and x[-1] == 1 and lo.size == hi.size == x.size - 1
-    # Wilson boxes at z = c equal threshold_ci's Wilson intervals at the matching level.
-    ci = rocci.threshold_ci(y, s, thresholds=band.thresholds, region="marginal",
-                            confidence_level=band.pointwise_level)
-    np.testing.assert_allclose(ci.tpr_low, band.tpr_low, atol=1e-12)
-    np.testing.assert_allclose(ci.fpr_high, band.fpr_high, atol=1e-12)
+    # The boxes are the calibrated event: the counts within c standard deviations, as rates (issue 34).
+    np.testing.assert_array_equal(f.tpr_low, f.tp_min / band.m_pos)
+    np.testing.assert_array_equal(f.fpr_high, f.fp_max / band.m_neg)
     assert "joint_probability" in repr(band)
 
 

@@ -308,7 +308,7 @@ def roc_band(key: str, model: str, kind: str, k: int, fpr: tuple | None, confide
     if kind == "threshold":
         return rocci.roc_band(_y, _s, thresholds=band_thresholds(_y if _s is None else _s, k),
                               confidence_level=confidence_level, m=m)
-    return rocci.roc_band(_y, _s, kind="vertical", method="sidak", interval="score", fpr=list(fpr),
+    return rocci.roc_band(_y, _s, kind="vertical", method="sidak", fpr=list(fpr),
                           confidence_level=confidence_level, m=m)
 
 

@@ -16,7 +16,6 @@ standard deviation are in :mod:`rocci.worlds`.
 
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import streamlit as st
@@ -77,18 +76,6 @@ def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, 
         worlds = draw_worlds(_y, _s, k, seed, threshold, progress=progress)
         WORLDS.put(store_key, worlds)
     return worlds
-
-
-def event_band(band):
-    """The band drawn over bootstrap worlds: its bootstrap event, counts ``tp_min…tp_max`` as rates.
-
-    :func:`rocci.roc_band` calibrates the event "every bootstrap count within its range" to the level;
-    the band it reports for the true curve inverts that (Wilson boxes).  Worlds are bootstrap samples, so
-    the Learn page shows them against the event itself.
-    """
-    return dataclasses.replace(
-        band, fpr_low=band.fp_min / band.m_neg, fpr_high=band.fp_max / band.m_neg,
-        tpr_low=band.tp_min / band.m_pos, tpr_high=band.tp_max / band.m_pos)
 
 
 @st.cache_data(max_entries=8, scope="session", show_spinner="Checking each world against the two bands…")
