@@ -573,8 +573,8 @@ _register(BANDS, "Simultaneous bands: is the whole ROC curve inside?",
           "θ = 0.75, 0.90 at θ = 3), n positives and n negatives. A band covers when the true curve lies in its "
           "region at every FPR (rocci.bands.region: between the staircases its boxes define), the same rule for "
           "every method. Exact: rocci.roc_band at every distinct score, calibrated exactly on the bootstrap; Monte "
-          "Carlo: the same sup-t calibration from seeded resamples; Šidák: Wilson intervals at the adjusted level "
-          "(thresholds) or the exact vertical laws at 99 FPR levels. Simulated coverage, ±1.96 Monte Carlo "
+          "Carlo: the same sup-t calibration from seeded resamples; Šidák: percentile intervals of the exact laws at "
+          "the adjusted level, at the thresholds or at 99 FPR levels (corners widened to the score bound). Simulated coverage, ±1.96 Monte Carlo "
           "standard errors; the CSV has each band's mean area. docs/bands.md has the full study.")
 
 
