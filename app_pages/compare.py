@@ -16,7 +16,7 @@ import streamlit as st
 import rocci
 from rocci import plots
 from rocci.plots import compare as plots_compare
-from rocci.vertical import fpr_levels
+from rocci.roc.vertical import fpr_levels
 from ui import cache, operating, report
 from ui.controls import column_config, error
 from ui.cache import compare as cache_compare, cost as cache_cost

@@ -30,7 +30,7 @@ import streamlit as st
 import rocci
 from rocci import data as rdata
 from rocci.plots import folds as plots_folds
-from rocci.multiclass import class_columns, match_score_columns
+from rocci.folds.multiclass import class_columns, match_score_columns
 from rocci.plots import plotly_config
 from ui import cache, report, state
 from ui.cache import folds as cache_folds

@@ -69,7 +69,7 @@ import rocci  # noqa: E402
 from _record import Record  # noqa: E402
 import rocci.cost.hull  # noqa: E402
 import rocci.cost.paired  # noqa: E402
-from rocci.counts import score_counts  # noqa: E402
+from rocci._core.counts import score_counts  # noqa: E402
 from rocci.cost._common import _scales  # noqa: E402
 from rocci.cost.fourier import _paired_law_direct  # noqa: E402
 from rocci.cost.hull import _prune_pass, _roc_counts, _upper_hull  # noqa: E402

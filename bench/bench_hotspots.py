@@ -31,9 +31,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rocci  # noqa: E402
-import rocci.intervals as intervals  # noqa: E402
+import rocci._core.intervals as intervals  # noqa: E402
 from _record import Record  # noqa: E402
-from rocci.exact import binomial_quantile  # noqa: E402
+from rocci._core.exact import binomial_quantile  # noqa: E402
 
 #: the record of this run (``--json``); every printed figure goes into it
 REC = Record("bench_hotspots", argv=sys.argv[1:])
@@ -187,10 +187,10 @@ class _PreviousPercentile:
     thresholds by np.unique and counts by binary search."""
 
     def __init__(self):
-        self.old = _git_module(_BEFORE, "rocci/intervals.py", "_old_intervals")
+        self.old = _git_module(_BEFORE, "rocci/_core/intervals.py", "_old_intervals")
 
     def __enter__(self):
-        from rocci.counts import ScoreCounts
+        from rocci._core.counts import ScoreCounts
 
         def counts(c):
             t = c.distinct_thresholds()
@@ -201,7 +201,7 @@ class _PreviousPercentile:
         ScoreCounts.threshold_counts = counts
 
     def __exit__(self, *exc):
-        from rocci.counts import ScoreCounts
+        from rocci._core.counts import ScoreCounts
         intervals._chained_quantiles, ScoreCounts.threshold_counts = self.saved
 
 
@@ -322,8 +322,8 @@ def fixed_costs(repeats: int):
 def _old_compare_auc(y, a, b):
     """compare_auc with its placements as they were (two argsorts and two sorts per model)."""
     import rocci.compare.auc as compare
-    from rocci.counts import score_counts
-    from rocci.roc import _placements
+    from rocci._core.counts import score_counts
+    from rocci.roc.curve import _placements
 
     def in_order(scores, mask, n_pos, n_neg, *_):
         pos, neg = scores[mask], scores[~mask]
@@ -403,8 +403,8 @@ def main():
         REC.add("old/compare_auc/delong/two_argsorts", None, "s", n=n,
                 note="not run (--skip-old)" if args.skip_old else "not run (the placements it patches are gone)")
     report("roc_auc (DeLong), one model", lambda: rocci.roc_auc(y, s), s, args.repeats, key="roc_auc/delong")
-    from rocci._validation import check_labels
-    old_validation = _git_module(_BEFORE_FIXED, "rocci/_validation.py", "_old_validation")
+    from rocci._core.inputs import check_labels
+    old_validation = _git_module(_BEFORE_FIXED, "rocci/_core/inputs.py", "_old_validation")
     report("check_labels (booleans)", lambda: check_labels(y), s, args.repeats,
            *(() if old_validation is None else (f"at {_BEFORE_FIXED}",
                                                 lambda: old_validation.check_labels(y))),

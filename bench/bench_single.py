@@ -79,8 +79,8 @@ def measure_proc(seed: int) -> dict | None:
     if shutil.which("Rscript") is None:
         return None
     y, s = binormal(10**4, seed)
-    from rocci.counts import score_counts
-    from rocci.threshold import thresholds_for_total_positive_rate
+    from rocci._core.counts import score_counts
+    from rocci.roc.threshold import thresholds_for_total_positive_rate
 
     t = thresholds_for_total_positive_rate(score_counts(s[y == 1], s[y == 0]), LEVELS_99)
     with tempfile.TemporaryDirectory() as tmp:

@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocci  # noqa: E402
 from _record import Record  # noqa: E402
 from rocci.compare import vertical as vertical_paired  # noqa: E402
+from rocci._core import paired_order  # noqa: E402
 
 
 def paired_data(n: int, positive_share: float, rho, digits, rng):
@@ -94,7 +95,7 @@ def main() -> None:
     # Which route computed the joint law (the series returns None when it declines, and calls the
     # sum over the two top sets' difference for pairs with rho near 1).
     routes = []
-    series, difference = vertical_paired._joint_cdf_series, vertical_paired._joint_cdf_disagreement
+    series, difference = vertical_paired._joint_cdf_series, paired_order._joint_cdf_disagreement
 
     def spy(*a, **k):
         out = series(*a, **k)
@@ -106,7 +107,7 @@ def main() -> None:
         return difference(*a, **k)
 
     vertical_paired._joint_cdf_series = spy
-    vertical_paired._joint_cdf_disagreement = spy_difference
+    paired_order._joint_cdf_disagreement = spy_difference
 
     sizes = (1_000,) if args.quick else (1_000, 10_000)
     designs = [(0.5, 0.6, None), (0.16, 0.6, None), (0.5, 0.6, 2), (0.16, 0.9, 2)]

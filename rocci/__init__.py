@@ -5,15 +5,17 @@ computed in closed form (Gadoury, 2009): no random resampling, no Monte Carlo
 noise.
 """
 
-from ._validation import InputError
-from ._results import ConfidenceInterval, RocCurve, AucResult, ThresholdCI, VerticalCI
-from .counts import PairedCounts, ScoreCounts
-from .roc import roc_curve, roc_auc
-from .threshold import threshold_ci
-from .vertical import vertical_ci
+from ._core import compat as _compat
+from ._core.inputs import InputError
+from ._core.results import ConfidenceInterval, RocCurve, AucResult, ThresholdCI, VerticalCI
+from ._core.counts import PairedCounts, ScoreCounts
+from .roc.curve import roc_curve, roc_auc
+from .roc.threshold import threshold_ci
+from .roc.vertical import vertical_ci
 from .data.io import load_table
 from .data.scan import ScanResult, scan
-from . import coverage, populations  # noqa: F401  (rocci.coverage, rocci.populations: the coverage lab)
+from . import coverage  # noqa: F401  (rocci.coverage: the coverage lab)
+from .coverage import populations  # noqa: F401  (rocci.populations, as before 0.3; now rocci.coverage.populations)
 from .coverage import CoverageResult, threshold_coverage
 from .compare import (
     AucComparison,
@@ -28,7 +30,7 @@ from .compare import (
     mcnemar,
 )
 from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
-from .explore import (
+from .confusion import (
     BinomialTest,
     Confusion,
     binomial_test,
@@ -52,7 +54,7 @@ from .folds import (
     fold_threshold_average,
     fold_vertical_average,
 )
-from .multiclass import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
+from .folds import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 from .bands import RocBand, roc_band
 from .precision import (
     AveragePrecision,
@@ -142,3 +144,5 @@ __all__ = [
     "RecallPrecisionCI",
     "PrecisionComparison",
 ]
+
+_compat.install()  # rocci 0.2's module paths (rocci.counts, rocci.exact, ...), deprecated

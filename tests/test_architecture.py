@@ -24,29 +24,27 @@ DOC = ROOT / "docs" / "architecture.md"
 #: its own rank and the ranks below, never a higher one.  Keys are modules or packages (longest prefix wins);
 #: "rocci" alone is the package's ``__init__`` (the public facade).
 RANKS = {
-    "rocci._validation": 0,
-    "rocci._sorting": 0,  # argsort_scores: a numpy-only sort any layer may use
-    "rocci.counts": 0,  # the engine's input (ScoreCounts, PairedCounts): validation accepts it, data produces it
+    "rocci._core": 0,  # the package's docstring only
+    "rocci._core.errors": 0,  # InputError: a leaf
+    "rocci._core.inputs": 0,
+    "rocci._core.sorting": 0,  # argsort_scores: a numpy-only sort any layer may use
+    "rocci._core.counts": 0,  # the engine's input (ScoreCounts, PairedCounts): validation accepts it, data produces it
     "rocci.data": 1,
-    "rocci.exact": 3,
-    "rocci.intervals": 4,
+    "rocci._core.exact": 3,
+    "rocci._core.paired_order": 3,  # the joint law of two models' thresholds (compare, precision)
+    "rocci._core.intervals": 4,
     # results, one model: the result dataclasses and the functions that fill them
-    "rocci._results": 5,
+    "rocci._core.results": 5,
     "rocci.roc": 5,
-    "rocci.threshold": 5,
-    "rocci.vertical": 5,
     # results, two models and costs (each package holds its own laws and intervals)
     "rocci.compare": 6,
     "rocci.cost": 6,
     # results built on the results above, the coverage lab, and the facade
-    "rocci.explore": 7,
+    "rocci.confusion": 7,
     "rocci.folds": 7,
-    "rocci.multiclass": 7,
     "rocci.precision": 7,
     "rocci.bands": 7,
-    "rocci.populations": 7,
     "rocci.coverage": 7,
-    "rocci.worlds": 7,
     "rocci": 7,
     # figures from results
     "rocci.plots": 8,
@@ -65,7 +63,7 @@ RANK_NAMES = {
 
 #: The only rocci modules outside rocci.plots that import rocci.plots, and why (docs/architecture.md).
 PLOTS_IMPORTERS = {
-    "rocci.worlds": "compact_indices thins each resampled ROC curve to the points the Learn page draws",
+    "rocci.coverage.worlds": "compact_indices thins each resampled ROC curve to the points the Learn page draws",
     "rocci.coverage.__main__": "the command line writes the study's figure next to its CSV",
 }
 
@@ -280,3 +278,147 @@ def test_architecture_page_cites_real_names():
         elif not _defined(ast.parse(path.read_text(encoding="utf-8")), name):
             bad.append(f"`{module}:{name}`: {path.relative_to(ROOT)} defines no {name}")
     assert not bad, "docs/architecture.md cites names that do not exist:\n  " + "\n  ".join(bad)
+
+
+# --- the package's shape (issue 30) ----------------------------------------------------------------------
+
+#: Modules allowed at the top of rocci/ besides __init__.py, __main__.py and the subpackages (at most three).
+TOP_MODULES: frozenset[str] = frozenset()
+MAX_MODULE_LINES = 900
+MAX_FUNCTION_LINES = 120  # the body after the docstring
+
+
+def test_top_level_holds_the_facade_and_subpackages():
+    extra = sorted(p.name for p in (ROOT / "rocci").glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert set(extra) <= {f"{m}.py" for m in TOP_MODULES} and len(TOP_MODULES) <= 3, (
+        f"rocci/ holds {extra}: put new modules in a subpackage (docs/architecture.md, 'where new work goes')")
+
+
+def test_no_module_is_too_long():
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in _files()
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    assert not long, f"modules over {MAX_MODULE_LINES} lines; split them by named steps:\n  " + "\n  ".join(long)
+
+
+def _body_lines(node) -> int:
+    body = node.body
+    first = body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        if len(body) == 1:
+            return 0
+        first = body[1]
+    return node.end_lineno - first.lineno + 1
+
+
+def test_no_function_is_too_long():
+    long = []
+    for path in _files():
+        if _top(_module_name(path)) == "app_pages" or path.name == "app.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _body_lines(node) > MAX_FUNCTION_LINES:
+                long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {_body_lines(node)} lines")
+    assert not long, (f"functions over {MAX_FUNCTION_LINES} lines after the docstring; split them by named "
+                      "steps:\n  " + "\n  ".join(long))
+
+
+def _subpackage(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_no_private_name_crosses_subpackages():
+    """``from rocci.<a>.x import _y`` (or a private module ``rocci.<a>._x``) from another subpackage ``rocci.<b>``
+    is refused, except from ``rocci._core``: what two subpackages share lives in ``_core``."""
+    bad = []
+    for path in _files():
+        source = _module_name(path)
+        if _top(source) != "rocci":
+            continue
+        package = source if path.name == "__init__.py" else source.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if _top(module) != "rocci" or _under(module, "rocci._core"):
+                continue
+            if _subpackage(module) in ("", _subpackage(source)):
+                continue  # the facade, or inside one subpackage
+            private_module = any(part.startswith("_") for part in module.split(".")[2:])
+            names = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            if private_module or names:
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {source} imports "
+                           f"{module}:{','.join(names) or '*'}")
+    assert not bad, ("private names imported across subpackages (move what is shared into rocci._core or make "
+                     "it public):\n  " + "\n  ".join(bad))
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected components of more than one file in the import graph (lazy imports included)."""
+    local = _local_modules()
+    graph: dict[str, set[str]] = {m: set() for m in local}
+    for imp in _imports():
+        if imp.target in local and imp.target != imp.source:
+            graph[imp.source].add(imp.target)
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10_000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_between_files():
+    cycles = _cycles()
+    assert not cycles, "files that import each other (directly or around a loop):\n  " + "\n  ".join(
+        " <-> ".join(c) for c in cycles)
+
+
+def test_moved_module_paths_still_import_with_a_warning():
+    """rocci 0.2's module paths (issue 30 moved them) import the same module objects, each with a
+    DeprecationWarning naming the new path (in a fresh interpreter, so that none is imported yet)."""
+    from rocci._core.compat import MOVED
+
+    code = ("import warnings, importlib, rocci\n"
+            "from rocci._core.compat import MOVED\n"
+            "for old, new in sorted(MOVED.items()):\n"
+            "    with warnings.catch_warnings(record=True) as w:\n"
+            "        warnings.simplefilter('always')\n"
+            "        module = importlib.import_module(old)\n"
+            "    ok = module is importlib.import_module(new)\n"
+            "    warned = any(issubclass(x.category, DeprecationWarning) and new in str(x.message) for x in w)\n"
+            "    print(old, ok, warned)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines()]
+    assert [r[0] for r in rows] == sorted(MOVED)
+    assert all(r[1:] == ["True", "True"] for r in rows), out.stdout

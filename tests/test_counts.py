@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rocci.counts import joint_ge_counts, paired_cells, score_counts
+from rocci._core.counts import joint_ge_counts, paired_cells, score_counts
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import rocci
-from rocci.counts import PairedCounts, ScoreCounts
+from rocci._core.counts import PairedCounts, ScoreCounts
 
 
 def _raw(n=260, seed=3):
@@ -259,7 +259,7 @@ def test_vertical_montecarlo_band_draws_follow_the_exact_moments():
     """The Monte Carlo vertical band draws counts per distinct score (two multinomials): its resampled
     TPR at a level has the exact law's mean and standard deviation (eqs. 4.13–4.14)."""
     from rocci.bands.band import _mc_vertical_tpr
-    from rocci.counts import score_counts
+    from rocci._core.counts import score_counts
 
     y, a, _ = _raw(n=300, seed=6)
     pos = y == "churn"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from rocci.exact import (
+from rocci._core.exact import (
     BinomialMixture,
     binomial_cdf,
     binomial_pmf,
@@ -107,7 +107,7 @@ def test_binomial_quantile_of_a_tiny_tail():
     not 0. Checked against the exact CDF on both sides of k, at small and large m."""
     from scipy import stats
 
-    from rocci.exact import binomial_quantile
+    from rocci._core.exact import binomial_quantile
 
     for m, p in [(50, 0.3), (5000, 0.5), (200_000, 0.01), (10**6, 0.37)]:
         for q in (1e-17, 1e-14):
@@ -137,7 +137,7 @@ def test_binomial_lower_tails_against_40_digit_sums(m, n, x_num, j):
     I_{1−x}(m − j, j + 1) with 1 − x = (n − x_num)/n from the integers, within 5e-14 relative of
     40-digit values, and the same value through the table (_binomial_tails_by_column)."""
     mp = pytest.importorskip("mpmath")
-    from rocci.exact import _binomial_tails_by_column, _upper_tail
+    from rocci._core.exact import _binomial_tails_by_column, _upper_tail
 
     mp.mp.dps = 40
     x = mp.mpf(x_num) / n

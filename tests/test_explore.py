@@ -1,4 +1,4 @@
-"""Threshold explorer backend (rocci.explore): confusion matrix and indicators with intervals,
+"""Threshold explorer backend (rocci.confusion.explorer): confusion matrix and indicators with intervals,
 the Tanagra table, gain / precision-recall / reading-rate curves, threshold choosers, binomial test.
 
 Every interval is checked three ways: against a hand computation of its formula, against
@@ -23,7 +23,7 @@ from scipy import stats
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rocci  # noqa: E402
-from rocci.explore import INDICATORS  # noqa: E402
+from rocci.confusion.explorer import INDICATORS  # noqa: E402
 from reference import brute  # noqa: E402
 from reference.datasets import TINY, as_labels, mc_tied  # noqa: E402
 

@@ -7,10 +7,10 @@ import pytest
 from scipy import special
 
 import rocci
-from rocci._validation import _label_classes
+from rocci._core.inputs import _label_classes
 from rocci.compare.laws import difference_sign_probabilities
-from rocci.counts import score_counts
-from rocci.exact import (
+from rocci._core.counts import score_counts
+from rocci._core.exact import (
     compress_mixture,
     mixture_moments,
     mixture_quantile,
@@ -18,7 +18,7 @@ from rocci.exact import (
     order_statistic_law,
     order_statistic_laws,
 )
-from rocci.vertical import fpr_levels
+from rocci.roc.vertical import fpr_levels
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_order_statistic_runs_equal_the_cells_merged():
     """order_statistic_runs (only the edges where the value changes, the window's ends from the truncated
     mass) against order_statistic_laws' cells merged over runs of equal value: same runs, weights within
     1e-13; sorted and unsorted levels, m != n, one to many runs, quadrature levels (n = 5000)."""
-    from rocci.exact import order_statistic_runs
+    from rocci._core.exact import order_statistic_runs
 
     rng = np.random.default_rng(3)
     for trial in range(120):
@@ -93,7 +93,7 @@ def _random_mixtures(rng):
 def test_mixture_quantiles_by_table_any_guess():
     """The guess only saves evaluations: exact, wrong by a few, far off or at the ends, the same answers
     as the bisection from [0, m], which are mixture_quantile's."""
-    from rocci.exact import mixture_quantiles_by_table
+    from rocci._core.exact import mixture_quantiles_by_table
 
     rng = np.random.default_rng(11)
     for _ in range(30):
@@ -175,7 +175,7 @@ def test_vertical_ci_all_levels_equal_the_per_level_route(ties, m, method):
 
 def test_fpr_levels_default_equal_numpy_unique():
     """The default levels (sorted: the distinct ones where r changes) are np.unique's, dtype included."""
-    from rocci.vertical import DEFAULT_FPR
+    from rocci.roc.vertical import DEFAULT_FPR
 
     for m_neg in list(range(2, 400)) + [997, 1000, 1001, 4999, 10**6]:
         got = fpr_levels(None, m_neg)
@@ -191,7 +191,7 @@ def test_cdf_band_table_holds_the_band():
     the padding; rows at p = 0 and p = 1."""
     from scipy import stats
 
-    from rocci.exact import _PAD, _cdf_band_table
+    from rocci._core.exact import _PAD, _cdf_band_table
 
     rng = np.random.default_rng(23)
     for n, m in [(500, 500), (300, 700), (1000, 90), (40, 2000), (7, 3), (2, 20000)] + [
@@ -214,7 +214,7 @@ def test_cdf_band_table_holds_the_band():
 def test_mixture_quantiles_by_table_offsets_and_wide_rows(monkeypatch):
     """``offsets`` (the levels' first components, as vertical_ci has them) and the safeguard that redoes a
     row outwards from its mode (forced here for every row): the same quantiles as without."""
-    import rocci.exact as exact
+    import rocci._core.exact as exact
 
     rng = np.random.default_rng(31)
     for _ in range(30):

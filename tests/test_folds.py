@@ -22,7 +22,7 @@ from scipy import stats
 
 import rocci
 from rocci import InputError
-from rocci.folds import default_fold_thresholds
+from rocci.folds.cv import default_fold_thresholds
 
 # --------------------------------------------------------------------------
 # direct computation (loops, fractions)

@@ -10,7 +10,7 @@ import pytest
 
 import rocci
 from rocci import InputError
-from rocci.multiclass import class_columns, match_score_columns
+from rocci.folds.multiclass import class_columns, match_score_columns
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

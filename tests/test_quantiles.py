@@ -1,7 +1,7 @@
 """Binomial quantiles of the percentile interval: the CDF chain against the exact walk and SciPy.
 
-``rocci.intervals._chained_quantiles`` must return exactly
-``rocci.exact.binomial_quantile`` (the smallest ``k`` with
+``rocci._core.intervals._chained_quantiles`` must return exactly
+``rocci._core.exact.binomial_quantile`` (the smallest ``k`` with
 ``B(k; m, p) >= q − 1e-12``) and ``scipy.stats.binom.ppf`` on dense grids of
 ``(n, k, q)`` with ``p = k/n`` and ``m = n``: every ``k`` from 0 to ``n``,
 tiny and large ``n``, and levels from 1e-6 to 1 − 1e-6.
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rocci.exact import binomial_cdf, binomial_quantile
-from rocci.intervals import _CHAIN_MARGIN, _binomial_quantiles, _chained_quantiles, proportion_interval
+from rocci._core.exact import binomial_cdf, binomial_quantile
+from rocci._core.intervals import _CHAIN_MARGIN, _binomial_quantiles, _chained_quantiles, proportion_interval
 
 LEVELS = (1e-6, 0.0005, 0.0125, 0.0253, 0.05, 0.3, 0.5, 0.7, 0.95, 0.9747, 0.9875, 0.9995, 1 - 1e-6)
 
@@ -99,7 +99,7 @@ def test_percentile_interval_from_counts_equals_from_proportions(ties):
     # threshold_ci passes (tp, n_pos): the distinct proportions come from a presence table, not a sort;
     # the bounds must be those of the proportions themselves (dense counts, sparse counts, other m).
     from rocci import ScoreCounts
-    from rocci.intervals import _distinct_counts
+    from rocci._core.intervals import _distinct_counts
     rng = np.random.default_rng(11)
     for n in (600, 5_000, 40_000):
         y = rng.random(n) < 0.3

@@ -13,8 +13,8 @@ import pytest
 from scipy import special
 
 import rocci
-from rocci.counts import score_counts
-from rocci.exact import binomial_cdf, order_statistic_law
+from rocci._core.counts import score_counts
+from rocci._core.exact import binomial_cdf, order_statistic_law
 
 N = 1_000_000
 

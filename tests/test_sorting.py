@@ -1,4 +1,4 @@
-"""rocci._sorting.argsort_scores: a permutation sorting the scores, exactly as numpy.argsort promises.
+"""rocci._core.sorting.argsort_scores: a permutation sorting the scores, exactly as numpy.argsort promises.
 
 The packed-key sort is only right if its repair of rows that share the key's
 high bits is right, so the repair is forced on (small sizes, no tie guess) and
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rocci._sorting as sorting
-from rocci._sorting import argsort_scores
+import rocci._core.sorting as sorting
+from rocci._core.sorting import argsort_scores
 
 
 def assert_sorts(x):

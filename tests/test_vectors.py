@@ -16,7 +16,7 @@ from scipy import optimize, stats
 
 import rocci
 from rocci.coverage import threshold_coverage
-from rocci.intervals import axis_alpha, proportion_interval
+from rocci._core.intervals import axis_alpha, proportion_interval
 
 # shared/ lies beside the repository (../shared from the project root).
 VECTORS_PATH = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "vectors.json"

@@ -1,11 +1,11 @@
-"""rocci.worlds.worlds_in_bands: which random bootstrap worlds stay inside a simultaneous or a pointwise band."""
+"""rocci.coverage.worlds.worlds_in_bands: which random bootstrap worlds stay inside a simultaneous or a pointwise band."""
 
 from __future__ import annotations
 
 import numpy as np
 
 import rocci
-from rocci.worlds import _resamples, worlds_in_bands
+from rocci.coverage.worlds import _resamples, worlds_in_bands
 
 
 def _data(n=300, seed=4):

@@ -255,7 +255,7 @@ def table_html(frame: pd.DataFrame, *, title: str = "", file_stem: str = "rocci_
 
 
 def _csv_link(frame: pd.DataFrame, index: bool, title: str, file_stem: str) -> str:
-    from .download import csv_bytes  # the same neutralised CSV as the page's download button
+    from .csv import csv_bytes  # the same neutralised CSV as the page's download button
 
     n_cells = len(frame) * max(1, frame.shape[1] + int(index))
     rows = f"{len(frame):,} row" + ("" if len(frame) == 1 else "s")

@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from .._results import _FrameResult
-from .._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m, format_value
-from ..counts import ScoreCounts
-from ..exact import BinomialMixture
-from ..vertical import fpr_levels, vertical_ci
+from .._core.results import _FrameResult
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
+from .._core.counts import binary_counts
+from .._core.counts import ScoreCounts
+from .._core.exact import BinomialMixture
+from ..roc.vertical import fpr_levels, vertical_ci
 from .recursion import PartialSums
 from .region import band_area, band_envelope
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_confidence_level
+from .._core.inputs import check_confidence_level
 
 __all__ = ["Boxes", "campbell_ks_band", "working_hotelling_band", "band_boxes", "pointwise_band"]
 
@@ -114,7 +114,7 @@ def pointwise_band(pos, neg, *, confidence_level=0.95) -> Boxes:
     level = check_confidence_level(confidence_level)
     tpr, fpr = _rates(pos, neg)
     z = float(special.ndtri(0.5 + np.sqrt(level) / 2))
-    from ..intervals import _wilson
+    from .._core.intervals import _wilson
 
     tl, th = _wilson(tpr, np.size(pos), z)
     fl, fh = _wilson(fpr, np.size(neg), z)

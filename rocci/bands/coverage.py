@@ -18,8 +18,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError, check_confidence_level
-from .. import populations as P
+from .._core.inputs import InputError, check_confidence_level
+from ..coverage import populations as P
 from .band import roc_band
 from .baselines import band_boxes, campbell_ks_band, pointwise_band, working_hotelling_band
 from .region import band_area, curve_inside
@@ -69,7 +69,7 @@ def simulate_band_coverage(populations=None, ns=(50, 200, 1000), *, methods=tupl
     ----------
     populations : dict of name -> Population, optional
         Default: the dispersion setup's binormal populations
-        (:func:`rocci.populations.binormal`, ``G+ = N(θ, 3.75)``,
+        (:func:`rocci.coverage.populations.binormal`, ``G+ = N(θ, 3.75)``,
         ``G− = N(−θ, 3)``) at ``θ = 0.75`` and ``θ = 3``.
     ns : sequence of int
         Instances per class (``n+ = n− = n``).

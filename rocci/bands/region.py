@@ -91,7 +91,7 @@ def curve_inside(roc, fpr_low, fpr_high, tpr_low, tpr_high, *, tol: float = 1e-1
     ----------
     roc : callable
         ``roc(x)`` for an array of FPRs, non-decreasing (e.g.
-        :meth:`rocci.populations.Population.roc`).
+        :meth:`rocci.coverage.populations.Population.roc`).
     """
     lo_x, upper, hi_x, lower = _prepare(fpr_low, fpr_high, tpr_low, tpr_high)
     if np.any(roc(np.clip(lo_x, 0, 1)) > upper + tol):

@@ -6,9 +6,11 @@ import numpy as np
 
 from dataclasses import dataclass
 
-from .._validation import InputError, check_labels, check_scores, paired_input, split_by_class
-from ..counts import PairedCounts, ScoreCounts, score_counts
-from ..threshold import _as_float_array, thresholds_for_total_positive_rate
+from .._core.inputs import InputError, check_labels, check_scores, split_by_class
+from .._core.counts import paired_input
+from .._core.counts import PairedCounts, ScoreCounts, score_counts
+from ..roc.threshold import thresholds_for_total_positive_rate
+from .._core.inputs import _as_float_array
 
 
 #: Probability per tail of ``S = A + B`` (and of ``A | S``) left out of the
@@ -74,7 +76,7 @@ class _PairedClasses:
         return score_counts(self.pos[which], self.neg[which])
 
     def ranked(self, which: int):
-        """What :func:`~rocci.threshold.thresholds_for_total_positive_rate` reads of one model (``n_pos``,
+        """What :func:`~rocci.roc.threshold.thresholds_for_total_positive_rate` reads of one model (``n_pos``,
         ``n_neg``, ``score_at_rank``): the model's counts, or for raw scores one sort of both classes'."""
         return self.model(which) if self.table is not None else _Pooled(self.pos[which], self.neg[which])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..counts import _ge_grid
+from .._core.counts import _ge_grid
 
 
 def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.ndarray, np.ndarray]:
@@ -13,7 +13,7 @@ def grid_cells(a: np.ndarray, b: np.ndarray, ta, tb, weights=None) -> tuple[np.n
     ``n_a[i, j] = #{k : a_k >= ta[i]} − C[i, j]`` (model a positive, model b
     negative) and ``n_b[i, j] = #{k : b_k >= tb[j]} − C[i, j]``, with
     ``C[i, j] = #{k : a_k >= ta[i] and b_k >= tb[j]}`` from one 2-D cumulative
-    histogram (:func:`rocci.counts.joint_ge_counts`; its row and column 0 give the margins).  ``a`` and ``b`` are one
+    histogram (:func:`rocci._core.counts.joint_ge_counts`; its row and column 0 give the margins).  ``a`` and ``b`` are one
     class's scores, one entry per instance (``weights`` None), or the rows of a
     :class:`~rocci.PairedCounts` table with ``weights`` their counts in this
     class: each row then counts ``weights[k]`` instances, and the table is never

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._results import ConfidenceInterval, _FrameResult
-from .._validation import InputError, check_choice, check_confidence_level
-from .._sorting import argsort_scores
-from ..counts import PairedCounts
+from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.inputs import InputError, check_choice, check_confidence_level
+from .._core.sorting import argsort_scores
+from .._core.counts import PairedCounts
 from ._common import COMPARE_AUC_METHODS, _check_paired, _paired_classes
 
 @dataclass(repr=False)
@@ -76,11 +76,11 @@ class AucComparison(_FrameResult):
 def _sorted_placements(scores, mask, n_pos: int, n_neg: int):
     """DeLong placement values of each positive and each negative, in the order of the model's scores.
 
-    One sort of all ``n`` scores (:func:`rocci._sorting.argsort_scores`): in each run of tied scores, the negatives
+    One sort of all ``n`` scores (:func:`rocci._core.sorting.argsort_scores`): in each run of tied scores, the negatives
     below the run and in it give each positive's
     ``V10 = (2·#{neg < x} + #{neg = x})/(2n−)``, and the positives above and in
     it each negative's ``V01 = (2·#{pos > y} + #{pos = y})/(2n+)`` (the same
-    integers and divisions as :func:`rocci.roc._placements`).  The AUC is
+    integers and divisions as :func:`rocci.roc.curve._placements`).  The AUC is
     ``(#{pairs ordered} + ½·#{tied pairs})/(n+·n−)`` from integer counts.
 
     Returns ``(ids_pos, v10, ids_neg, v01, auc)``: the instances (indices

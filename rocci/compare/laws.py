@@ -6,7 +6,7 @@ import numpy as np
 from scipy import special, stats
 
 
-from ..exact import _boost_binom_cdf, _boost_binom_pmf, _boost_binom_sf
+from .._core.exact import _boost_binom_cdf, _boost_binom_pmf, _boost_binom_sf
 from ._common import SATURATION, WINDOW_EPS, _BLOCK, _SEGMENT
 
 def _s_window(m: int, n_ab, n_c, n: int, eps: float):

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._results import _FrameResult
-from .._validation import InputError
+from .._core.results import _FrameResult
+from .._core.inputs import InputError
 from ._common import _paired_classes, _scalar_threshold
 
 

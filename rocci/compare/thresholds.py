@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._results import ConfidenceInterval, _FrameResult
-from .._validation import check_choice, check_confidence_level, check_m
-from ..counts import paired_cells_by_class
+from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.inputs import check_choice, check_confidence_level, check_m
+from .._core.counts import paired_cells_by_class
 from ._common import GAMMAS, PAIRED_REGIONS, _check_thresholds, _paired_classes, _threshold_pairs
 from .laws import _dominance, difference_pmf, difference_sign_probabilities_by_class, paired_score_interval
 
@@ -357,7 +357,7 @@ def dominance_map(y_true, score_a=None, score_b=None, *, thresholds_a, threshold
     For every pair ``(t_a, t_b)`` of the grid, ``f1`` = P(model a dominates
     b strictly) and ``f2`` the reverse (eq. 4.5, see
     :func:`compare_thresholds`).  All cell counts come from one 2-D
-    cumulative histogram per class (:func:`rocci.counts.joint_ge_counts`,
+    cumulative histogram per class (:func:`rocci._core.counts.joint_ge_counts`,
     O(n log n + P·Q)); the probabilities are computed once per distinct
     ``(n_a, n_b)`` in one vectorised pass, and pairs that a Chernoff bound
     decides to within 1e-20 cost nothing.  A 50 × 50 grid at n = 10⁵ takes

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InputError, check_m, format_value
+from .._core.inputs import InputError, _check_add, _real, check_m, format_value  # noqa: F401  (_check_add: cost's)
 
 
 BOOTSTRAPS = ("stratified", "full")
@@ -26,7 +26,7 @@ COST_METHODS = ("agresti-coull", "wald", "percentile")
 
 #: Pseudo-count per confusion cell for one model (Agresti–Coull; thesis §5.4,
 #: table 5.1): the default ``add`` of :func:`cost_ci` and of
-#: :func:`rocci.explore.confusion_at`.
+#: :func:`rocci.confusion.explorer.confusion_at`.
 AGRESTI_ADD = 2.0
 
 #: Pseudo-count per paired cell for two models (Agresti–Min; thesis §5.4,
@@ -39,18 +39,6 @@ TIE_TOL = 1e-12
 
 #: Default grid of operating points.
 DEFAULT_W = np.linspace(0.0, 1.0, 101)
-
-
-def _real(name: str, value: Any) -> np.ndarray:
-    if isinstance(value, (str, bytes)) or value is None:
-        raise InputError(f"{name} ({value!r}) must be a number.")
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} ({value!r}) must be a number.") from None
-    if not np.isfinite(arr).all():
-        raise InputError(f"{name} ({value!r}) must be a finite number.")
-    return arr
 
 
 def _check_w(w: Any) -> np.ndarray:
@@ -95,13 +83,6 @@ def _check_thresholds(name: str, thresholds: Any, n_w: int) -> np.ndarray:
             "give one threshold for all w, or one per w (and pass w explicitly)."
         )
     return arr
-
-
-def _check_add(add: Any) -> float:
-    value = _real("add", add)
-    if value.ndim != 0 or value < 0:
-        raise InputError(f"add ({add!r}) must be a non-negative number of pseudo-counts, e.g. 2 or 0.5.")
-    return float(value)
 
 
 def _check_full_m(m: Any, n: int) -> int:

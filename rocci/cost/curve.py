@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, binary_counts
+from .._core.inputs import InputError
+from .._core.counts import binary_counts
 from ._common import _check_w, _real
 from .hull import _Envelope
 from .results import CostCurve

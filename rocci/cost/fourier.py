@@ -10,7 +10,7 @@ import numpy as np
 from scipy import fft as sfft
 from scipy import stats
 
-from .._validation import InputError
+from .._core.inputs import InputError
 from ._common import TIE_TOL
 from .lattice import (
     _FOURIER_EPS,

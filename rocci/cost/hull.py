@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..counts import ScoreCounts
+from .._core.counts import ScoreCounts
 from ._common import TIE_TOL
 
 

@@ -7,7 +7,8 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import binary_counts, check_choice, check_confidence_level
+from .._core.inputs import check_choice, check_confidence_level
+from .._core.counts import binary_counts
 from ._common import (
     AGRESTI_ADD,
     BOOTSTRAPS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ..exact import QUANTILE_TOL
+from .._core.exact import QUANTILE_TOL
 from ._common import TIE_TOL
 
 
@@ -253,7 +253,7 @@ class _Lattice:
         evaluation), down to an interval shorter than the tie tolerance; the value returned is the
         lattice point (a row's ``a·x + b·y`` of positive probability) where the
         CDF crosses ``q``.  The CDF counts as reaching ``q`` within
-        :data:`rocci.exact.QUANTILE_TOL`, as everywhere in rocci.
+        :data:`rocci._core.exact.QUANTILE_TOL`, as everywhere in rocci.
         """
         qs = np.atleast_1d(np.asarray(qs, dtype=np.float64))
         target = qs - QUANTILE_TOL

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import (check_choice, check_confidence_level, check_labels, check_scores, paired_input,
-                           split_by_class)
-from ..counts import PairedCounts, joint_ge_counts, score_counts
+from .._core.inputs import check_choice, check_confidence_level, check_labels, check_scores, split_by_class
+from .._core.counts import paired_input
+from .._core.counts import PairedCounts, joint_ge_counts, score_counts
 from ._common import (
     AGRESTI_MIN_ADD,
     BOOTSTRAPS,
@@ -59,13 +59,13 @@ def _paired_classes(y_true, score_a, score_b, pos_label):
 
 def _paired_cells(a, b, weights, counts_a, counts_b, ta, tb, positives):
     """Paired cells of one class at threshold pairs ``(ta[p], tb[p])``, as
-    :func:`rocci.counts.paired_cells`, from the class's scores ``a``, ``b`` and
+    :func:`rocci._core.counts.paired_cells`, from the class's scores ``a``, ``b`` and
     the models' counts ``counts_a``, ``counts_b`` (no sort of the class's
     scores again).
 
     ``n_both[p] = Σ_k w_k·1{a_k >= ta[p], b_k >= tb[p]}`` (``w_k = 1`` per
     instance, or a pair row's count: one weighted 2-D histogram,
-    :func:`rocci.counts.joint_ge_counts`); ``n_a = n_{a >= ta} − n_both`` and
+    :func:`rocci._core.counts.joint_ge_counts`); ``n_a = n_{a >= ta} − n_both`` and
     ``n_b = n_{b >= tb} − n_both``, with the one-model counts ``n_{a >= ta}``
     read off ``counts_a`` (binary searches of its sorted scores or of its
     distinct scores' cumulative counts).

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._results import _FrameResult
-from .._validation import InputError
+from .._core.results import _FrameResult
+from .._core.inputs import InputError
 from ._common import _check_w, _scales, _stored_sizes
 from .fourier import _paired_law
 from .lattice import _single_law

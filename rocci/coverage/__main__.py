@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .._validation import InputError
+from .._core.inputs import InputError
 from .experiments import list_experiments, run_experiment
 
 

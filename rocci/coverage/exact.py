@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import InputError, check_choice, check_confidence_level
+from .._core.inputs import InputError, check_choice, check_confidence_level
 from ..compare import paired_score_interval
-from ..exact import binomial_pmf
-from ..intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
+from .._core.exact import binomial_pmf
+from .._core.intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
 
 __all__ = [
     "CoverageResult",
@@ -168,7 +168,7 @@ def threshold_coverage_curve(population, n_pos, n_neg, rates, *, confidence_leve
     """Exact coverage of threshold-averaging regions along the total positive rate.
 
     For each rate ``q`` the true threshold solves ``π·TPR(t) + (1 − π)·FPR(t) = q``
-    (:meth:`rocci.populations.Population.threshold_for_rate`); the region's
+    (:meth:`rocci.coverage.populations.Population.threshold_for_rate`); the region's
     coverage is ``cov_TPR·cov_FPR`` (see :func:`axis_coverage`).
 
     Returns
@@ -342,7 +342,7 @@ def cost_coverage(population, n_pos, n_neg, w, *, confidence_level=0.9, method="
     """Exact coverage of cost intervals at fixed thresholds (thesis §5.3, figs 5.1, 5.2, 5.7–5.9).
 
     At each operating point ``w`` the threshold is the true cost minimiser
-    (:meth:`rocci.populations.Population.optimal_threshold`) unless
+    (:meth:`rocci.coverage.populations.Population.optimal_threshold`) unless
     ``thresholds`` are given; the test set has ``n+`` positives and ``n−``
     negatives, so ``FN ~ Bin(n+, 1 − TPR)`` and ``FP ~ Bin(n−, FPR)``
     independently, and

@@ -17,8 +17,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError
-from .. import populations as P
+from .._core.inputs import InputError
+from . import populations as P
 from .exact import cost_coverage, paired_threshold_coverage, threshold_coverage_curve
 from .pr import PR_METHODS, simulate_precision_coverage
 from .simulate import (

@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import InputError, check_choice, check_confidence_level
+from .._core.inputs import InputError, check_choice, check_confidence_level
 from ..precision import precision_ci
-from ..precision._laws import score_interval
+from ..precision import score_interval
 from ..precision.recall import recall_levels
 from .simulate import Progress, _check_n, _check_reps, _summary, _tell
 
@@ -63,7 +63,7 @@ def true_precision_at_recall(population, recall, *, prior=None) -> np.ndarray:
 
     Parameters
     ----------
-    population : rocci.populations.Population
+    population : rocci.coverage.populations.Population
     recall : array_like
         Recall values in (0, 1].
     prior : float, optional

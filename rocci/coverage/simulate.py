@@ -25,12 +25,12 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import InputError, check_choice, check_confidence_level
+from .._core.inputs import InputError, check_choice, check_confidence_level
 from ..compare import compare_vertical, paired_score_interval
 from ..cost import cost_ci
-from ..exact import QUANTILE_TOL
-from ..intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
-from ..vertical import fpr_levels, vertical_ci
+from .._core.exact import QUANTILE_TOL
+from .._core.intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
+from ..roc.vertical import fpr_levels, vertical_ci
 from .baselines import bootstrap_vertical_interval, kernel_vertical_interval
 from .exact import COST_FORMULAS, COST_INTERVALS, cost_interval, paired_cost_interval
 
@@ -247,7 +247,7 @@ def simulate_paired_cost_coverage(pair, n_pos, n_neg, w, *, confidence_level=0.9
 
     Each model sits at its own true cost minimiser; per class the discordant
     cells ``(A, B)`` are trinomial with the copula's cell probabilities
-    (:meth:`rocci.populations.CorrelatedPair.cells`), drawn directly; the
+    (:meth:`rocci.coverage.populations.CorrelatedPair.cells`), drawn directly; the
     target is ``ΔC = C_a − C_b = w(TPR_b − TPR_a) + (1 − w)(FPR_a − FPR_b)``.
     Four counts per test set make the exact sum a 4-fold one, hence simulation.
 
@@ -405,7 +405,7 @@ def paired_percentile_bounds(res, alpha: float) -> tuple[np.ndarray, np.ndarray]
 
     The rule of :func:`rocci.compare_vertical` with ``method="percentile"``: the
     smallest value whose CDF reaches ``α/2`` (resp. ``1 − α/2``), up to
-    :data:`rocci.exact.QUANTILE_TOL`.
+    :data:`rocci._core.exact.QUANTILE_TOL`.
     """
     lo, hi = np.empty(len(res.r)), np.empty(len(res.r))
     for j in range(len(res.r)):

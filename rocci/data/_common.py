@@ -8,7 +8,7 @@ from typing import Any, Hashable, Iterable
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError
+from .._core.inputs import InputError
 
 
 # Names are compared after lower-casing and removing spaces, '-', '_' and '.'.

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError
+from .._core.inputs import InputError
 from ._common import _check_column, _check_scalar, _is_numeric, _preview, _py
 from .guess import label_values, suggest_pos_label
 
@@ -440,7 +440,7 @@ def summarize_counts(counts) -> pd.DataFrame:
         from the distinct scores and their numbers of positives and negatives
         (means weighted by the counts); nothing is expanded to one row per instance.
     """
-    from ..counts import ScoreCounts
+    from .._core.counts import ScoreCounts
 
     records = []
     for name, c in dict(counts).items():

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError
+from .._core.inputs import InputError
 from ._common import _check_column, _check_scalar, _preview, _py
 from .guess import guess_columns
 

@@ -1,4 +1,4 @@
-"""Plotly figure builders for the threshold explorer (:mod:`rocci.explore` results).
+"""Plotly figure builders for the threshold explorer (:mod:`rocci.confusion.explorer` results).
 
 Like :mod:`rocci.plots`, nothing here computes a statistic: the curves come
 from :func:`rocci.gain_curve`, :func:`rocci.precision_recall_curve` and

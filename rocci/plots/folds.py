@@ -2,7 +2,7 @@
 
 Like :mod:`rocci.plots`, nothing here computes a statistic: per-fold curves,
 fold averages and their spreads, t-tests, one-vs-rest curves and intervals
-come from :mod:`rocci.folds` and :mod:`rocci.multiclass` results as they are.
+come from :mod:`rocci.folds.cv` and :mod:`rocci.folds.multiclass` results as they are.
 The only arithmetic is drawing arithmetic (error-bar lengths from interval
 ends, the vertices of long curves to draw).
 """

@@ -19,6 +19,7 @@
   bootstrap law has not been derived: it is a sum of ratios at every threshold).
 """
 
+from ._laws import score_interval  # noqa: F401  (the score interval on exact moments: rocci.coverage.pr)
 from ._metrics import METRICS, UNDEFINED
 from ._results import FPRAtRecallComparison, MetricCI, PrecisionComparison, RecallPrecisionCI
 from .average import AveragePrecision, average_precision

@@ -43,7 +43,7 @@ import numpy as np
 
 from functools import lru_cache
 
-from ..exact import binomial_cdf, binomial_pmf
+from .._core.exact import binomial_cdf, binomial_pmf
 from ._laws import ENUM_CELLS, Law, MonotoneLattice, StaircaseLattice, binomial_window
 from ._metrics import defined_stratified_value, metric_value, stratified_value
 
@@ -65,7 +65,7 @@ DISTRIBUTION_CELLS = 60_000_000
 
 def _check_size(cells: int, what: str, advice: str | None = None) -> None:
     if cells > MAX_CELLS:
-        from .._validation import InputError
+        from .._core.inputs import InputError
 
         raise InputError(
             f"The exact law of {what} here has {cells:,} cells of bootstrap counts, more than the "
@@ -77,7 +77,7 @@ def _check_size(cells: int, what: str, advice: str | None = None) -> None:
 
 def _check_distribution(cells: int) -> None:
     if cells > DISTRIBUTION_CELLS:
-        from .._validation import InputError
+        from .._core.inputs import InputError
 
         raise InputError(
             f"This exact law has {cells:,} cells of bootstrap counts, more than the {DISTRIBUTION_CELLS:,} "

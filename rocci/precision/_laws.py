@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ..exact import QUANTILE_TOL, binomial_pmf
+from .._core.exact import QUANTILE_TOL, binomial_pmf
 
 #: Probability per tail of a binomial left out of its window.
 CELL_EPS = 1e-17
@@ -130,7 +130,7 @@ class Law:
         return float(np.sqrt(max(float(self.probs @ (self.values - mu) ** 2), 0.0)))
 
     def quantile(self, q: float) -> float:
-        """Smallest value whose CDF reaches ``q`` (within :data:`rocci.exact.QUANTILE_TOL`)."""
+        """Smallest value whose CDF reaches ``q`` (within :data:`rocci._core.exact.QUANTILE_TOL`)."""
         if not self.values.size:
             return np.nan
         i = int(np.argmax(self._cdf >= q - QUANTILE_TOL))
@@ -510,7 +510,7 @@ class SaturatedMixture:
     is much wider than one binomial (the threshold's spread dominates, e.g. at high recall) most components
     are saturated at any ``l``.
 
-    :meth:`quantile` is :func:`rocci.exact.mixture_quantile`'s search (the smallest ``l`` with
+    :meth:`quantile` is :func:`rocci._core.exact.mixture_quantile`'s search (the smallest ``l`` with
     ``F(l) >= q − QUANTILE_TOL``; a Cornish–Fisher guess, then pmf ratios one lattice step at a time,
     refreshed every 16 steps) with the walk limited to :data:`WALK` steps; farther quantiles are bracketed by
     CDF evaluations (steps from the normal approximation, doubled) and the bracket bisected down to a walk.
@@ -526,7 +526,7 @@ class SaturatedMixture:
         self.total = float(self.w.sum())
 
     def cdf(self, l: int) -> float:
-        """``P(X <= l)`` (unnormalised weights, as :meth:`rocci.exact.BinomialMixture.cdf`), with
+        """``P(X <= l)`` (unnormalised weights, as :meth:`rocci._core.exact.BinomialMixture.cdf`), with
         ``B(l; m, q) = 1 − I_q(l + 1, m − l)`` for the components not saturated at ``l``."""
         if l < 0:
             return 0.0
@@ -744,17 +744,17 @@ ANCHOR_CELLS = 32
 
 
 def order_statistic_weights(r, m: int, n: int):
-    """:func:`rocci.exact.order_statistic_laws` (the law of the index ``K`` of the r-th largest of ``m`` draws
+    """:func:`rocci._core.exact.order_statistic_laws` (the law of the index ``K`` of the r-th largest of ``m`` draws
     from ``n`` sorted values, at many levels ``r``): the same windows, quadrature rules and truncated mass;
     the levels integrated by Gauss–Legendre quadrature take the Beta(r, m − r + 1) density at the nodes from
     a boost pmf every :data:`ANCHOR_CELLS` cells and, between them, the ratio of the density at the same node
     of consecutive cells, ``f(x + 1/n)/f(x) = exp((r − 1)·log1p(1/(n·x)) + (m − r)·log1p(−1/(n·(1 − x))))``
     (each log-ratio to ~2e-16, so the densities to ~1e-14 relative, ten times fewer boost calls).  The
-    other levels are :func:`rocci.exact.order_statistic_laws`'s.
+    other levels are :func:`rocci._core.exact.order_statistic_laws`'s.
 
-    Returns ``k, weights, offsets, truncated`` as :func:`rocci.exact.order_statistic_laws`.
+    Returns ``k, weights, offsets, truncated`` as :func:`rocci._core.exact.order_statistic_laws`.
     """
-    from ..exact import WINDOW_EPS, _gauss_legendre, _gl_order, _order_statistic_windows, order_statistic_laws
+    from .._core.exact import WINDOW_EPS, _gauss_legendre, _gl_order, _order_statistic_windows, order_statistic_laws
 
     r = np.asarray(r, dtype=np.int64).ravel()
     levels, inverse = np.unique(r, return_inverse=True)

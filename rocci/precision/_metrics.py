@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, check_choice, format_value
+from .._core.inputs import InputError, check_choice, format_value
 
 #: Metrics of :func:`rocci.precision.metric_ci`.
 METRICS = ("precision", "recall", "specificity", "npv", "f1", "fbeta", "mcc", "accuracy",

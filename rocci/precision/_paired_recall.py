@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError
-from ..counts import PairedCounts, ScoreCounts, _at_rank, joint_ge_counts
-from ..exact import binomial_pmf, order_statistic_law
+from .._core.inputs import InputError
+from .._core.counts import PairedCounts, ScoreCounts, _at_rank, joint_ge_counts
+from .._core.exact import binomial_pmf, order_statistic_law
 from ._laws import CELL_EPS, Law, bernstein_bounds, window_tails
 
 #: Largest grid of ``(FP*_a, FP*_b)`` cells built for one recall level (≈ 0.5 GB with the work arrays).
@@ -121,7 +121,7 @@ def threshold_blocks(data: PairedClasses, r: int, m_pos: int):
     the negatives at or above each block's threshold and ``c[i, j]`` those above both; or None where the
     series does not apply (no known case).
     """
-    from ..compare.vertical import _joint_cdf_series, _rank_cdf
+    from .._core.paired_order import _joint_cdf_series, _rank_cdf
 
     n_pos = data.n_pos
     k_win, _, _ = order_statistic_law(r, m_pos, n_pos)
@@ -156,7 +156,7 @@ MAX_EXPANDED = 5_000_000
 def _rank_blocks(data: PairedClasses, r: int, m_pos: int, k_win, t_a, t_b, ge_a, ge_b):
     """:func:`threshold_blocks` by :func:`rocci.compare.vertical._joint_threshold_law` (the quadrature over
     model A's order statistic), rank by rank, the ranks with the same negatives above merged."""
-    from ..compare.vertical import _joint_threshold_law, _stable_rank_desc
+    from .._core.paired_order import _joint_threshold_law, _stable_rank_desc
 
     if data.n_pos > MAX_EXPANDED:
         raise InputError(
@@ -170,7 +170,7 @@ def _rank_blocks(data: PairedClasses, r: int, m_pos: int, k_win, t_a, t_b, ge_a,
     with np.errstate(all="ignore"):
         w = _joint_threshold_law(rank_b_by_a, data.n_pos, m_pos, r, k_win)
     if not np.isfinite(w).all():  # (e.g. reversed rankings) the multinomial formula, pair of ranks by pair
-        from ..compare.vertical import _joint_cdf
+        from .._core.paired_order import _joint_cdf
 
         if (k_win.size + 1) ** 2 * (m_pos + 1) ** 2 > 2 * 10**9:
             raise InputError(
@@ -242,7 +242,7 @@ class _Krawtchouk:
     def __init__(self, m: int, share: np.ndarray, lo: np.ndarray, hi: np.ndarray, frame=None):
         """Columns ``t`` are the points ``lo_i + t`` of each row's window, or with ``frame = (u0, width)`` the
         points ``u0 + t`` of a common grid (0 outside each row's window)."""
-        from ..compare.vertical import _krawtchouk_stable_degree
+        from .._core.paired_order import _krawtchouk_stable_degree
 
         if frame is None:
             width = int((hi - lo).max()) + 1 if share.size else 1
@@ -300,7 +300,7 @@ class _Krawtchouk:
     def _dual_part(self, rows, top: int, fwd):
         """:meth:`extend` for the rows ``rows``, degrees ``0 … top − 1``: the dual values where the forward
         recurrence stops (0 elsewhere) and each point's last degree covered by one of the two."""
-        from ..compare.vertical import _krawtchouk_stable_degree
+        from .._core.paired_order import _krawtchouk_stable_degree
 
         big_n = self.m
         share = self.p[rows, 0]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._results import _FrameResult
+from .._core.results import _FrameResult
 
 __all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison", "LawBuilders"]
 

@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._results import _FrameResult
-from .._validation import InputError, binary_counts, check_choice, check_confidence_level
+from .._core.results import _FrameResult
+from .._core.inputs import InputError, check_choice, check_confidence_level
+from .._core.counts import binary_counts
 
 __all__ = ["average_precision", "AveragePrecision"]
 

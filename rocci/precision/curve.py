@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import binary_counts
+from .._core.counts import binary_counts
 
 __all__ = ["pr_curve"]
 

@@ -22,10 +22,11 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._results import _FrameResult
-from .._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from ..exact import binomial_pmf
-from ..threshold import thresholds_for_total_positive_rate
+from .._core.results import _FrameResult
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
+from .._core.counts import binary_counts
+from .._core.exact import binomial_pmf
+from ..roc.threshold import thresholds_for_total_positive_rate
 from ._laws import Law, binomial_window
 from ._results import _law_of
 from .metrics import BOOTSTRAPS, _check_thresholds, _full_m, _interval, metric_ci

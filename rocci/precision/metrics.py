@@ -20,8 +20,8 @@ from functools import partial
 import numpy as np
 from scipy import special
 
-from .._validation import (InputError, binary_counts, check_choice, check_confidence_level, check_m,
-                           format_value)
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
+from .._core.counts import binary_counts
 from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
 from ._laws import Law, score_interval
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value

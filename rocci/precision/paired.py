@@ -2,7 +2,7 @@
 
 **At threshold pairs** ``(t_a, t_b)`` (stratified bootstrap).  Among the
 positives, ``c+`` are called positive by both models, ``a+`` by A only and
-``b+`` by B only (:func:`rocci.counts.paired_cells`); likewise ``c−, a−, b−`` among
+``b+`` by B only (:func:`rocci._core.counts.paired_cells`); likewise ``c−, a−, b−`` among
 the negatives.  A bootstrap draw of a positive falls in these cells with
 probabilities ``(c+, a+, b+)/n+``, so
 
@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores, paired_input
-from ..counts import PairedCounts, joint_ge_counts, paired_cells
-from ..exact import binomial_pmf, order_statistic_law
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
+from .._core.counts import paired_input
+from .._core.counts import PairedCounts, joint_ge_counts, paired_cells
+from .._core.exact import binomial_pmf, order_statistic_law
 from ._cells import MAX_CELLS, _check_size
 from ._laws import CELL_EPS, Law, bernstein_window, binomial_window
 from ._metrics import check_metric, merge_rtol, metric_value
@@ -147,18 +148,9 @@ def _threshold_law(metric, beta2, cells_pos, cells_neg, n_pos, n_neg, m_pos, m_n
                merge_atol=_DELTA_ATOL)
 
 
-def _vertical_paired():
-    """compare_vertical's module (``rocci.compare.vertical``; ``rocci.vertical_paired`` before 0.3)."""
-    try:
-        from ..compare import vertical as module
-        module._PairedData  # noqa: B018 - the package, not a function of that name
-    except (ImportError, AttributeError):
-        from .. import vertical_paired as module
-    return module
-
-
 def _recall_law(ctx, neg_a, neg_b, r: int, metric: str, n_pos: int, n_neg: int, m_pos: int, m_neg: int) -> Law:
-    _joint_threshold_law = _vertical_paired()._joint_threshold_law
+    from .._core.paired_order import _joint_threshold_law
+
     k_win, p_k, trunc_k = order_statistic_law(r, m_pos, n_pos)
     t_a, t_b = ctx.s_a_desc[k_win - 1], ctx.s_b_desc[k_win - 1]
     ge_a = n_neg - np.searchsorted(ctx.sorted_pos_a, t_a, side="left")

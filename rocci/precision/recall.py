@@ -13,14 +13,14 @@ is ``r/(r + FP*)``, whose law is the binomial mixture
 ``P(prec* = r/(r + f)) = Σ_k P(T_r = s_k) · b(f; m−, q_k)``,
 
 the law of :func:`rocci.vertical_ci` with the classes' roles swapped and the
-map ``f ↦ r/(r + f)`` applied.  The kernels are rocci.exact's, made faster for this
+map ``f ↦ r/(r + f)`` applied.  The kernels are rocci._core.exact's, made faster for this
 use with the same results (``tests/precision/test_fast_routes.py``):
 
 * the order statistic's law of every level at once
   (:func:`rocci.precision._laws.order_statistic_weights`: the Gauss–Legendre densities from
   anchored ratios);
 * the percentile bounds by :class:`rocci.precision._laws.SaturatedMixture` (the quantile search
-  of :func:`rocci.exact.mixture_quantile`, incomplete beta functions only for the components
+  of :func:`rocci._core.exact.mixture_quantile`, incomplete beta functions only for the components
   whose binomial is not saturated at the point, a Newton step instead of a bisection from 0
   when the first guess is far), searched in the interpolated mixture of
   :func:`rocci.precision._laws.interpolated_mixtures` (a few nodes per standard deviation of one
@@ -39,9 +39,10 @@ import math
 import numpy as np
 from scipy import special
 
-from .._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from ..counts import ScoreCounts, _at_rank
-from ..exact import (
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
+from .._core.counts import binary_counts
+from .._core.counts import ScoreCounts, _at_rank
+from .._core.exact import (
     QUANTILE_TOL,
     _boost_binom_pmf,
     _outward_ratio_products,
@@ -133,7 +134,7 @@ def _component_moments(r: int, q: np.ndarray, m: int, centre: float, work: _Work
     (m − f)/(f + 1)·q/(1 − q)`` multiplied from the window's start (one cumulative product) and divided by the
     product at the mode, ``b(f) = b(a)·P_f/P_a`` (a few ulp per step between ``f`` and ``a``, as products taken
     outwards from the mode); rows where the product would overflow (more than 300 decades between the start and
-    the mode) are multiplied outwards from the mode (:func:`rocci.exact._outward_ratio_products`).  The ratios
+    the mode) are multiplied outwards from the mode (:func:`rocci._core.exact._outward_ratio_products`).  The ratios
     ``(m − f)/(f + 1)``, the values ``r/(r + f) − centre`` and their squares are computed once on the union of
     the windows and gathered per row; the ratio is set to 0 past ``hi_j`` (the product vanishes there) and the
     two sums are row-wise dot products."""
@@ -284,7 +285,7 @@ def _precision_moments(r: int, weights: np.ndarray, q: np.ndarray, m: int, centr
 
 
 def positive_at_rank(counts: ScoreCounts, rank) -> np.ndarray:
-    """The ``rank``-th largest positive score (``rank`` from 1 to n+), as :meth:`rocci.counts.ScoreCounts.neg_at_rank`
+    """The ``rank``-th largest positive score (``rank`` from 1 to n+), as :meth:`rocci._core.counts.ScoreCounts.neg_at_rank`
     does for the negatives: a gather from the sorted scores, or a binary search in a table of counts (never
     expanded to one row per instance)."""
     rank = np.asarray(rank, dtype=np.int64)

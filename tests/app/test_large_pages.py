@@ -284,7 +284,7 @@ def test_worlds_of_a_table_follow_the_exact_bootstrap_law():
     the TPR and FPR at a threshold have the exact bootstrap mean and sd (Bin(n±, p)/n±) within 4 Monte
     Carlo standard errors, and the share of worlds inside the simultaneous band is its exact joint
     probability within 4 standard errors, as for worlds drawn from the rows (tests/test_worlds.py)."""
-    from rocci.worlds import draw_worlds, worlds_in_bands
+    from rocci.coverage.worlds import draw_worlds, worlds_in_bands
 
     y, s, counts = _tied_counts()
     k = 4000

@@ -407,7 +407,7 @@ def test_w_comes_from_the_shared_operating_condition():
 def test_worlds_against_the_pointwise_and_the_simultaneous_band(learn_app):
     """Section 4 draws the simultaneous band's bootstrap event (hatched) over the worlds and counts the worlds
     inside each band, from rocci (roc_band, vertical_ci, worlds_in_bands with the page's seed)."""
-    from rocci.worlds import worlds_in_bands
+    from rocci.coverage.worlds import worlds_in_bands
 
     at = learn_app
     distinct = np.unique(S)[::-1]

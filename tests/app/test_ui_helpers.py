@@ -110,7 +110,7 @@ def test_result_store_is_a_bounded_lru():
 def test_worlds_report_progress_once_per_world():
     import numpy as np
 
-    from rocci.worlds import draw_worlds
+    from rocci.coverage.worlds import draw_worlds
 
     seen = []
     y = np.r_[np.ones(10, bool), np.zeros(15, bool)]

@@ -133,7 +133,7 @@ def test_baselines():
     assert np.max(ks.tpr_high - ks.tpr_low) == pytest.approx(2 * d)
     wh = working_hotelling_band(pos, neg)
     assert (wh.tpr_low <= wh.tpr_high).all() and wh.fpr_low.size == 401
-    truth = rocci.populations.Population(rocci.populations.normal(1, 1), rocci.populations.normal(0, 1)).roc
+    truth = rocci.coverage.populations.Population(rocci.coverage.populations.normal(1, 1), rocci.coverage.populations.normal(0, 1)).roc
     assert curve_inside(truth, *wh) and curve_inside(truth, *ks)
 
 

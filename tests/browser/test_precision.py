@@ -11,7 +11,7 @@ import pytest
 
 import rocci
 import rocci.precision as rp
-from rocci.threshold import thresholds_for_total_positive_rate
+from rocci.roc.threshold import thresholds_for_total_positive_rate
 from ui.text import signed_interval
 
 from .test_dashboard import no_exception, segment, upload

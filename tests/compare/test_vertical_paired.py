@@ -167,6 +167,8 @@ def test_monte_carlo_correlated_binormal():
 from scipy import stats  # noqa: E402
 
 from rocci.compare import vertical as vp  # noqa: E402
+from rocci._core import paired_order as po  # noqa: E402
+from rocci.compare import _mixtures as mix  # noqa: E402
 
 
 def _paired(n_pos, n_neg, seed, rho=0.6, digits=None):
@@ -204,7 +206,7 @@ def test_sum_tail_against_scipy():
         q_lo = np.r_[0.0, 1.0, rng.uniform(0, 1, 60), 1e-9, 1 - 1e-9]
         q_hi = np.r_[1.0, 0.0, rng.uniform(0, 1, 60), 0.5, 0.5]
         s = rng.integers(-1, n1 + n2 + 2, q_lo.size).astype(float)
-        got = vp._sum_tail(q_lo, q_hi, s, n1, n2)
+        got = po._sum_tail(q_lo, q_hi, s, n1, n2)
         x = np.arange(n1 + 1)
         want = np.array([
             np.sum(stats.binom.pmf(x, n1, a) * stats.binom.sf(si - x - 1, n2, b)) for a, b, si in zip(q_lo, q_hi, s)
@@ -218,8 +220,8 @@ def test_chernoff_windows_are_bounds():
     rng = np.random.default_rng(6)
     n = rng.integers(0, 3000, 400).astype(float)
     p = np.r_[rng.uniform(0, 1, 300), rng.uniform(0, 1e-3, 50), 1 - rng.uniform(0, 1e-3, 50)]
-    up = vp._kl_bound(n, p, upper=True)
-    lo = vp._kl_bound(n, p, upper=False)
+    up = po._kl_bound(n, p, upper=True)
+    lo = po._kl_bound(n, p, upper=False)
     assert np.all(stats.binom.sf(np.ceil(n * p + up), n, p) <= 1.01e-16)
     assert np.all(stats.binom.cdf(np.floor(n * p - lo) - 1, n, p) <= 1.01e-16)
     # and they are not wasteful: within 15% of the exact quantile distance (+2) for large n·p(1 − p)
@@ -236,8 +238,8 @@ def test_fourier_mixture_equals_exact_components():
         n_b = np.minimum(rng.integers(0, n + 1, size), n - n_a)
         n_a[:2], n_b[:2] = (n, 0), (0, n)  # every draw in one cell
         w = rng.dirichlet(np.ones(size))
-        d, pmf = vp._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
-        want = vp._mixture_difference_pmf(w, n_a / n, n_b / n, m)
+        d, pmf = mix._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
+        want = mix._mixture_difference_pmf(w, n_a / n, n_b / n, m)
         full = np.zeros(2 * m + 1)
         full[d + m] = pmf
         np.testing.assert_allclose(full, want, rtol=0, atol=1e-13)
@@ -331,12 +333,12 @@ def test_series_joint_cdf_equals_direct_formula(n_pos, n_neg, m_neg, levels, see
     for r in levels:
         win, _, _ = vp.order_statistic_law(r, m_neg, n_neg)
         grid = np.arange(win[0] - 1, win[-1] + 1)
-        g = vp._joint_cdf_series(grid.astype(float), grid.astype(float), overlap[np.ix_(grid, grid)], n_neg, m_neg, r)
+        g = po._joint_cdf_series(grid.astype(float), grid.astype(float), overlap[np.ix_(grid, grid)], n_neg, m_neg, r)
         assert g is not None, r
         p = stats.binom.sf(r - 1, m_neg, grid / n_neg)
         pick = rng.integers(0, grid.size, (2, 80))
         kk, jj = grid[pick[0]], grid[pick[1]]
-        want = vp._joint_cdf(kk, jj, overlap[kk, jj].astype(np.int64), n_neg, m_neg, r)
+        want = po._joint_cdf(kk, jj, overlap[kk, jj].astype(np.int64), n_neg, m_neg, r)
         got = g[pick[0], pick[1]] + p[pick[0]] * p[pick[1]]
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=f"r={r}")
 
@@ -400,9 +402,9 @@ def test_krawtchouk_coefficients_against_80_digits():
     for m, r in [(5000, 50), (5000, 500), (8400, 4200), (300, 12)]:
         sd = np.sqrt(r / m * (1 - r / m) / m)
         x = np.clip(r / m + np.array([-6.0, -2.0, 0.0, 2.0, 6.0]) * sd, 1e-4, 1 - 1e-4)
-        p, q, stable = vp._series_cut(x, m, r)
+        p, q, stable = po._series_cut(x, m, r)
         terms = np.minimum(stable, 600)
-        coef = vp._rank_tail_coefficients(x, m, r, terms)
+        coef = po._rank_tail_coefficients(x, m, r, terms)
         assert np.all((coef**2).sum(axis=1) <= p * q * (1 + 1e-12) + 1e-300)
         for i in range(x.size):
             want = exact(x[i], m, r, int(terms[i]))
@@ -433,9 +435,9 @@ def test_disagreement_sum_equals_direct_formula(n, m, r, seed):
     j = np.minimum(c + rng.integers(0, 6, k.size), n)
     keep = n - (k + j - 2 * c) - c > 0
     k, j, c = k[keep], j[keep], c[keep]
-    width = int(vp._disagreement_window(k, j, c, n, m).max())
-    got = vp._joint_cdf_disagreement(k, j, c, n, m, r, width)
-    want = vp._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
+    width = int(po._disagreement_window(k, j, c, n, m).max())
+    got = po._joint_cdf_disagreement(k, j, c, n, m, r, width)
+    want = po._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
 
 
@@ -483,8 +485,8 @@ def test_fourier_mixture_with_cut_frequencies():
     n_a[:4], n_b[:4] = (n, 0, 250, 0), (0, n, n - 250, 0)  # all in one cell; one parity; all ties
     w = 10.0 ** rng.uniform(-30, 0, size)
     w /= w.sum()
-    d, pmf = vp._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
-    want = vp._mixture_difference_pmf(w, n_a / n, n_b / n, m)
+    d, pmf = mix._difference_mixture_pmf(w, n_a.astype(float), n_b.astype(float), n, m)
+    want = mix._mixture_difference_pmf(w, n_a / n, n_b / n, m)
     full = np.zeros(2 * m + 1)
     full[d + m] = pmf
     np.testing.assert_allclose(full, want, rtol=0, atol=1e-13)
@@ -622,10 +624,10 @@ def test_disagreement_sum_up_to_its_widest_window_equals_direct_formula():
     n = m = 2000
     r = 900
     k, j, c = _near_pairs(n, 800, 1100, 80, 220, 24, 71)
-    width = vp._disagreement_window(k, j, c, n, m)
-    assert width.min() > 160 and width.max() <= vp._DISAGREE_MAX
-    got = vp._joint_cdf_disagreement(k, j, c, n, m, r, int(width.max()))
-    want = vp._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
+    width = po._disagreement_window(k, j, c, n, m)
+    assert width.min() > 160 and width.max() <= po._DISAGREE_MAX
+    got = po._joint_cdf_disagreement(k, j, c, n, m, r, int(width.max()))
+    want = po._joint_cdf(k.astype(np.int64), j.astype(np.int64), c.astype(np.int64), n, m, r)
     assert np.ptp(want) > 0.5  # pairs from F ≈ 0 to F ≈ 1
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
 
@@ -641,12 +643,12 @@ def test_series_with_up_to_ten_thousand_terms_equals_disagreement_sum(monkeypatc
     alpha, beta = k / n, j / n
     rho = (c / n - alpha * beta) / np.sqrt(alpha * (1 - alpha) * beta * (1 - beta))
     need = np.log(1e-20) / np.log(rho)
-    assert need.min() > 4000 and need.max() < vp._SERIES_MAX_TERMS
-    want = vp._joint_cdf_disagreement(k, j, c, n, m, r, int(vp._disagreement_window(k, j, c, n, m).max()))
+    assert need.min() > 4000 and need.max() < po._SERIES_MAX_TERMS
+    want = po._joint_cdf_disagreement(k, j, c, n, m, r, int(po._disagreement_window(k, j, c, n, m).max()))
     assert np.ptp(want) > 0.5
-    monkeypatch.setattr(vp, "_DISAGREE_MAX", -1)
+    monkeypatch.setattr(po, "_DISAGREE_MAX", -1)
     p_k, p_j = stats.binom.sf(r - 1, m, alpha), stats.binom.sf(r - 1, m, beta)
-    got = np.array([vp._joint_cdf_series(k[i:i + 1], j[i:i + 1], c[i:i + 1, None], n, m, r)[0, 0]
+    got = np.array([po._joint_cdf_series(k[i:i + 1], j[i:i + 1], c[i:i + 1, None], n, m, r)[0, 0]
                     for i in range(k.size)]) + p_k * p_j
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
 

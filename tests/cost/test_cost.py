@@ -317,7 +317,7 @@ def concave_arc_then_jump(k):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_upper_hull_equals_brute_force(seed):
-    from rocci.counts import score_counts
+    from rocci._core.counts import score_counts
     from rocci.cost.hull import _roc_counts, _upper_hull
 
     rng = np.random.default_rng(seed)

@@ -24,7 +24,7 @@ from rocci.coverage import (
 )
 from rocci.coverage.exact import _trinomial_coverage
 from rocci.coverage.simulate import vertical_score_interval
-from rocci.intervals import axis_alpha
+from rocci._core.intervals import axis_alpha
 
 
 # ---------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_paired_cost_simulation_equals_exact_quadruple_sum():
     ta, tb = pair.a.optimal_threshold([w])[0], pair.b.optimal_threshold([w])[0]
     (pap, pbp, _), (pan, pbn, _) = pair.cells(ta, tb, "pos"), pair.cells(ta, tb, "neg")
     target = w * (pbp - pap) + (1 - w) * (pan - pbn)  # C_a − C_b
-    from rocci.exact import binomial_pmf
+    from rocci._core.exact import binomial_pmf
 
     def tri(a, b, pa, pb):
         return binomial_pmf(a, n, pa) * binomial_pmf(b, n - a, pb / (1 - pa))

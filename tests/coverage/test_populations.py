@@ -1,4 +1,4 @@
-"""rocci.populations: true rates, thresholds, copula cells, sampling."""
+"""rocci.coverage.populations: true rates, thresholds, copula cells, sampling."""
 
 from __future__ import annotations
 

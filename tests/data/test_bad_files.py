@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import rocci
-from rocci._validation import InputError, check_confidence_level, format_value, length_mismatch
+from rocci._core.inputs import InputError, check_confidence_level, format_value, length_mismatch
 from rocci.data import guess_columns, prepare_binary, suggest_pos_label
 
 BAD_DIR = Path(__file__).resolve().parents[1] / "bad_files"

@@ -10,7 +10,7 @@ import pytest
 
 import rocci
 from rocci import data as rdata
-from rocci._validation import InputError
+from rocci._core.inputs import InputError
 from rocci.data import (
     SUMMARY_COLUMNS,
     PreparedData,

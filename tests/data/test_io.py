@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rocci._validation import InputError
+from rocci._core.inputs import InputError
 from rocci.data.io import SUPPORTED_FORMATS, load_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -634,7 +634,7 @@ def test_xlsx_header_is_read_without_scanning_the_sheet():
 def test_xlsx_calamine_and_openpyxl_agree(tmp_path, monkeypatch):
     import datetime
 
-    import rocci.data.io as rio
+    import rocci.data._binary as rio  # the xlsx reader and its engine choice
 
     frame = pd.DataFrame({"label": ["pos", "neg", None, "pos"], "score": [0.9, 0.25, 0.5, -1.5],
                           "n": [1, 2, 3, 4], "flag": [True, False, True, False],

@@ -1,5 +1,5 @@
 """Figure builders of the Learn page (rocci.plots.learn) draw what rocci's results say,
-and the seeded bootstrap worlds (rocci.worlds.draw_worlds) are a stratified bootstrap."""
+and the seeded bootstrap worlds (rocci.coverage.worlds.draw_worlds) are a stratified bootstrap."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rocci.worlds import draw_worlds  # noqa: E402
+from rocci.coverage.worlds import draw_worlds  # noqa: E402
 
 
 def _example():

@@ -1,17 +1,17 @@
 """The faster routes of the precision at recall levels (issue 14 speed work) give the results of the plain
 definitions: quantiles of the binomial mixture with saturated components skipped (against
-rocci.exact.mixture_quantile), the order statistic's law with anchored density ratios (against
-rocci.exact.order_statistic_laws), the windows' left-out mass (against the binomial CDF), and
+rocci._core.exact.mixture_quantile), the order statistic's law with anchored density ratios (against
+rocci._core.exact.order_statistic_laws), the windows' left-out mass (against the binomial CDF), and
 precision_at_recall as a whole (against a plain reference: one order-statistic law per level, every component
-summed over its window, rocci.exact's quantile search); and a ScoreCounts table is used as it is."""
+summed over its window, rocci._core.exact's quantile search); and a ScoreCounts table is used as it is."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rocci.counts import ScoreCounts
-from rocci.exact import (QUANTILE_TOL, binomial_cdf, binomial_pmf, compress_mixture, mixture_moments,
+from rocci._core.counts import ScoreCounts
+from rocci._core.exact import (QUANTILE_TOL, binomial_cdf, binomial_pmf, compress_mixture, mixture_moments,
                          mixture_quantile, mixture_skewness, order_statistic_law, order_statistic_laws)
 from rocci.precision import metric_ci, pr_curve, precision_ci
 from rocci.precision import recall as recall_mod
@@ -99,7 +99,7 @@ def test_window_tails_are_the_binomial_tails():
 def _reference_recall(y, s, recall, confidence_level=0.95):
     """precision_at_recall by its definition, as the code before the speed work computed it: per level the
     order statistic's law, every component's binomial summed over its Bernstein window (boost pmf at each
-    point), rocci.exact.mixture_quantile for the percentile bounds."""
+    point), rocci._core.exact.mixture_quantile for the percentile bounds."""
     pos, neg = np.sort(s[y == 1]), np.sort(s[y == 0])
     n_pos, n_neg = pos.size, neg.size
     s_desc = pos[::-1]

@@ -22,7 +22,7 @@ import pytest
 import rocci
 from precision import oracle
 from reference.datasets import TINY, as_labels
-from rocci.exact import QUANTILE_TOL
+from rocci._core.exact import QUANTILE_TOL
 from rocci.precision import METRICS, metric_ci
 from rocci.precision import _cells, _laws
 from rocci.precision._cells import StratifiedLaw, _fp_inverse, stratified_cells

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import rocci
+from rocci.compare.vertical import _PairedData
 from rocci.precision import compare_precision
 from rocci.precision import paired as P
 
@@ -20,7 +21,7 @@ def _old_law(y, sa, sb, r, metric, m=None):
     pos_a, pos_b, neg_a, neg_b = sa[mask], sb[mask], sa[~mask], sb[~mask]
     n_pos, n_neg = int(mask.sum()), int((~mask).sum())
     m_pos, m_neg = m or (n_pos, n_neg)
-    ctx = P._vertical_paired()._PairedData(neg_a, neg_b, pos_a, pos_b, m_neg, m_pos)
+    ctx = _PairedData(neg_a, neg_b, pos_a, pos_b, m_neg, m_pos)
     return P._recall_law(ctx, neg_a, neg_b, r, metric, n_pos, n_neg, m_pos, m_neg)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rocci.exact import binomial_pmf
+from rocci._core.exact import binomial_pmf
 from rocci.precision import _paired_recall as R
 from rocci.precision import compare_precision
 from rocci.precision import paired as P

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from rocci.exact import QUANTILE_TOL, _boost_binom_pmf, binomial_cdf, binomial_pmf, mixture_moments, mixture_skewness
+from rocci._core.exact import QUANTILE_TOL, _boost_binom_pmf, binomial_cdf, binomial_pmf, mixture_moments, mixture_skewness
 from rocci.precision import precision_ci
 from rocci.precision import recall as recall_mod
 from rocci.precision._laws import CELL_EPS, SaturatedMixture, bernstein_bounds, interpolated_mixtures

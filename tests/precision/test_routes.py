@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rocci.counts import score_counts
+from rocci._core.counts import score_counts
 from rocci.precision import METRICS, metric_ci, precision_ci
 from rocci.precision import _cells, _laws
 from rocci.precision import recall as recall_mod

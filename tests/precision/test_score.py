@@ -80,7 +80,7 @@ def _data(n, share, seed, digits):
 
 def test_predicted_harmonic_mean_against_monte_carlo():
     """M at thresholds against resampled instances (n = 300, ties): within a few Monte Carlo errors."""
-    from rocci.counts import score_counts
+    from rocci._core.counts import score_counts
     from rocci.precision._cells import StratifiedLaw
 
     y, s = _data(300, 0.3, 3, 1)
@@ -130,8 +130,8 @@ def test_bounds_properties():
 
 
 def test_score_interval_is_wilson_for_a_binomial_variance():
-    """With v = e(1 − e)/M the formula is Wilson's interval (rocci.intervals, eq. 4.2 corrected)."""
-    from rocci.intervals import proportion_interval
+    """With v = e(1 − e)/M the formula is Wilson's interval (rocci._core.intervals, eq. 4.2 corrected)."""
+    from rocci._core.intervals import proportion_interval
 
     e, m = np.array([0.0, 0.1, 0.5, 0.97, 1.0]), 37
     low, high = score_interval(e, e * (1 - e) / m, np.full(e.size, m), Z)

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 import rocci
-from rocci.vertical import fpr_levels
+from rocci.roc.vertical import fpr_levels
 
 from . import ResultStore, _picklable
 

@@ -32,9 +32,9 @@ import streamlit as st
 
 import rocci
 from rocci import data as rdata
-from rocci.counts import PairedCounts, ScoreCounts
+from rocci._core.counts import PairedCounts, ScoreCounts
 
-from . import ResultStore
+from .store import ResultStore
 
 #: The environment variable that names the server's data directory (unset: no "Large data" source).
 ENV = "ROCCI_DATA_DIR"
@@ -273,7 +273,7 @@ class CountsPrepared:
     one_vs_rest = False
 
     def __init__(self, scan: rdata.ScanResult, spec: LargeSpec):
-        from rocci._validation import _labels_equal
+        from rocci._core.inputs import _labels_equal
 
         self.scan = scan
         self.spec = spec

@@ -11,7 +11,7 @@ draws K ordinary (random, seeded) stratified bootstrap resamples so that the
 Learn page can show what the exact bootstrap is the limit of.  Each resample's
 ROC curve and its rates at a threshold come from rocci (``roc_curve``,
 ``threshold_ci``); only the resampling itself and the K-world sample mean and
-standard deviation are in :mod:`rocci.worlds`.
+standard deviation are in :mod:`rocci.coverage.worlds`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import streamlit as st
 
 import rocci
 from rocci import data as rdata
-from rocci.worlds import Worlds, draw_worlds  # noqa: F401  (re-exported for the page)
-from rocci.worlds import worlds_in_bands as _worlds_in_bands
+from rocci.coverage.worlds import Worlds, draw_worlds  # noqa: F401  (re-exported for the page)
+from rocci.coverage.worlds import worlds_in_bands as _worlds_in_bands
 
 from .. import cache, state
 
@@ -69,7 +69,7 @@ WORLDS = cache.ResultStore(max_entries=16)
 
 
 def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, _y, _s, *, progress=None) -> Worlds:
-    """:func:`rocci.worlds.draw_worlds`, kept in :data:`WORLDS`; ``progress`` drives a progress bar."""
+    """:func:`rocci.coverage.worlds.draw_worlds`, kept in :data:`WORLDS`; ``progress`` drives a progress bar."""
     store_key = (key, model, int(k), int(seed), float(threshold))
     worlds = WORLDS.get(store_key)
     if worlds is None:
@@ -80,7 +80,7 @@ def bootstrap_worlds(key: str, model: str, k: int, seed: int, threshold: float, 
 
 @st.cache_data(max_entries=8, scope="session", show_spinner="Checking each world against the two bands…")
 def worlds_in_bands(key: str, model: str, k: int, seed: int, level: float, _band, _vci, _y, _s) -> dict:
-    """:func:`rocci.worlds.worlds_in_bands` for the page's simultaneous band and pointwise vertical band."""
+    """:func:`rocci.coverage.worlds.worlds_in_bands` for the page's simultaneous band and pointwise vertical band."""
     return _worlds_in_bands(_y, _s, k, seed, thresholds=_band.thresholds, tp_range=(_band.tp_min, _band.tp_max),
                             fp_range=(_band.fp_min, _band.fp_max), levels=_vci.fpr,
                             tpr_range=(_vci.tpr_low, _vci.tpr_high))

@@ -111,7 +111,7 @@ def gain_intervals(key: str, model: str, depths: tuple, at: str, confidence_leve
     ``⌈depth·n⌉``-th largest score, duplicates merged)."""
     if at == "depth":
         return _lean(rprec.gain_ci(_y, _s, depth=list(depths), confidence_level=confidence_level, method=method))
-    from rocci.threshold import thresholds_for_total_positive_rate
+    from rocci.roc.threshold import thresholds_for_total_positive_rate
 
     counts = _y if isinstance(_y, rocci.ScoreCounts) else rocci.ScoreCounts.from_arrays(_y, _s)
     t = np.unique(thresholds_for_total_positive_rate(counts, np.asarray(depths, float)))[::-1]

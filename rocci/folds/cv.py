@@ -52,8 +52,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._results import RocCurve, _FrameResult
-from ._validation import (
+from .._core.counts import PairedCounts, ScoreCounts
+from .._core.inputs import (
     InputError,
     _as_1d,
     _preview,
@@ -62,18 +62,16 @@ from ._validation import (
     check_labels,
     check_scores,
 )
-from .counts import PairedCounts, ScoreCounts
-from .roc import _auc_from_counts, _curve
+from .._core.results import RocCurve, _FrameResult
+from .._core.counts import _auc_from_counts
 
 __all__ = [
     "FoldCurves",
     "FoldVerticalAverage",
     "FoldThresholdAverage",
-    "FoldComparison",
     "fold_roc_curves",
     "fold_vertical_average",
     "fold_threshold_average",
-    "compare_folds",
     "SPREADS",
 ]
 
@@ -171,7 +169,7 @@ def _prepare(y_true, y_score, folds, pos_label, *, name: str = "y_score") -> tup
 
 def _is_counts(y_true) -> bool:
     """Whether ``y_true`` is the folds' counts (a :class:`rocci.ScanResult` or a mapping) rather than labels."""
-    from .data.scan import ScanResult
+    from ..data.scan import ScanResult
 
     return isinstance(y_true, (ScanResult, Mapping))
 
@@ -236,7 +234,7 @@ def _from_scan(scan, model, what: str = "model") -> _Folded:
 
 def _folded_counts(y_true, model, pos_label) -> _Folded:
     """One model's folds from a :class:`rocci.ScanResult` (``model=``) or a mapping ``{fold: ScoreCounts}``."""
-    from .data.scan import ScanResult
+    from ..data.scan import ScanResult
 
     if isinstance(y_true, ScanResult):
         return _from_scan(y_true, model)
@@ -484,78 +482,6 @@ class FoldThresholdAverage(_FoldAverage):
         })
 
 
-@dataclass(repr=False)
-class FoldComparison(_FrameResult):
-    """Paired t-test over folds of two models scored in the same folds.
-
-    Attributes
-    ----------
-    measure : str
-        ``"auc"`` (higher is better) or ``"error"`` (error rate at fixed
-        thresholds; lower is better).
-    folds : list
-    n_pos, n_neg : ndarray of int64, shape (K,)
-    value_a, value_b : ndarray of shape (K,)
-        The measure of each model in each fold.
-    difference : ndarray of shape (K,)
-        ``d_k = value_a − value_b``.
-    mean, std, se : float
-        ``d̄``, ``S`` (``ddof = 1``) and ``S/√K``.
-    statistic : float
-        ``t = √K·d̄/S`` (``±inf`` when ``S = 0 ≠ d̄``; NaN when every ``d_k`` is 0).
-    df : int
-        ``K − 1``.
-    pvalue : float
-        Under ``H0: E[d] = 0``, from Student's t with ``K − 1`` degrees of freedom.
-    low, high : float
-        Confidence interval for ``E[d]`` at ``confidence_level`` (one-sided
-        intervals are open on one side: ``-inf`` or ``inf``).
-    confidence_level : float
-    alternative : str
-    threshold_a, threshold_b : float or None
-        The thresholds of the error rates (``measure="error"`` only).
-    """
-
-    measure: str
-    folds: list
-    n_pos: np.ndarray
-    n_neg: np.ndarray
-    value_a: np.ndarray
-    value_b: np.ndarray
-    difference: np.ndarray
-    mean: float
-    std: float
-    se: float
-    statistic: float
-    df: int
-    pvalue: float
-    low: float
-    high: float
-    confidence_level: float
-    alternative: str
-    threshold_a: float | None = None
-    threshold_b: float | None = None
-
-    _scalar_fields = ("measure", "mean", "std", "statistic", "df", "pvalue", "low", "high", "alternative")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``."""
-        return pd.DataFrame({
-            "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,
-            "value_a": self.value_a, "value_b": self.value_b, "difference": self.difference,
-        })
-
-    def summary_frame(self) -> pd.DataFrame:
-        """One row: ``measure, n_folds, mean, std, se, statistic, df, pvalue, low, high,
-        confidence_level, alternative``."""
-        return pd.DataFrame([{
-            "measure": self.measure, "n_folds": len(self.folds), "mean": self.mean, "std": self.std,
-            "se": self.se, "statistic": self.statistic, "df": self.df, "pvalue": self.pvalue,
-            "low": self.low, "high": self.high, "confidence_level": self.confidence_level,
-            "alternative": self.alternative,
-        }])
-
-
 # --------------------------------------------------------------------------
 # public functions
 # --------------------------------------------------------------------------
@@ -623,7 +549,7 @@ def fold_roc_curves(y_true, y_score=None, folds=None, *, model=None, pos_label=N
     labels, pos_label = folded.labels, folded.pos_label
     curves = []
     for c in folded.counts:
-        thresholds, tp, fp = _curve(c)
+        thresholds, tp, fp = c.threshold_counts()
         curves.append(RocCurve(
             thresholds=thresholds, fpr=fp / c.n_neg, tpr=tp / c.n_pos, tp=tp, fp=fp,
             n_pos=c.n_pos, n_neg=c.n_neg, auc=_auc_from_counts(tp, fp, c.n_pos, c.n_neg), pos_label=pos_label,
@@ -641,7 +567,7 @@ def _tpr_at_fpr(counts: ScoreCounts, x: np.ndarray) -> np.ndarray:
     in :func:`rocci.vertical_ci` (thesis §4.4.1); ``x = 0`` gives the vertex
     ``+inf``, TPR 0.
     """
-    _, tp, fp = _curve(counts)
+    _, tp, fp = counts.threshold_counts()
     u = x * counts.n_neg
     r = np.round(u)
     u = np.where(np.abs(u - r) <= 1e-9 * max(1, counts.n_neg), r, u)  # 0.3·10 is 3, not 3.0000000000000004
@@ -834,175 +760,3 @@ def _threshold_value(name: str, value) -> float:
     return v
 
 
-def _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b) -> tuple[_Folded, _Folded]:
-    """Both models' folds: from a scan (``model_a``, ``model_b``), a mapping ``{fold: PairedCounts}``, or rows."""
-    from .data.scan import ScanResult
-
-    if _is_counts(y_true):
-        if score_a is not None or score_b is not None or folds is not None:
-            hint = (" (name the scan's models with model_a= and model_b=)"
-                    if isinstance(score_a, str) or isinstance(score_b, str) else "")
-            raise InputError("Pass either the folds' counts alone (a rocci.scan(..., group=) result or "
-                             f"{{fold: PairedCounts}}) or y_true with score_a, score_b and folds, not both{hint}.")
-        if isinstance(y_true, ScanResult):
-            if model_a is None or model_b is None:
-                raise InputError(f"Say which two models of the scan to compare: model_a= and model_b= (the models "
-                                 f"are {y_true.models}).")
-            if model_a == model_b:
-                raise InputError(f"model_a and model_b are both {model_a!r}: choose two different models.")
-            return _from_scan(y_true, model_a, "model_a"), _from_scan(y_true, model_b, "model_b")
-        if model_a is not None or model_b is not None:
-            raise InputError("model_a= and model_b= name models of a rocci.scan result; a mapping "
-                             "{fold: PairedCounts} holds the two models already: leave them out.")
-        for k, p in y_true.items():
-            if not isinstance(p, PairedCounts):
-                raise InputError(f"Fold {k!r} holds a {type(p).__name__}: comparing two models fold by fold needs "
-                                 "each fold's rocci.PairedCounts (the two models on the same instances), e.g. "
-                                 "{g: r.paired('a', 'b') for g, r in scan.groups.items()}.")
-        fa = _from_mapping({k: p.model(0) for k, p in y_true.items()}, pos_label)
-        fb = _from_mapping({k: p.model(1) for k, p in y_true.items()}, pos_label)
-        return fa, fb
-    _refuse_pooled(y_true)
-    if model_a is not None or model_b is not None:
-        raise InputError("model_a= and model_b= name models of a rocci.scan result given as the first argument; "
-                         "with arrays, give the scores as score_a and score_b.")
-    mask, a, labels, codes, pos_label = _prepare(y_true, score_a, folds, pos_label, name="score_a")
-    b = check_scores(score_b, name="score_b", n=mask.size)
-    return _split(mask, a, labels, codes, pos_label), _split(mask, b, labels, codes, pos_label)
-
-
-def compare_folds(
-    y_true,
-    score_a=None,
-    score_b=None,
-    folds=None,
-    *,
-    model_a=None,
-    model_b=None,
-    measure="auc",
-    threshold_a=None,
-    threshold_b=None,
-    pos_label=None,
-    confidence_level=0.95,
-    alternative="two-sided",
-) -> FoldComparison:
-    """Paired t-test over folds (k-fold cross-validated paired t-test).
-
-    Both models are scored on the same instances in the same folds.  In fold
-    ``k`` each model gets a value (its AUC, or its error rate at a fixed
-    threshold) and ``d_k = value_a,k − value_b,k``.  With
-
-    ``d̄ = (1/K) Σ_k d_k``,  ``S² = Σ_k (d_k − d̄)² / (K − 1)``,
-
-    the statistic ``t = √K·d̄/S`` follows Student's t with ``K − 1`` degrees
-    of freedom under ``H0: E[d] = 0`` (Alpaydin; seed 003 §7.2), and the
-    confidence interval for ``E[d]`` is ``d̄ ± t_{K−1, (1+level)/2}·S/√K``.
-    The same numbers as ``scipy.stats.ttest_rel(value_a, value_b)``.
-
-    Parameters
-    ----------
-    y_true : array_like of shape (n,), ScanResult or mapping
-        The labels (as in :func:`rocci.roc_curve`), or the folds' counts
-        alone (``score_a``, ``score_b`` and ``folds`` left out): a
-        :func:`rocci.scan` result made with ``group=`` (with ``model_a=``
-        and ``model_b=``; the models' own tables per group suffice, no
-        ``paired=`` needed), or a mapping ``{fold: PairedCounts}``.
-    score_a, score_b : array_like of shape (n,)
-        The two models' scores of the same instances (rows only).
-    folds : array_like of shape (n,)
-        The fold of each instance, the same for both models (rows only).
-    model_a, model_b : str, optional
-        The two models of a scan (counts only).
-    pos_label
-        As in :func:`rocci.roc_curve`.
-    measure : {"auc", "error"}
-        ``"auc"``: each fold's AUC (Mann–Whitney, ties 1/2).  ``"error"``:
-        each fold's error rate ``(FN + FP)/n_k`` with ``score >= threshold``
-        predicted positive.
-    threshold_a, threshold_b : float
-        Thresholds of the error rates (``measure="error"``; ``threshold_b``
-        defaults to ``threshold_a``).
-    confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``H1: E[d] ≠ 0``, ``E[d] < 0`` or ``E[d] > 0``.
-
-    Returns
-    -------
-    FoldComparison
-        ``to_frame()``: ``fold, n_pos, n_neg, value_a, value_b, difference``;
-        ``summary_frame()``: the test in one row.
-
-    Notes
-    -----
-    Each fold's AUC and error rate depend on one model's counts only, so a
-    scan's per-group tables of each model give the same values as the rows.
-    The folds' training sets overlap, so the ``d_k`` are not independent and
-    this test is known to be liberal (too many false rejections; Dietterich
-    1998, "Approximate statistical tests for comparing supervised
-    classification learning algorithms").  Read its p-value as a rough guide.
-    With ``S = 0`` the statistic is ``±inf`` (``d̄ ≠ 0``) or NaN (every
-    ``d_k = 0``), as in SciPy.
-
-    Examples
-    --------
-    >>> import rocci
-    >>> y, f = [0, 1, 0, 1, 0, 1, 0, 1], [1, 1, 1, 1, 2, 2, 2, 2]
-    >>> res = rocci.compare_folds(y, [.1, .9, .2, .8, .3, .7, .6, .4], [.5, .6, .4, .3, .5, .6, .4, .3], f)
-    >>> res.value_a.tolist(), res.value_b.tolist(), res.df
-    ([1.0, 0.75], [0.5, 0.5], 1)
-    """
-    level = check_confidence_level(confidence_level)
-    check_choice("measure", measure, MEASURES)
-    check_choice("alternative", alternative, ALTERNATIVES)
-    fa, fb = _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b)
-    labels = fa.labels
-    if measure == "error":
-        if threshold_a is None:
-            raise InputError(
-                "measure='error' needs threshold_a (and optionally threshold_b): the score at or above "
-                "which an instance is predicted positive, e.g. 0.5 for probabilities."
-            )
-        ta = _threshold_value("threshold_a", threshold_a)
-        tb = ta if threshold_b is None else _threshold_value("threshold_b", threshold_b)
-    else:
-        ta = tb = None
-
-    def values(folded: _Folded, t) -> np.ndarray:
-        out = np.empty(len(folded.counts))
-        for k, c in enumerate(folded.counts):
-            if t is None:
-                _, tp, fp = _curve(c)
-                out[k] = _auc_from_counts(tp, fp, c.n_pos, c.n_neg)
-            else:
-                fn = c.n_pos - int(c.n_pos_ge(t))
-                out[k] = (fn + int(c.n_neg_ge(t))) / (c.n_pos + c.n_neg)
-        return out
-
-    va, vb = values(fa, ta), values(fb, tb)
-    d = va - vb
-    k = d.size
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1))
-    se = sd / np.sqrt(k)
-    df = k - 1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = float(np.divide(mean, se)) if se > 0 else (np.nan if mean == 0 else float(np.copysign(np.inf, mean)))
-    if np.isnan(t):
-        p = np.nan
-    elif alternative == "two-sided":
-        p = float(2 * stats.t.sf(abs(t), df))
-    elif alternative == "less":
-        p = float(stats.t.cdf(t, df))
-    else:
-        p = float(stats.t.sf(t, df))
-    if alternative == "two-sided":
-        q = float(stats.t.ppf(0.5 + level / 2, df))
-        low, high = mean - q * se, mean + q * se
-    else:
-        q = float(stats.t.ppf(level, df))
-        low, high = (-np.inf, mean + q * se) if alternative == "less" else (mean - q * se, np.inf)
-    return FoldComparison(
-        measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb, difference=d,
-        mean=mean, std=sd, se=float(se), statistic=t, df=int(df), pvalue=p, low=float(low), high=float(high),
-        confidence_level=level, alternative=alternative, threshold_a=ta, threshold_b=tb,
-    )

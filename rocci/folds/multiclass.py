@@ -19,18 +19,18 @@ rocci applies to it unchanged.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._results import RocCurve, _FrameResult
-from ._validation import InputError, _as_1d, _preview, check_confidence_level, check_scores
-from .roc import roc_auc, roc_curve
-from .threshold import threshold_ci
-from .vertical import vertical_ci
+from .._core.inputs import InputError, _as_1d, _preview, check_confidence_level, check_scores
+from .._core.results import RocCurve, _FrameResult
+from ..data.guess import class_columns, match_score_columns  # noqa: F401  (public here too)
+from ..roc.curve import roc_auc, roc_curve
+from ..roc.threshold import threshold_ci
+from ..roc.vertical import vertical_ci
 
 __all__ = [
     "OneVsRest",
@@ -392,102 +392,5 @@ def top_score_curve(y_true, y_score, *, classes=None) -> TopScoreCurve:
 # helpers for tables: which column is the class, which columns score which class
 # --------------------------------------------------------------------------
 
-_AFFIXES = ("p", "pr", "prob", "proba", "probability", "score", "scores", "s", "pred", "prediction", "yscore", "yprob")
 
 
-def _norm(text: Any) -> str:
-    return re.sub(r"[^0-9a-z]+", "", str(text).lower())
-
-
-def match_score_columns(columns, classes) -> dict:
-    """Guess the score column of each class from the column names.
-
-    A column scores class ``c`` when its name is ``c`` (as text), or is ``c``
-    after lower-casing and removing everything but letters and digits, or is
-    ``c`` with a usual prefix or suffix (``p_``, ``prob_``, ``proba_``,
-    ``score_``, ``pred_``, ``_prob``, ``_score``...).  A class gets a column
-    only if exactly one column matches at the first rule that finds one, and
-    a column goes to one class at most.
-
-    Parameters
-    ----------
-    columns : sequence
-        Column names of the table.
-    classes : sequence
-        The class values.
-
-    Returns
-    -------
-    dict
-        ``{class: column or None}``, in the order of ``classes``.
-
-    Examples
-    --------
-    >>> match_score_columns(["id", "label", "p_setosa", "p_versicolor", "p_virginica"],
-    ...                     ["setosa", "versicolor", "virginica"])
-    {'setosa': 'p_setosa', 'versicolor': 'p_versicolor', 'virginica': 'p_virginica'}
-    """
-    cols = list(columns)
-    norm = {c: _norm(c) for c in cols}
-    used: set = set()
-    out: dict = {}
-    for cls in classes:
-        text, key = str(cls), _norm(cls)
-        rules = (
-            lambda c: str(c) == text,
-            lambda c: key != "" and norm[c] == key,
-            lambda c: key != "" and any(norm[c] in (a + key, key + a) for a in _AFFIXES),
-        )
-        found = None
-        for rule in rules:
-            hits = [c for c in cols if c not in used and rule(c)]
-            if len(hits) == 1:
-                found = hits[0]
-                break
-            if len(hits) > 1:
-                break
-        out[cls] = found
-        if found is not None:
-            used.add(found)
-    return out
-
-
-def class_columns(df: pd.DataFrame, *, max_classes: int = 50) -> list:
-    """Columns that can hold a class with more than two values.
-
-    A column qualifies when it has between 3 and ``max_classes`` distinct
-    non-missing values, is not a float column with fractional values (those
-    are scores), is not named like an id or a fold, and either has a
-    label-like name (``label``, ``class``, ``target``...) or every one of its
-    values has a numeric score column found by :func:`match_score_columns`.
-    Label-like names come first.
-
-    Returns
-    -------
-    list of column names
-    """
-    from .data._common import _FOLD_NAMES, _LABEL_NAMES, _is_id_like
-    from .data._common import _norm as _dnorm
-
-    numeric = [c for c in df.columns
-               if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
-    found = []
-    for c in df.columns:
-        if _is_id_like(c) or _dnorm(c) in _FOLD_NAMES:
-            continue
-        s = df[c].dropna()
-        if pd.api.types.is_bool_dtype(s):
-            continue
-        if pd.api.types.is_float_dtype(s) and not np.all(np.mod(s.to_numpy(), 1) == 0):
-            continue
-        k = s.nunique()
-        if not 3 <= k <= max_classes:
-            continue
-        if _dnorm(c) in _LABEL_NAMES:
-            found.append(c)
-            continue
-        values = pd.unique(s)
-        matched = match_score_columns([x for x in numeric if x != c], [_py(v) for v in values])
-        if all(col is not None for col in matched.values()):
-            found.append(c)
-    return sorted(found, key=lambda c: (_dnorm(c) not in _LABEL_NAMES, list(df.columns).index(c)))

@@ -5,17 +5,23 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ._results import VerticalCI
-from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from .exact import (mixture_quantile, mixture_quantiles_by_table, mixture_skewness, order_statistic_laws,
-                    order_statistic_runs)
+from .._core.results import VerticalCI
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
+from .._core.counts import binary_counts
+from .._core.exact import (
+    mixture_quantile,
+    mixture_quantiles_by_table,
+    mixture_skewness,
+    order_statistic_laws,
+    order_statistic_runs,
+)
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
 
 VERTICAL_METHODS = ("percentile", "score", "wald")
 
 #: Largest ``(n+ + 1)·(m+ + 1)`` for which the percentile intervals come from one table of binomial
-#: CDFs (:func:`rocci.exact.mixture_quantiles_by_table`) rather than a quantile search per level.
+#: CDFs (:func:`rocci._core.exact.mixture_quantiles_by_table`) rather than a quantile search per level.
 TABLE_CELLS = 1_100_000
 
 #: FPR levels used when none are given.

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import ScoreCounts
-from .plots import compact_indices
-from .roc import roc_curve
-from .threshold import threshold_ci
+from .._core.counts import ScoreCounts
+from ..plots import compact_indices
+from ..roc.curve import roc_curve
+from ..roc.threshold import threshold_ci
 
 __all__ = ["Worlds", "draw_worlds", "worlds_in_bands", "WORLD_POINTS"]
 

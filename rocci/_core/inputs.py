@@ -15,44 +15,7 @@ import numpy as np
 __all__ = ["InputError"]
 
 
-class InputError(ValueError):
-    """Raised for input that rocci cannot use.
-
-    The message names the problem and what to do about it; it is meant to be
-    shown as-is to a person (the dashboard prints it in an error box).
-    """
-
-
-def format_value(value: Any) -> str:
-    """A value as it is, for an error message: exact, never rounded.
-
-    Floats print with Python's shortest round-trip ``repr`` (a ``w`` of
-    1 + 2⁻⁵² prints as ``1.0000000000000002``, where ``:g`` gives ``1``),
-    NumPy scalars as the matching Python value (``0.5``, not
-    ``np.float64(0.5)``), anything else with ``repr``.
-
-    Examples
-    --------
-    >>> format_value(1 + 2**-52)
-    '1.0000000000000002'
-    >>> import numpy as np
-    >>> format_value(np.float64(0.95)), format_value("a")
-    ('0.95', "'a'")
-    """
-    if isinstance(value, np.generic):
-        value = value.item()
-    return repr(value)
-
-
-def length_mismatch(name: str, size: int, other: str, n: int, what: str) -> InputError:
-    """The one wording of every length mismatch: ``"<name> has 3 values but <other> has 4: <what>."``.
-
-    Examples
-    --------
-    >>> str(length_mismatch("y_score", 3, "y_true", 4, "give one score per label"))
-    'y_score has 3 values but y_true has 4: give one score per label.'
-    """
-    return InputError(f"{name} has {size} values but {other} has {n}: {what}.")
+from .errors import InputError, format_value, length_mismatch  # noqa: F401  (re-exported)
 
 
 def _preview(values: Iterable[Any], k: int = 5) -> str:
@@ -268,34 +231,6 @@ def _labels_equal(a: Any, b: Any) -> bool:
     return bool(a == b) or str(a) == str(b)
 
 
-def check_binary(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
-    """Validate one model's data.
-
-    Returns
-    -------
-    pos : ndarray of float64
-        Scores of the positive instances.
-    neg : ndarray of float64
-        Scores of the negative instances.
-    pos_label : object
-        The positive label used.
-    """
-    from .counts import PairedCounts, ScoreCounts
-
-    if isinstance(y_true, ScoreCounts):
-        if y_score is not None:
-            raise InputError(f"Pass either a ScoreCounts alone or y_true with {name}, not both: the counts "
-                             "already hold the scores.")
-        return y_true.pos, y_true.neg, y_true.pos_label if y_true.pos_label is not None else pos_label
-    if isinstance(y_true, PairedCounts):
-        raise InputError("This function analyses one model; give it one model's counts, e.g. "
-                         "paired.model('a'), or rocci.scan(...)[name].")
-    mask, pos_label = check_labels(y_true, pos_label)
-    scores = check_scores(y_score, name=name, n=mask.size)
-    (pos, neg), = split_by_class(mask, scores)
-    return pos, neg, pos_label
-
-
 def split_by_class(mask: np.ndarray, *arrays: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """``(x[mask], x[~mask])`` for each array, by index gathers.
 
@@ -306,43 +241,6 @@ def split_by_class(mask: np.ndarray, *arrays: np.ndarray) -> list[tuple[np.ndarr
     at_pos = np.flatnonzero(mask)
     at_neg = np.flatnonzero(np.logical_not(mask))
     return [(x.take(at_pos), x.take(at_neg)) for x in arrays]
-
-
-def binary_counts(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
-    """One model's :class:`rocci.counts.ScoreCounts` and positive label, from raw arrays or given as ``y_true``.
-
-    A ``ScoreCounts`` passes through unchanged (a table of counts keeps its
-    O(distinct scores) representation); raw arrays are validated by
-    :func:`check_binary` and sorted by class.
-    """
-    from .counts import ScoreCounts
-
-    if isinstance(y_true, ScoreCounts) and y_score is None:
-        return y_true, y_true.pos_label if y_true.pos_label is not None else pos_label
-    pos, neg, label = check_binary(y_true, y_score, pos_label, name=name)
-    pos.sort()  # (check_binary's own copies: sorted in place, no second pair of arrays)
-    neg.sort()
-    return ScoreCounts(pos, neg), label
-
-
-def paired_input(y_true: Any, score_a: Any, score_b: Any, pos_label: Any = None):
-    """``(y_true, score_a, score_b, pos_label)``, from raw arrays or from a ``PairedCounts`` given as ``y_true``.
-
-    A ``PairedCounts`` is expanded to one row per instance (``y_true`` boolean,
-    positives first), which every paired function then validates as usual:
-    the results are those of the raw data the counts were made from.
-    """
-    from .counts import PairedCounts, ScoreCounts
-
-    if isinstance(y_true, PairedCounts):
-        if score_a is not None or score_b is not None:
-            raise InputError("Pass either a PairedCounts alone or y_true with score_a and score_b, not both: "
-                             "the counts already hold both models' scores.")
-        return (*y_true.arrays(), None)  # boolean labels: True is positive
-    if isinstance(y_true, ScoreCounts):
-        raise InputError("Comparing two models needs their scores on the same instances: a PairedCounts "
-                         "(rocci.scan(...).paired(a, b), or PairedCounts.from_frame), not one model's ScoreCounts.")
-    return y_true, score_a, score_b, pos_label
 
 
 def check_m(m: Any, n_pos: int, n_neg: int) -> tuple[int, int]:
@@ -371,3 +269,35 @@ def check_m(m: Any, n_pos: int, n_neg: int) -> tuple[int, int]:
             raise InputError(f"m ({format_value(m)}) must be at least 1 draw per class.")
         out.append(int(value))
     return out[0], out[1]
+
+
+def _as_float_array(name: str, values) -> np.ndarray:
+    arr = np.atleast_1d(np.asarray(values))
+    if arr.ndim != 1 or arr.size == 0:
+        raise InputError(f"{name} must be a non-empty list of numbers.")
+    try:
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must hold numbers; got {values!r}.") from None
+    if np.isnan(arr).any():
+        raise InputError(f"{name} must not contain missing values (NaN).")
+    return arr
+
+
+def _real(name: str, value: Any) -> np.ndarray:
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InputError(f"{name} ({value!r}) must be a number.")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} ({value!r}) must be a number.") from None
+    if not np.isfinite(arr).all():
+        raise InputError(f"{name} ({value!r}) must be a finite number.")
+    return arr
+
+
+def _check_add(add: Any) -> float:
+    value = _real("add", add)
+    if value.ndim != 0 or value < 0:
+        raise InputError(f"add ({add!r}) must be a non-negative number of pseudo-counts, e.g. 2 or 0.5.")
+    return float(value)

@@ -5,25 +5,13 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ._results import ThresholdCI
-from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from .counts import ScoreCounts
-from .intervals import PROPORTION_METHODS, REGIONS, axis_alpha, proportion_interval
+from .._core.results import ThresholdCI
+from .._core.inputs import InputError, _as_float_array, check_choice, check_confidence_level, check_m
+from .._core.counts import binary_counts
+from .._core.counts import ScoreCounts
+from .._core.intervals import PROPORTION_METHODS, REGIONS, axis_alpha, proportion_interval
 
 __all__ = ["threshold_ci", "thresholds_for_total_positive_rate"]
-
-
-def _as_float_array(name: str, values) -> np.ndarray:
-    arr = np.atleast_1d(np.asarray(values))
-    if arr.ndim != 1 or arr.size == 0:
-        raise InputError(f"{name} must be a non-empty list of numbers.")
-    try:
-        arr = arr.astype(np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must hold numbers; got {values!r}.") from None
-    if np.isnan(arr).any():
-        raise InputError(f"{name} must not contain missing values (NaN).")
-    return arr
 
 
 def thresholds_for_total_positive_rate(counts: ScoreCounts, rates) -> np.ndarray:
@@ -81,7 +69,7 @@ def threshold_ci(
         Level of the joint region (rectangle, ellipse) or of each interval
         (marginal).
     method : {"wilson", "wald", "agresti-coull", "percentile"}
-        Interval for each rate (see :func:`rocci.intervals.proportion_interval`);
+        Interval for each rate (see :func:`rocci._core.intervals.proportion_interval`);
         ``"percentile"`` takes the quantiles of the exact binomial law.
     region : {"rectangle", "ellipse", "marginal"}
         ``"rectangle"``: each axis at level ``sqrt(1 − α)``, i.e. error rate

@@ -19,7 +19,7 @@ The reduction, for each model ``s`` (and each pair ``a, b``)::
 Rows missing the label, any score or the group are dropped from every model
 (as :func:`rocci.data.prepare_binary` does, so that paired comparisons see the
 same instances) and counted per column.  The positive label follows the
-in-memory rules (:func:`rocci._validation.check_labels` on the label values).
+in-memory rules (:func:`rocci._core.inputs.check_labels` on the label values).
 
 One code path builds the SQL for both engines; what differs (quoting, the
 infinity and NaN tests, array literals, running a statement, reading column
@@ -33,26 +33,21 @@ the two engines give the same tables bit for bit: see :func:`_rounding`.
 from __future__ import annotations
 
 import dataclasses
-import glob
 import os
-import re
-import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import InputError, check_labels
-from ..counts import PairedCounts, ScoreCounts
+from ..._core.counts import PairedCounts, ScoreCounts
+from ..._core.inputs import InputError, check_labels
+from ._common import _DATABASE, _local_path, _rounding
+from ._duckdb import _DuckDB
+from ._spark import PYSPARK_VERSION, _Spark, _spark_session  # noqa: F401  (PYSPARK_VERSION: rocci.data.scan's)
 
 __all__ = ["scan", "ScanResult", "RoundingEffect", "rounding_effect", "SourceInfo", "inspect_source",
            "scan_label_counts"]
-
-_PARQUET = (".parquet", ".pq", ".parq")
-_CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")
-_DATABASE = (".duckdb", ".db", ".ddb")
 
 
 @dataclass(frozen=True, repr=False)
@@ -189,430 +184,6 @@ def rounding_effect(counts: ScoreCounts, description: str = "rounded scores") ->
     return RoundingEffect(description, bound, table)
 
 
-#: The PySpark release rocci is tested with (requirements-dev.txt, the ``spark`` extra).
-PYSPARK_VERSION = "4.3.0"
-
-#: Powers of ten 10^-324 … 10^309 as DOUBLE literals, each the nearest double to its decimal (both engines
-#: parse decimals correctly rounded); ``_POWERS[j + 324]`` is 10^j (0 and inf at the ends).
-_POWERS = ["0e0"] + [f"1e{j}" for j in range(-323, 309)] + ["CAST('Infinity' AS DOUBLE)"]
-
-
-def _rounding(d, x: str, i: int, significant: int | None, step: float | None):
-    """A non-decreasing rounding of the DOUBLE expression ``x``, the same bits in every engine.
-
-    Returns ``(layers, final, description)``: ``layers`` are lists of ``expression AS name`` computed one
-    after the other (each may use the names of the previous ones), ``final`` the rounded value from them.
-
-    Only operations whose result IEEE-754 fixes decide the value: products and quotients of doubles,
-    decimal text parsed to the nearest double (literals, ``CAST('…' AS DOUBLE)``), comparisons, and
-    ``round`` of a double to a whole number (half away from zero in DuckDB; HALF_UP of the double's
-    decimal form, ``Double.toString``, in Spark: the same whole number, since that form parses back to
-    the double and a half-integer other than the double itself lies at least an ulp away from it).  ``log10``, whose last bit differs between C and Java
-    libraries, only proposes the decimal exponent: comparisons with the literal powers 10^e0 and
-    10^(e0+1) make it exact.  Then, with ``m = k - 1 - e``, ``N = round(x·10^m)`` (or ``round(x / 10^-m)``)
-    and the value is the double nearest to ``N·10^-m``: ``N / 10^m`` or ``N · 10^-m`` while the power is
-    exact (|m| <= 22), else the text ``'Ne-m'`` parsed.  ``+ 0.0`` turns -0.0 into 0.0 (DuckDB keeps the
-    sign of zero in a GROUP BY key, Spark does not).  A value that would round past the largest double
-    keeps its own value.
-    """
-    zero = "CAST(0 AS DOUBLE)"
-    xi, r = d.quote(f"__rocci_x{i}"), d.quote(f"__rocci_r{i}")
-    last = f"CASE WHEN {d.is_inf(r)} THEN {xi} ELSE {r} END + {zero}"
-    if step is not None:
-        s = f"CAST('{float(step)!r}' AS DOUBLE)"
-        layers = [[f"{x} AS {xi}"], [f"round({xi} / {s}) * {s} AS {r}"]]
-        return layers, last, f"scores rounded to a grid of step {step:g}"
-    k = int(significant)
-    e0, e, m, p, n = (d.quote(f"__rocci_{name}{i}") for name in ("e0_", "e_", "m_", "p_", "n_"))
-
-    def power(j):  # 10^j, j an integer expression within [-324, 309]
-        return d.element(_POWERS, f"{j} + {325}")
-
-    def parsed(digits, exponent):  # the double nearest to digits·10^exponent (both whole numbers)
-        return (f"CAST(concat(CAST(CAST({digits} AS BIGINT) AS STRING), 'e', CAST({exponent} AS STRING)) "
-                "AS DOUBLE)")
-
-    layers = [
-        [f"{x} AS {xi}"],
-        [f"CASE WHEN {xi} = 0 THEN 0 ELSE CAST(floor(log10(abs({xi}))) AS BIGINT) END AS {e0}"],
-        [f"{e0} + CASE WHEN {xi} = 0 THEN 0 WHEN abs({xi}) >= {power(f'least({e0} + 1, 309)')} THEN 1 "
-         f"WHEN abs({xi}) < {power(f'greatest({e0}, -324)')} THEN -1 ELSE 0 END AS {e}"],
-        [f"least({k - 1} - {e}, 308) AS {m}"],
-        [f"{power(f'abs({m})')} AS {p}"],
-        [f"CASE WHEN {m} >= 0 THEN round({xi} * {p}) ELSE round({xi} / {p}) END AS {n}"],
-        [f"CASE WHEN {xi} = 0 THEN {zero} WHEN {m} > 22 OR {m} < -22 THEN {parsed(n, f'-{m}')} "
-         f"WHEN {m} >= 0 THEN {n} / {p} ELSE {n} * {p} END AS {r}"],
-    ]
-    return layers, last, f"scores rounded to {k} significant digits"
-
-
-def _check_inside(path: Path, root: Path | None) -> None:
-    if root is None:
-        return
-    root = Path(root).resolve()
-    target = path.resolve()
-    if target != root and root not in target.parents:
-        raise InputError(f"{path} is outside the data directory {root}: only files under it can be read.")
-
-
-def _select_only(query) -> str:
-    """``query`` if it is one SELECT statement (its final semicolons dropped); else an InputError.
-
-    A query is read as a table (``SELECT … FROM (query)``): a second statement, or a COPY, ATTACH, SET,
-    INSTALL… would be something else than reading, and under ``allowed_root`` could write into the data
-    directory.  DuckDB's own parser decides.
-    """
-    import duckdb
-
-    if not isinstance(query, str) or not query.strip():
-        raise InputError("query= must be the text of one SELECT statement.")
-    try:
-        statements = duckdb.extract_statements(query)
-    except duckdb.Error as exc:
-        raise InputError(f"The query does not parse: {_first_line(exc)}") from None
-    kinds = [st.type for st in statements]
-    if len(kinds) != 1 or kinds[0] != duckdb.StatementType.SELECT:
-        what = (f"{len(kinds)} statements" if len(kinds) != 1 else
-                f"a {str(kinds[0]).rsplit('.', 1)[-1]} statement")
-        raise InputError(f"query= must be one SELECT statement (a query that reads rows); this is {what}.")
-    text = query.strip()
-    while text.endswith(";"):
-        text = text[:-1].rstrip()
-    return text
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__
-
-
-def _local_path(source, allowed_root) -> tuple[Path, bool]:
-    """The path, whether it is a glob; refused when it leaves ``allowed_root`` or names no file."""
-    path = Path(source)
-    has_glob = any(ch in str(source) for ch in "*?[")
-    anchor = path.parent if has_glob else path
-    _check_inside(anchor, allowed_root)
-    if not has_glob and not path.exists():
-        raise InputError(f"No file {source}: check the path.")
-    return path, has_glob
-
-
-_CAN_HAVE_NAN: bool | None = None  # whether read_parquet takes can_have_nan (_DuckDB._knows_can_have_nan)
-
-
-class _DuckDB:
-    """DuckDB, embedded: files and globs, DuckDB databases, SQL, pandas and Arrow tables."""
-
-    name = "DuckDB"
-    #: The optimiser that takes Parquet statistics as proof of no NaN; turned off where they may be read so.
-    STATS_OPTIMIZER = "statistics_propagation"
-
-    def __init__(self, allowed_root, *, foreign: bool = False):
-        """``foreign``: the source is a query= or a database, which may read Parquet files by themselves (see
-        :meth:`is_nan`)."""
-        import duckdb
-
-        self.con = duckdb.connect(":memory:")
-        self.con.execute("SET threads TO %d" % max(1, min(os.cpu_count() or 1, 8)))
-        self.con.execute("SET enable_progress_bar = false")  # a library prints nothing (DuckDB's bar goes to stdout)
-        # NaN and Parquet statistics (see is_nan); set before the configuration is locked
-        self.can_have_nan = self._knows_can_have_nan(self.con)
-        self.stats_off = False
-        if foreign or not self.can_have_nan:
-            try:
-                self.con.execute(f"SET disabled_optimizers = '{self.STATS_OPTIMIZER}'")
-                self.stats_off = True
-            except duckdb.Error:  # an optimiser of another name: is_nan's one-element list instead
-                pass
-        self.plain_nan = self.stats_off or self.can_have_nan
-        if allowed_root is not None:
-            root = str(Path(allowed_root).resolve())
-            self.con.execute("SET allowed_directories = [?]", [root])
-            self.con.execute("SET enable_external_access = false")
-            # no statement can loosen the settings afterwards (and only one SELECT runs as a query=)
-            self.con.execute("SET lock_configuration = true")
-
-    @staticmethod
-    def _knows_can_have_nan(con) -> bool:
-        """Whether this DuckDB's read_parquet takes ``can_have_nan`` (asked once: reading the catalogue of
-        functions takes some 50 ms)."""
-        global _CAN_HAVE_NAN
-        if _CAN_HAVE_NAN is None:
-            _CAN_HAVE_NAN = bool(con.execute(
-                "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'read_parquet' "
-                "AND list_contains(parameters, 'can_have_nan')").fetchall()[0][0])
-        return _CAN_HAVE_NAN
-
-    @staticmethod
-    def quote(name) -> str:
-        return '"' + str(name).replace('"', '""') + '"'
-
-    @staticmethod
-    def is_inf(x: str) -> str:
-        return f"isinf({x})"
-
-    @staticmethod
-    def element(items, index: str) -> str:
-        return f"list_extract([{', '.join(items)}], {index})"
-
-    def is_nan(self, x: str) -> str:
-        """Whether the DOUBLE ``x`` is NaN, a test DuckDB cannot drop.
-
-        DuckDB 2.0 takes a Parquet float column's min/max statistics (which leave NaN out, as the format
-        says) as proof that the column holds no NaN, and drops ``NOT isnan(col)`` from a WHERE clause (its
-        statistics propagation): NaN rows then reach the counts.  The plain test stands when
-
-        * the Parquet files are rocci's own ``read_parquet``, with ``can_have_nan = true``: the statistics
-          then allow NaN (the cheapest: the other optimisations keep their statistics);
-        * or the connection runs without statistics propagation: a query= or a database (whose views may
-          read Parquet files without that option), or a DuckDB without ``can_have_nan``.
-
-        Else (an optimiser that cannot be turned off by that name) the value goes through a one-element list,
-        whose statistics say nothing about NaN: correct too, but it doubled the time of a scan of 10^7 rows.
-        """
-        return f"isnan({x})" if self.plain_nan else f"isnan({self.element([x], '1')})"
-
-    def sql(self, text: str, params=None, what: str = "reading the data") -> pd.DataFrame:
-        import duckdb
-
-        try:
-            return self.con.execute(text, params or []).fetchdf()
-        except duckdb.Error as exc:
-            raise InputError(f"DuckDB failed while {what}: {_first_line(exc)}") from None
-
-    def describe(self, rel: str) -> dict:
-        types = self.sql(f"DESCRIBE SELECT * FROM {rel}", what="reading the columns")
-        return dict(zip(types["column_name"], types["column_type"]))
-
-    @staticmethod
-    def numeric(kind: str) -> bool:
-        k = kind.upper()
-        return k in ("BOOLEAN",) or any(k.startswith(t) for t in (
-            "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-            "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL"))
-
-    def relation(self, source, table, query, allowed_root) -> tuple[str, str]:
-        """A SQL expression for the rows to read, and a short description of it."""
-        con = self.con
-        if query is not None:
-            query = _select_only(query)
-        if query is not None and source is None:
-            self.plain_nan = self.stats_off  # the query may read Parquet files without can_have_nan (see is_nan)
-            return f"(\n{query}\n)", "query"
-        if isinstance(source, pd.DataFrame):
-            con.register("rocci_source", source)
-            return "rocci_source", f"a table of {len(source):,} rows"
-        if type(source).__module__.startswith("pyarrow"):
-            con.register("rocci_source", source)
-            return "rocci_source", "an Arrow table"
-        if type(source).__module__.startswith("pyspark"):
-            raise InputError("This is a Spark DataFrame: scan it with engine='spark' (the reduction then runs "
-                             "in Spark and only the count tables reach Python).")
-        if not isinstance(source, (str, os.PathLike)):
-            raise InputError(f"scan reads a file path or glob, a DuckDB database, a SQL query, or a pandas/Arrow "
-                             f"table; got {type(source).__name__}.")
-        path, _ = _local_path(source, allowed_root)
-        name = path.name.lower()
-        if name.endswith(_DATABASE):
-            con.execute("ATTACH ? AS rocci_db (READ_ONLY)", [str(path)])
-            self.plain_nan = self.stats_off  # a view (or the query) may read Parquet files (see is_nan)
-            if query is not None:
-                con.execute("USE rocci_db")
-                return f"(\n{query}\n)", f"{path.name}: query"
-            if table is None:
-                raise InputError(f"{path.name} is a database: say which table to read (table=) or give a query=.")
-            return f"rocci_db.{self.quote(table)}", f"{path.name}: table {table}"
-        if name.endswith(_PARQUET):
-            # can_have_nan: Parquet's min/max statistics leave NaN out; DuckDB must not read them as "no NaN"
-            option = ", can_have_nan = true" if self.can_have_nan else ""
-            return f"read_parquet({_literal(str(path))}{option})", str(path)
-        if name.endswith(_CSV):
-            return f"read_csv({_literal(str(path))})", str(path)
-        raise InputError(f"{path.name}: scan reads Parquet (.parquet) and CSV/TSV files and DuckDB databases "
-                         "(.duckdb, .db).")
-
-    def close(self) -> None:
-        self.con.close()
-
-
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")  # s3a:, hdfs:, file: (not a drive letter C:)
-
-
-class _Spark:
-    """Spark: a Spark DataFrame, Parquet/CSV paths or globs (local or any file system the session reads),
-    a table or a query of the session, a pandas or Arrow table (sent to Spark)."""
-
-    name = "Spark"
-
-    def __init__(self, session):
-        self.spark = session
-        self.views: list[str] = []
-
-    @staticmethod
-    def quote(name) -> str:
-        return "`" + str(name).replace("`", "``") + "`"
-
-    @staticmethod
-    def is_inf(x: str) -> str:
-        return f"abs({x}) = CAST('Infinity' AS DOUBLE)"
-
-    @staticmethod
-    def element(items, index: str) -> str:
-        return f"element_at(array({', '.join(items)}), CAST({index} AS INT))"
-
-    def is_nan(self, x: str) -> str:
-        """Whether the DOUBLE ``x`` is NaN, through a one-element array (as the group's test always was): Spark
-        4.3 keeps a plain ``isnan`` on Parquet files, but a source with statistics of its own might not."""
-        return f"isnan({self.element([x], '1')})"
-
-    @staticmethod
-    def _errors() -> tuple:
-        from pyspark.errors import PySparkException
-
-        try:
-            from py4j.protocol import Py4JError
-        except ImportError:  # Spark Connect alone
-            return (PySparkException,)
-        return (PySparkException, Py4JError)
-
-    def _local(self) -> bool:
-        """Whether the session runs on this machine (a path without a scheme is then a local file)."""
-        try:
-            return str(self.spark.sparkContext.master).startswith("local")
-        except Exception:  # noqa: BLE001 - Spark Connect has no SparkContext: the server's files are not ours
-            return False
-
-    def sql(self, text: str, params=None, what: str = "reading the data") -> pd.DataFrame:
-        try:
-            frame = self.spark.sql(text, args=list(params)) if params else self.spark.sql(text)
-            # the count tables only: they are all that leaves Spark (toArrow: Spark 4; toPandas before)
-            return frame.toArrow().to_pandas() if hasattr(frame, "toArrow") else frame.toPandas()
-        except self._errors() as exc:
-            raise InputError(f"Spark failed while {what}: {_first_line(exc)}") from None
-
-    def describe(self, rel: str) -> dict:
-        try:
-            return dict(self.spark.sql(f"SELECT * FROM {rel}").dtypes)
-        except self._errors() as exc:
-            raise InputError(f"Spark failed while reading the columns: {_first_line(exc)}") from None
-
-    @staticmethod
-    def numeric(kind: str) -> bool:
-        k = kind.lower()
-        return k in ("boolean", "tinyint", "byte", "smallint", "short", "int", "integer", "bigint", "long",
-                     "float", "real", "double") or k.startswith("decimal")
-
-    def _view(self, frame) -> str:
-        name = f"rocci_{uuid.uuid4().hex}"
-        frame.createOrReplaceTempView(name)
-        self.views.append(name)
-        return self.quote(name)
-
-    def relation(self, source, table, query, allowed_root) -> tuple[str, str]:
-        try:
-            return self._relation(source, table, query, allowed_root)
-        except self._errors() as exc:
-            raise InputError(f"Spark failed while reading the data: {_first_line(exc)}") from None
-
-    def _relation(self, source, table, query, allowed_root) -> tuple[str, str]:
-        if source is None and (query is not None or table is not None):
-            if allowed_root is not None:
-                raise InputError("With allowed_root, engine='spark' reads files under it only: a Spark query or "
-                                 "table can read anything the session can, so give a path instead.")
-            if query is not None:
-                try:
-                    return self._view(self.spark.sql(query)), "query"
-                except self._errors() as exc:
-                    raise InputError(f"Spark failed while running the query: {_first_line(exc)}") from None
-            return self._view(self.spark.table(table)), f"table {table}"
-        if query is not None or table is not None:
-            raise InputError("With engine='spark', give a query= or a table= of the Spark session alone, "
-                             "or a source without them.")
-        if hasattr(source, "createOrReplaceTempView") and type(source).__module__.startswith("pyspark"):
-            return self._view(source), "a Spark DataFrame"
-        if isinstance(source, pd.DataFrame):
-            import pyarrow as pa
-
-            frame = self.spark.createDataFrame(pa.Table.from_pandas(source, preserve_index=False))
-            return self._view(frame), f"a table of {len(source):,} rows"
-        if type(source).__module__.startswith("pyarrow"):
-            return self._view(self.spark.createDataFrame(source)), "an Arrow table"
-        if not isinstance(source, (str, os.PathLike)):
-            raise InputError(f"engine='spark' reads a Spark DataFrame, Parquet or CSV paths and globs, a table= "
-                             f"or query= of the Spark session, or a pandas/Arrow table; got {type(source).__name__}.")
-        text = os.fspath(source)
-        name = text.lower().rstrip("/")
-        if name.endswith(_DATABASE):
-            raise InputError(f"{Path(text).name} is a DuckDB database: scan it with engine='duckdb'.")
-        local = not _SCHEME.match(text) or name.startswith("file:")
-        if not local and allowed_root is not None:
-            raise InputError(f"{text} is outside the data directory {Path(allowed_root).resolve()}: only files "
-                             "under it can be read.")
-        if local and (allowed_root is not None or self._local()):
-            # files on this machine: the same checks as DuckDB's path, then absolute paths; under
-            # allowed_root a glob is expanded here, so that no file it matches (nor a link) leads out
-            plain = "/" + text[len("file:"):].lstrip("/") if name.startswith("file:") else text
-            path, has_glob = _local_path(plain, allowed_root)
-            if has_glob and allowed_root is None:
-                paths = [str(path.absolute())]  # Spark expands it (Hadoop globs, {a,b} too)
-            elif has_glob:
-                files = sorted(glob.glob(str(path)))
-                if not files:
-                    raise InputError(f"No file matches {text}: check the path.")
-                for f in files:
-                    _check_inside(Path(f), allowed_root)
-                paths = [str(Path(f).resolve()) for f in files]
-            else:
-                paths = [str(path.resolve())]
-        else:
-            paths = [text]
-        described = text
-        if name.endswith(_PARQUET):
-            return self._view(self.spark.read.parquet(*paths)), described
-        if name.endswith(_CSV):
-            sep = "\t" if ".tsv" in name else ","
-            return self._view(self.spark.read.csv(paths, header=True, inferSchema=True, sep=sep)), described
-        raise InputError(f"{Path(text).name}: engine='spark' reads Parquet (.parquet) and CSV/TSV files.")
-
-    def close(self) -> None:
-        for view in self.views:
-            try:
-                self.spark.catalog.dropTempView(view)
-            except Exception:  # noqa: BLE001 - a view that cannot be dropped dies with the session
-                pass
-
-
-def _spark_session(spark, source):
-    """The session: ``spark=``, a Spark DataFrame's own, the active one, or a new local one."""
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        raise InputError(f"engine='spark' needs PySpark: pip install pyspark=={PYSPARK_VERSION} (or the 'spark' "
-                         "extra); Spark also needs Java 17 or later (e.g. apt-get install default-jre-headless)."
-                         ) from None
-    if spark is not None:
-        return spark
-    if hasattr(source, "sparkSession") and type(source).__module__.startswith("pyspark"):
-        return source.sparkSession
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return active
-    try:
-        import tempfile
-
-        # (its catalog's directory in a temporary one, not ./spark-warehouse)
-        session = (SparkSession.builder.master("local[2]").appName("rocci")
-                   .config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="rocci-spark-")).getOrCreate())
-    except Exception as exc:  # noqa: BLE001 - any failure to start the JVM
-        raise InputError(f"Could not start a local Spark session (Spark needs Java 17 or later, e.g. apt-get "
-                         f"install default-jre-headless, and JAVA_HOME or java on the PATH): {_first_line(exc)}"
-                         ) from None
-    session.sparkContext.setLogLevel("ERROR")
-    return session
 
 
 def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str = "duckdb", table: str | None = None,
@@ -743,19 +314,24 @@ def scan(source=None, *, label: str, scores, pos_label: Any = None, engine: str 
         d.close()
 
 
+def _pairs(paired, models) -> list[tuple]:
+    """The pairs of score columns to cross: every pair (``True``), none, or the ones named."""
+    if paired is True:
+        return [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
+    if paired is False or paired is None:
+        return []
+    pairs = [tuple(p) for p in paired]
+    for p in pairs:
+        if len(p) != 2 or not all(m in models for m in p):
+            raise InputError(f"paired={paired!r}: each pair must name two of the score columns {models}.")
+    return pairs
+
+
 def _scan(d, rel, described, label, models, pos_label, group, paired, rounding=None, max_rows=None,
           progress=None, *, group_nan=False) -> ScanResult:
     """The statements, the same text for every engine ``d`` (only quoting, ``is_inf``, ``is_nan`` and ``element``
     differ)."""
-    if paired is True:
-        pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
-    elif paired is False or paired is None:
-        pairs = []
-    else:
-        pairs = [tuple(p) for p in paired]
-        for p in pairs:
-            if len(p) != 2 or not all(m in models for m in p):
-                raise InputError(f"paired={paired!r}: each pair must name two of the score columns {models}.")
+    pairs = _pairs(paired, models)
     passes = 2 + len(models) + len(pairs)
     done = 0
 
@@ -883,7 +459,7 @@ def _param(value):
 
 
 def _equal_label(a, b) -> bool:
-    from .._validation import _labels_equal
+    from ..._core.inputs import _labels_equal
 
     return _labels_equal(a, b)
 

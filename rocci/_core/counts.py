@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import InputError
+from .errors import InputError
+from .inputs import check_labels, check_scores, split_by_class
 
 __all__ = ["ScoreCounts", "PairedCounts", "score_counts", "joint_ge_counts", "paired_cells"]
 
@@ -203,8 +204,6 @@ class ScoreCounts:
     @classmethod
     def from_arrays(cls, y_true, y_score, *, pos_label: Any = None) -> "ScoreCounts":
         """From raw labels and scores, with the same validation as every rocci function."""
-        from ._validation import check_binary
-
         pos, neg, label = check_binary(y_true, y_score, pos_label)
         return cls(np.sort(pos), np.sort(neg), label)
 
@@ -423,3 +422,73 @@ def paired_cells_by_class(classes, ta, tb) -> list:
         both, ge_a, ge_b = cum[c, x, y], cum[c, x, 0], cum[c, 0, y]
         out.append(((ge_a - both).astype(np.int64), (ge_b - both).astype(np.int64), both.astype(np.int64)))
     return out
+
+
+def check_binary(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
+    """Validate one model's data.
+
+    Returns
+    -------
+    pos : ndarray of float64
+        Scores of the positive instances.
+    neg : ndarray of float64
+        Scores of the negative instances.
+    pos_label : object
+        The positive label used.
+    """
+    if isinstance(y_true, ScoreCounts):
+        if y_score is not None:
+            raise InputError(f"Pass either a ScoreCounts alone or y_true with {name}, not both: the counts "
+                             "already hold the scores.")
+        return y_true.pos, y_true.neg, y_true.pos_label if y_true.pos_label is not None else pos_label
+    if isinstance(y_true, PairedCounts):
+        raise InputError("This function analyses one model; give it one model's counts, e.g. "
+                         "paired.model('a'), or rocci.scan(...)[name].")
+    mask, pos_label = check_labels(y_true, pos_label)
+    scores = check_scores(y_score, name=name, n=mask.size)
+    (pos, neg), = split_by_class(mask, scores)
+    return pos, neg, pos_label
+
+
+def binary_counts(y_true: Any, y_score: Any, pos_label: Any = None, *, name: str = "y_score"):
+    """One model's :class:`rocci._core.counts.ScoreCounts` and positive label, from raw arrays or given as ``y_true``.
+
+    A ``ScoreCounts`` passes through unchanged (a table of counts keeps its
+    O(distinct scores) representation); raw arrays are validated by
+    :func:`check_binary` and sorted by class.
+    """
+    if isinstance(y_true, ScoreCounts) and y_score is None:
+        return y_true, y_true.pos_label if y_true.pos_label is not None else pos_label
+    pos, neg, label = check_binary(y_true, y_score, pos_label, name=name)
+    pos.sort()  # (check_binary's own copies: sorted in place, no second pair of arrays)
+    neg.sort()
+    return ScoreCounts(pos, neg), label
+
+
+def paired_input(y_true: Any, score_a: Any, score_b: Any, pos_label: Any = None):
+    """``(y_true, score_a, score_b, pos_label)``, from raw arrays or from a ``PairedCounts`` given as ``y_true``.
+
+    A ``PairedCounts`` is expanded to one row per instance (``y_true`` boolean,
+    positives first), which every paired function then validates as usual:
+    the results are those of the raw data the counts were made from.
+    """
+    if isinstance(y_true, PairedCounts):
+        if score_a is not None or score_b is not None:
+            raise InputError("Pass either a PairedCounts alone or y_true with score_a and score_b, not both: "
+                             "the counts already hold both models' scores.")
+        return (*y_true.arrays(), None)  # boolean labels: True is positive
+    if isinstance(y_true, ScoreCounts):
+        raise InputError("Comparing two models needs their scores on the same instances: a PairedCounts "
+                         "(rocci.scan(...).paired(a, b), or PairedCounts.from_frame), not one model's ScoreCounts.")
+    return y_true, score_a, score_b, pos_label
+
+
+def _auc_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: int, n_neg: int) -> float:
+    """Trapezoidal area of the ROC polygon, in integer arithmetic.
+
+    ``AUC = Σ_i (fp_i − fp_{i−1})(tp_i + tp_{i−1}) / (2·n+·n−)``, which equals
+    the Mann–Whitney statistic with ties counted 1/2.
+    """
+    dfp = np.diff(fp)
+    doubled = int(np.sum(dfp * (tp[1:] + tp[:-1]), dtype=np.int64))
+    return doubled / (2.0 * n_pos * n_neg)

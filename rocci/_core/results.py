@@ -143,7 +143,7 @@ class AucResult(_FrameResult):
         """
         from scipy import special
 
-        from ._validation import check_confidence_level
+        from .inputs import check_confidence_level
 
         level = check_confidence_level(confidence_level)
         z = float(special.ndtri(0.5 + level / 2))
@@ -302,7 +302,7 @@ class ThresholdCI(_FrameResult):
             (likewise for FPR*).
         """
         from .exact import binomial_pmf
-        from ._validation import check_choice
+        from .inputs import check_choice
 
         check_choice("axis", axis, ("tpr", "fpr"))
         if axis == "tpr":

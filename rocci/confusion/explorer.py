@@ -10,7 +10,7 @@ confusion matrix are
 * ``TP`` positives with ``score >= t``, ``FN = n+ − TP``;
 * ``FP`` negatives with ``score >= t``, ``TN = n− − FP``;
 
-and ``n = n+ + n−``.  Every count comes from :mod:`rocci.counts` (sorted
+and ``n = n+ + n−``.  Every count comes from :mod:`rocci._core.counts` (sorted
 scores and binary searches, O(n log n) once, then O(log n) per threshold).
 Every function takes a :class:`~rocci.ScoreCounts` in place of ``(y_true,
 y_score)``; a table of counts is never expanded to one row per instance: the
@@ -43,7 +43,7 @@ gives it exactly (the infinite-resample limit, in closed form):
   ``F1`` by ``2J/(1 + J)``.
 
 The interval for each binomial proportion is one of
-:func:`rocci.intervals.proportion_interval`'s methods (Wilson by default;
+:func:`rocci._core.intervals.proportion_interval`'s methods (Wilson by default;
 "percentile" takes the quantiles of the exact binomial law).  Each row of
 :meth:`Confusion.to_frame` names its law in the ``bootstrap`` and ``method``
 columns.
@@ -59,13 +59,14 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._results import ConfidenceInterval, _FrameResult
-from ._validation import InputError, binary_counts, check_choice, check_confidence_level
-from .cost import AGRESTI_ADD, cost_curve, operating_point
-from .cost._common import _check_add
-from .counts import ScoreCounts
-from .intervals import PROPORTION_METHODS, proportion_interval
-from .threshold import thresholds_for_total_positive_rate
+from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.inputs import InputError, check_choice, check_confidence_level
+from .._core.counts import binary_counts
+from ..cost import AGRESTI_ADD, cost_curve, operating_point
+from .._core.inputs import _check_add
+from .._core.counts import ScoreCounts
+from .._core.intervals import PROPORTION_METHODS, proportion_interval
+from ..roc.threshold import thresholds_for_total_positive_rate
 
 __all__ = [
     "Confusion",
@@ -414,7 +415,7 @@ def confusion_at(
     confidence_level : float, default 0.95
         Level of each interval on its own.
     method : {"wilson", "wald", "agresti-coull", "percentile"}
-        See :func:`rocci.intervals.proportion_interval`; ``"percentile"``
+        See :func:`rocci._core.intervals.proportion_interval`; ``"percentile"``
         takes the quantiles of the exact binomial law.
     add : float, default :data:`rocci.cost.AGRESTI_ADD` (2)
         Agresti–Coull pseudo-count per cell (``method="agresti-coull"``

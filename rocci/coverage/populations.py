@@ -32,7 +32,7 @@ from functools import cached_property
 import numpy as np
 from scipy import optimize, special, stats
 
-from ._validation import InputError
+from .._core.inputs import InputError
 
 __all__ = [
     "Distribution",

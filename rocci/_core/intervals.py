@@ -96,7 +96,7 @@ def _log1p(v: np.ndarray) -> np.ndarray:
 def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False, symmetric: bool = False) -> list:
     """``binomial_quantile(q, m, p)`` for each ``q`` in ``qs``; ``p`` sorted, distinct, in [0, 1].
 
-    The same answer as :func:`rocci.exact.binomial_quantile` (smallest ``k``
+    The same answer as :func:`rocci._core.exact.binomial_quantile` (smallest ``k``
     with ``B(k; m, p) >= q − QUANTILE_TOL``), for one exponential and two
     logarithms per proportion instead of several incomplete beta functions.
 
@@ -107,7 +107,7 @@ def _chained_quantiles(qs, m: int, p: np.ndarray, *, lattice: bool = False, symm
     * a step in ``p`` at a fixed row ``j``: the pmf by the ratio
       ``(t/p)^j ((1 − t)/(1 − p))^(m − j)``, the CDF by
       ``−∫_p^t m·b(j; m − 1, u) du`` (the beta-density identity of
-      :mod:`rocci.exact`).  With ``u = p + s·(t − p)`` the integrand is
+      :mod:`rocci._core.exact`).  With ``u = p + s·(t − p)`` the integrand is
       proportional to ``exp(ψ(s))``, ``ψ(s) = j·log(1 + s·x) + (m − j − 1)·log(1 − s·y)``
       (``x = (t − p)/p``, ``y = (t − p)/(1 − p)``), whose derivatives at
       both ends are rational in ``x`` and ``y``: the Euler–Maclaurin formula

@@ -5,24 +5,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ._results import AucResult, RocCurve
-from ._validation import InputError, binary_counts, check_choice, check_confidence_level, check_m
-from .counts import ScoreCounts
+from .._core.results import AucResult, RocCurve
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
+from .._core.counts import _auc_from_counts, binary_counts
+from .._core.counts import ScoreCounts
 
 __all__ = ["roc_curve", "roc_auc", "AUC_METHODS"]
 
 AUC_METHODS = ("delong", "hanley-mcneil", "exact-bootstrap")
-
-
-def _auc_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: int, n_neg: int) -> float:
-    """Trapezoidal area of the ROC polygon, in integer arithmetic.
-
-    ``AUC = Σ_i (fp_i − fp_{i−1})(tp_i + tp_{i−1}) / (2·n+·n−)``, which equals
-    the Mann–Whitney statistic with ties counted 1/2.
-    """
-    dfp = np.diff(fp)
-    doubled = int(np.sum(dfp * (tp[1:] + tp[:-1]), dtype=np.int64))
-    return doubled / (2.0 * n_pos * n_neg)
 
 
 def _curve(counts: ScoreCounts):
