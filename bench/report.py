@@ -70,6 +70,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_load", "bench_load.py", ("--sessions", "4", "--uploads", "4", "--ttl", "20"), ("--quick",), 1500),
     Bench("bench_gain_depth", "bench_gain_depth.py", (), ("--quick", "--repeats", "1"), 600),
     Bench("bench_near_copy", "bench_near_copy.py", (), ("--quick", "--repeats", "1"), 900),
+    Bench("bench_limits", "bench_limits.py", (), ("--quick",), 600),
 )
 
 
@@ -785,6 +786,27 @@ def t_load_table(R: Records) -> str:
     return generated(body, r, anchors={r.name: ["pandas.read_csv and pyarrow.csv: measured in this run"]})
 
 
+def t_limits(R: Records) -> str:
+    r = R("bench_limits")
+    unit = r.entry("argsort/1e6")
+    e = r.entry("pr_curve/rows")
+    rows = [[f"`pr_curve`, {fn(e['n'])} rows (× argsort of the same scores, {secs(e['argsort'])})", f"`{e['test']}`",
+             fn(e["n"]), secs(e["value"]), ratio(e["ratio_argsort"]), f"30× argsort or 3 s: {secs(e['limit'])}",
+             ratio(e["limit"] / e["value"]), load1([e])]]
+    for x in r.data["results"]:
+        if x["key"] in ("argsort/1e6", "pr_curve/rows"):
+            continue
+        r.used.append(x)
+        rows.append([x["label"], f"`{x['test']}`", fn(x["n"]), secs(x["value"]), ratio(x["ratio_argsort"]),
+                     secs(x["limit"]), ratio(x["limit"] / x["value"]), load1([x])])
+    body = (f"Each check's median and its ratio to one `numpy.argsort` of 10⁶ normal scores "
+            f"({secs(unit['value'])} in this run); the limit the test used to assert, and the headroom "
+            "(limit / median).\n\n"
+            + table(["check", "was asserted in", "n", "median", "× argsort", "former limit", "headroom", "load"],
+                    rows, "llrrrrrr"))
+    return generated(body, r, anchors={r.name: ["numpy.argsort: measured in this run"]})
+
+
 PRECISION_ROWS = [
     ("precision/one_threshold/top", "precision, one call at one threshold, top (100–10,000 predicted positive)"),
     ("precision/one_threshold/middle", "precision, one threshold, middle (30/50/70% predicted positive)"),
@@ -982,6 +1004,7 @@ TABLES: dict[str, tuple[Path, Callable[[Records], str]]] = {
     "precision": (BENCH_README, t_precision),
     "browser": (BENCH_README, t_browser),
     "load": (BENCH_README, t_load),
+    "limits": (BENCH_README, t_limits),
 }
 
 MARKER = re.compile(r"<!-- bench:([a-z0-9-]+):start -->\n(.*?)<!-- bench:\1:end -->", re.S)

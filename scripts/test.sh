@@ -3,9 +3,19 @@
 # backend, exact-bootstrap oracles, the shared test vectors, AppTest, the
 # real-browser tests (Playwright driving /usr/bin/chromium) and rocci.scan's
 # Spark tests (PySpark in local mode, which needs Java 17 or later).
-# Usage: bash scripts/test.sh [pytest options]
+# Usage: bash scripts/test.sh [--quick] [pytest options]
+#   --quick: only the quick tier (the core, the enumeration oracles, the doctests, the figures; a few
+#   minutes): every test not marked slow, browser, apptest, spark or montecarlo (see conftest.py).
+#   Without it every test runs, as CI does (.ci/run).  One tier: bash scripts/test.sh -m browser
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+QUICK_TIER="not slow and not browser and not apptest and not spark and not montecarlo"
+quick=0
+args=()
+for arg in "$@"; do
+  if [ "$arg" = "--quick" ]; then quick=1; else args+=("$arg"); fi
+done
 
 # Debian packages the tests need and the machine lacks: one `apt-get update` for all of them.
 missing=()
@@ -30,4 +40,7 @@ fi
 
 # The browser tests must run, not be skipped, when this script runs them.
 export ROCCI_REQUIRE_BROWSER=1
-exec .venv/bin/python -m pytest "$@"
+if [ "$quick" -eq 1 ]; then
+  exec .venv/bin/python -m pytest -m "$QUICK_TIER" ${args[@]+"${args[@]}"}
+fi
+exec .venv/bin/python -m pytest ${args[@]+"${args[@]}"}

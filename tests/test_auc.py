@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 
 import numpy as np
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import rocci  # noqa: E402
-from reference import brute  # noqa: E402
-from reference.datasets import (  # noqa: E402
+import rocci
+from reference import brute
+from reference.datasets import (
     PROC_S100B_SENS_COUNTS,
     PROC_S100B_SPEC_COUNTS,
     as_labels,

@@ -193,6 +193,7 @@ def smoke_records(tmp_path_factory):
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.slow
 def test_bench_json_writes_a_valid_record(script, smoke_records):
     proc, path = smoke_records[script]
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -224,6 +225,7 @@ def _has_r() -> bool:
     return out.returncode == 0
 
 
+@pytest.mark.slow
 def test_proc_anchor_is_measured_or_says_it_was_not(smoke_records):
     """bench_hotspots runs pROC's roc.test in its smoke run: a figure with R, 'not measured' without."""
     proc, path = smoke_records["bench_hotspots.py"]

@@ -10,18 +10,14 @@ the laws found by visiting every stratified bootstrap sample
 from __future__ import annotations
 
 import math
-import os
-import sys
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import rocci  # noqa: E402
-from reference import brute  # noqa: E402
-from reference.datasets import TINY, TINY_M, as_labels  # noqa: E402
+import rocci
+from reference import brute
+from reference.datasets import TINY, TINY_M, as_labels
 
 TOL = 1e-12
 CASES = [(name, m) for name in TINY for m in TINY_M[name]]

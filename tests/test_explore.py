@@ -9,8 +9,6 @@ the exact law found by enumerating every bootstrap sample of tiny data with ties
 from __future__ import annotations
 
 import math
-import os
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -20,12 +18,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import rocci  # noqa: E402
-from rocci.confusion.explorer import INDICATORS  # noqa: E402
-from reference import brute  # noqa: E402
-from reference.datasets import TINY, as_labels, mc_tied  # noqa: E402
+import rocci
+from rocci.confusion.explorer import INDICATORS
+from reference import brute
+from reference.datasets import TINY, as_labels, mc_tied
 
 ROOT = Path(__file__).resolve().parents[1]
 HEART = ROOT / "data" / "heart_disease_test20.csv"
@@ -325,6 +321,7 @@ def _pmf_close(exact: dict, values: np.ndarray, what: str):
         assert abs(p - q) <= n_se * se, (what, k, p, q)
 
 
+@pytest.mark.montecarlo
 def test_monte_carlo_full_bootstrap():
     pos, neg = mc_tied()
     y, s = as_labels(pos, neg)
@@ -357,6 +354,7 @@ def test_monte_carlo_full_bootstrap():
     assert abs(pct.interval("f1").low - lo_mc) <= step and abs(pct.interval("f1").high - hi_mc) <= step
 
 
+@pytest.mark.montecarlo
 def test_monte_carlo_stratified_bootstrap():
     pos, neg = mc_tied()
     y, s = as_labels(pos, neg)

@@ -28,18 +28,16 @@ Carlo empirical quantiles.
 from __future__ import annotations
 
 import math
-import os
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rocci
+from reference import brute
+from reference.datasets import as_labels, mc_binormal, mc_tied
+from scipy import stats
 
-import rocci  # noqa: E402
-from reference import brute  # noqa: E402
-from reference.datasets import as_labels, mc_binormal, mc_tied  # noqa: E402
-from scipy import stats  # noqa: E402
+pytestmark = pytest.mark.montecarlo
 
 B = 200_000
 N_SE = 4.5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import rocci
 from rocci.coverage.worlds import _resamples, worlds_in_bands
@@ -32,6 +33,7 @@ def test_each_world_is_judged_by_its_own_counts_and_tpr():
         assert got["boxes"][i] == boxes and got["levels"][i] == levels, i
 
 
+@pytest.mark.montecarlo
 def test_share_of_worlds_in_the_simultaneous_band_matches_its_exact_probability():
     """2,000 seeded worlds: the share inside the calibrated band's bootstrap event is its exact joint
     probability within 4 Monte Carlo standard errors; inside the pointwise intervals at all 99 levels, far

@@ -3,13 +3,10 @@ error box (never a traceback) and the app stays usable afterwards."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from apphelpers import assert_clean, data_app  # noqa: F401  (fixture)
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bad_files"))
-from corpus import BAD, zip_bomb as _zip_bomb  # noqa: E402
+from bad_files.corpus import BAD, zip_bomb as _zip_bomb
 
 
 def upload(at, name, data):
@@ -64,9 +61,8 @@ def test_the_reader_enforces_the_servers_upload_limit(data_app):
 # issue 18: the committed corpus and the generated bombs, on the Data page
 # --------------------------------------------------------------------------
 
-from corpus import FILES  # noqa: E402
-
-import corpus  # noqa: E402
+from bad_files import corpus  # noqa: E402
+from bad_files.corpus import FILES  # noqa: E402
 
 BAD_DIR = Path(__file__).resolve().parents[1] / "bad_files"
 MIME = {".parquet": "application/octet-stream", ".xlsx": "application/octet-stream"}

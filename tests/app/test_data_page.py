@@ -283,10 +283,7 @@ def test_histograms_show_each_class_as_a_share_by_default(data_app):
 
 
 def test_wide_file_preselects_a_handful_and_says_so(data_app):
-    import sys as _sys
-
-    _sys.path.insert(0, str(BAD_FILES))
-    import corpus
+    from bad_files import corpus
 
     at = upload(data_app, "wide.csv", corpus.wide_csv())
     assert_clean(at)

@@ -342,7 +342,6 @@ def test_precision_recall_curve_of_a_table_keeps_every_threshold_and_bounds_its_
     assert thin["recall"].is_monotonic_increasing
     values, n_pos, n_neg = counts.table()
     huge = rocci.ScoreCounts.from_counts(values, n_pos * 10**6, n_neg * 10**6)
-    t0 = time.perf_counter()
-    curve = pr_curve(huge, max_points=200_000)
-    assert len(curve) <= 200_000 and time.perf_counter() - t0 < 10
+    curve = pr_curve(huge, max_points=200_000)  # (its time: bench/bench_limits.py)
+    assert len(curve) <= 200_000
     assert (~curve["interpolated"]).sum() == (~full["interpolated"]).sum()

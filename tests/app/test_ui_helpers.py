@@ -6,7 +6,6 @@ import io
 
 import pandas as pd
 import pytest
-from apphelpers import ROOT  # noqa: F401  (puts the project root on sys.path)
 
 from ui.download import csv_bytes, neutralise, safe_frame
 from ui.operating import signed_money

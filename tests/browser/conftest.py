@@ -1,8 +1,8 @@
 """Real-browser tests: the app served by `streamlit run`, driven by Playwright in Debian's Chromium.
 
 Chromium is Debian's /usr/bin/chromium (never `playwright install`).  Run with
-``pytest tests/browser`` (or ``-m browser`` to select them anywhere).  The
-tests are skipped when Chromium or Playwright is missing, unless
+``pytest tests/browser`` (or ``-m browser`` to select them anywhere: the root conftest.py marks every
+test here).  The tests are skipped when Chromium or Playwright is missing, unless
 ``ROCCI_REQUIRE_BROWSER=1`` (set by scripts/test.sh): then they fail.
 """
 
@@ -43,17 +43,6 @@ def skip_or_fail(reason: str):
         pytest.fail(f"{reason} (ROCCI_REQUIRE_BROWSER is set)", pytrace=False)
     pytest.skip(reason)
 TIMEOUT_MS = 60_000
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: real-browser test (Playwright + Chromium, starts the app)")
-
-
-def pytest_collection_modifyitems(config, items):
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.browser)
 
 
 def _free_port() -> int:

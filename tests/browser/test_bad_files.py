@@ -3,16 +3,12 @@ traceback), the app stays usable, and two sessions do not share data."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from bad_files.corpus import BAD, zip_bomb as _zip_bomb
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bad_files"))
-from corpus import BAD, zip_bomb as _zip_bomb  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_dashboard import no_exception, upload  # noqa: E402
+from .test_dashboard import no_exception, upload
 
 
 def test_each_bad_file_shows_an_error_box(page, app_url, tmp_path, wait, shot):
@@ -88,7 +84,7 @@ def _set_file(page, path, wait):
 
 
 def test_corpus_subset_in_the_browser(page, app_url, tmp_path, wait, shot):
-    import corpus
+    from bad_files import corpus
 
     page.goto(app_url)
     wait(page)

@@ -5,19 +5,15 @@ fold's counts.  Screenshots at 1400 and 390 px wide."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import running_server  # noqa: E402
-from test_dashboard import choose, large_source, no_exception  # noqa: E402
+import rocci
 
-import rocci  # noqa: E402
+from .conftest import running_server
+from .test_dashboard import choose, large_source, no_exception
 
 
 def _frame(n=20_000, seed=3) -> pd.DataFrame:

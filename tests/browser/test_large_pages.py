@@ -9,19 +9,15 @@ Full-page screenshots at 1400 and 390 px wide go to test-artifacts/ (large_<page
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import ARTIFACTS, running_server  # noqa: E402
-from test_dashboard import large_source, no_exception, segment  # noqa: E402
+import rocci
 
-import rocci  # noqa: E402
+from .conftest import ARTIFACTS, running_server
+from .test_dashboard import large_source, no_exception, segment
 
 REFUSAL = "needs one row per instance"
 

@@ -10,9 +10,7 @@ cell; result objects and bad input.
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,17 +18,15 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from rocci import InputError  # noqa: E402
-from rocci.compare import (  # noqa: E402
+from rocci import InputError
+from rocci.compare import (
     ThresholdComparison,
     compare_thresholds,
     difference_pmf,
     difference_sign_probabilities,
     paired_score_interval,
 )
-from reference import brute_paired  # noqa: E402
+from reference import brute_paired
 
 VECTORS_PATH = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "vectors.json"
 VECTORS = json.loads(VECTORS_PATH.read_text())["vectors"]

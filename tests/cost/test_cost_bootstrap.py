@@ -231,6 +231,7 @@ def check_against_mc(sample, mean, sd, values, probs, level_lo, level_hi):
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+@pytest.mark.montecarlo
 def test_one_model_monte_carlo(bootstrap):
     t, w = 0.5, 0.4
     res = cost_ci(MC_Y, np.r_[MC_POS, MC_NEG], w=w, thresholds=t, bootstrap=bootstrap,
@@ -244,6 +245,7 @@ def test_one_model_monte_carlo(bootstrap):
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+@pytest.mark.montecarlo
 def test_paired_monte_carlo(bootstrap):
     ta, tb, w = 0.5, 0.6, 0.45
     res = compare_cost(MC_Y, np.r_[MC_POS, MC_NEG], np.r_[MC_POS_B, MC_NEG_B], w=w, thresholds_a=ta,

@@ -173,6 +173,7 @@ def test_vertical_score_interval_matches_vertical_ci():
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.montecarlo
 def test_exact_threshold_coverage_equals_score_level_simulation():
     """Draw scores from the population, call rocci.threshold_ci at the true threshold: 4,000 test sets."""
     pop = P.Population(P.beta(1.2, 2), P.beta(1.2, 3))
@@ -192,6 +193,7 @@ def test_exact_threshold_coverage_equals_score_level_simulation():
     assert abs(hits / R - exact) < 4 * se
 
 
+@pytest.mark.montecarlo
 def test_exact_threshold_curve_equals_count_simulation():
     pop = P.binormal(3.0)
     q = np.array([0.05, 0.2, 0.5, 0.8])
@@ -203,6 +205,7 @@ def test_exact_threshold_curve_equals_count_simulation():
     np.testing.assert_allclose(sim["se"], np.sqrt(sim["coverage"] * (1 - sim["coverage"]) / 40_000))
 
 
+@pytest.mark.montecarlo
 def test_exact_paired_coverage_equals_simulation():
     pair = P.CorrelatedPair(P.binormal(1.0), P.binormal(3.0), 0.6)
     q = np.array([0.1, 0.4, 0.7])
@@ -212,6 +215,7 @@ def test_exact_paired_coverage_equals_simulation():
     assert np.all(np.abs(sim["coverage"].to_numpy() - exact) < 4.5 * se)
 
 
+@pytest.mark.montecarlo
 def test_exact_paired_coverage_equals_score_level_simulation():
     """Sampled copula scores through rocci.compare_thresholds at the true thresholds."""
     pair = P.CorrelatedPair(P.binormal(1.0), P.binormal(2.0), 0.9)
@@ -232,6 +236,7 @@ def test_exact_paired_coverage_equals_score_level_simulation():
 
 
 @pytest.mark.parametrize("formulas", ["stratified", "full"])
+@pytest.mark.montecarlo
 def test_exact_cost_coverage_equals_simulation(formulas):
     pop = P.binormal(1.0, 3.0, 3.0)
     w = np.array([0.05, 0.3, 0.5, 0.9])
@@ -241,6 +246,7 @@ def test_exact_cost_coverage_equals_simulation(formulas):
     assert np.all(np.abs(sim["coverage"].to_numpy() - exact) <= 4.5 * se + 1e-12)
 
 
+@pytest.mark.montecarlo
 def test_paired_cost_simulation_equals_exact_quadruple_sum():
     """Small n: the four-fold sum over (a+, b+, a−, b−) done by brute force equals the simulation."""
     pair = P.CorrelatedPair(P.binormal(1.0, 3, 3), P.binormal(2.0, 3, 3), 0.6)
@@ -267,6 +273,7 @@ def test_paired_cost_simulation_equals_exact_quadruple_sum():
 
 
 @pytest.mark.parametrize("formulas", ["stratified", "full"])
+@pytest.mark.montecarlo
 def test_exact_paired_cost_coverage_equals_simulation(formulas):
     pair = P.CorrelatedPair(P.binormal(1.0, 3, 3), P.binormal(3.0, 3, 3), 0.3)
     w = np.array([0.02, 0.3, 0.6, 0.97])

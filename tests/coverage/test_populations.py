@@ -89,6 +89,7 @@ def test_bivariate_normal_cdf_at_zero():
         assert P.bivariate_normal_cdf(0.0, 0.0, rho) == pytest.approx(0.25 + np.arcsin(rho) / (2 * np.pi), abs=1e-14)
 
 
+@pytest.mark.montecarlo
 def test_copula_cells_match_monte_carlo():
     """Cell frequencies of 400,000 sampled pairs within 4 standard errors of the copula's probabilities."""
     pair = P.CorrelatedPair(P.Population(P.beta(1.2, 2), P.beta(1.2, 3)), P.binormal(1.0), 0.6)

@@ -123,6 +123,7 @@ def test_statistic_equals_a_plain_loop_with_ties():
         np.testing.assert_array_equal(fast[b], r / (r + fp))
 
 
+@pytest.mark.montecarlo
 def test_monte_carlo_law_is_the_exact_law():
     """The Monte Carlo bootstrap (multinomial shortcut for the negatives) and explicit resamples (one draw per
     negative) both reproduce precision_ci's exact law of r/(r + FP*): Kolmogorov distance within 2.5 times the
@@ -239,6 +240,7 @@ def test_bad_parameters():
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.montecarlo
 def test_exact_and_monte_carlo_percentile_agree_and_hold_the_level():
     """The Monte Carlo percentile bootstrap estimates the exact percentile interval, so on the same test sets the
     two cover equally often up to Monte Carlo noise: the paired difference of their coverage (pooled over the

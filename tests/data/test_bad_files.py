@@ -6,8 +6,6 @@ The small files are in tests/bad_files/ (see corpus.FILES for the expected
 outcome of each); the large ones (Parquet and xlsx bombs, a 10,000-column CSV,
 a 3·10⁵-row xlsx) are generated here, in memory or in tmp_path.
 """
-import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -18,10 +16,10 @@ import rocci
 from rocci._core.inputs import InputError, check_confidence_level, format_value, length_mismatch
 from rocci.data import guess_columns, prepare_binary, suggest_pos_label
 
+from bad_files import corpus
+from bad_files.corpus import BAD, FILES, zip_bomb as _zip_bomb
+
 BAD_DIR = Path(__file__).resolve().parents[1] / "bad_files"
-sys.path.insert(0, str(BAD_DIR))
-import corpus  # noqa: E402
-from corpus import BAD, FILES, zip_bomb as _zip_bomb  # noqa: E402
 
 
 def _load_prepare(data: bytes, name: str = "x.csv"):
@@ -178,19 +176,16 @@ def parquet_bomb():
 def test_parquet_bomb_refused_from_metadata(parquet_bomb):
     assert len(parquet_bomb) < 2 * 1024**2
     tracemalloc.start()
-    t0 = time.perf_counter()
     try:
         with pytest.raises(InputError) as err:
             rocci.load_table(parquet_bomb, filename="bomb.parquet")
-        elapsed = time.perf_counter() - t0
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     msg = str(err.value)
     assert "would take about 305.2 MiB in memory" in msg and "20,000,000 rows" in msg
     assert "200.0 MiB" in msg and "columns=" in msg
-    assert peak < 20 * 1024**2  # nothing decoded (pandas alone would need 320 MB)
-    assert elapsed < 5
+    assert peak < 20 * 1024**2  # nothing decoded (pandas alone would need 320 MB); its time: bench/bench_limits.py
 
 
 def test_parquet_bomb_columns_and_limit(parquet_bomb):
@@ -226,10 +221,8 @@ def test_parquet_string_bomb_refused_while_reading():
 def test_xlsx_shared_string_bomb_refused_before_parsing():
     data = corpus.shared_string_bomb(20_000)
     assert len(data) < 300 * 1024
-    t0 = time.perf_counter()
-    with pytest.raises(InputError) as err:
+    with pytest.raises(InputError) as err:  # (its time: bench/bench_limits.py)
         rocci.load_table(data, filename="strings.xlsx")
-    assert time.perf_counter() - t0 < 5
     msg = str(err.value)
     assert "text cells" in msg and "610.7 MiB" in msg and "CSV" in msg
     # a sheet whose shared strings are short reads normally
@@ -238,30 +231,26 @@ def test_xlsx_shared_string_bomb_refused_before_parsing():
     assert df.shape == (200, 2) and set(df["y"]) == {"xxxxx"}
 
 
-def test_xlsx_of_300_000_rows_reads_fast_and_right():
-    """The audit's 10⁶-row xlsx took 86 s; at 3·10⁵ rows this now takes a few seconds."""
+@pytest.mark.slow
+def test_xlsx_of_300_000_rows_reads_right():
+    """The audit's 10⁶-row xlsx took 86 s; at 3·10⁵ rows this now takes a few seconds (bench/bench_limits.py)."""
     rows = 300_000
     data = corpus.big_xlsx(rows)
-    t0 = time.perf_counter()
     df = rocci.load_table(data, filename="big.xlsx")
-    elapsed = time.perf_counter() - t0
     assert df.shape == (rows, 3) and list(df.columns) == ["y", "a", "b"]
     i = np.arange(rows)
     np.testing.assert_array_equal(df["y"].to_numpy(), i % 2)
     np.testing.assert_array_equal(df["a"].to_numpy(), i / rows)
     np.testing.assert_array_equal(df["b"].to_numpy(), ((i * 7919) % rows) / rows)
     assert df.attrs["sheet_name"] == "scores"
-    assert elapsed < 60  # about 3 s on 2 idle cores (openpyxl: about 30 s)
 
 
-def test_wide_csv_guesses_a_handful_of_models_quickly():
+def test_wide_csv_guesses_a_handful_of_models():
     data = corpus.wide_csv()
     assert 4 * 1024**2 < len(data) < 6 * 1024**2
     df = rocci.load_table(data, filename="wide.csv")
     assert df.shape == (100, 10_000)
-    t0 = time.perf_counter()
-    g = guess_columns(df)
-    assert time.perf_counter() - t0 < 5
+    g = guess_columns(df)  # (its time: bench/bench_limits.py)
     assert g["label"] == "y"
     assert len(g["scores"]) == 6
     assert {"p_model_0", "score_b"} <= set(g["scores"])  # names that look like scores first

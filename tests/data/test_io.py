@@ -608,10 +608,7 @@ def test_parquet_index_columns_with_columns_argument(tmp_path):
 
 def test_xlsx_header_is_read_without_scanning_the_sheet():
     """The first row comes from the start of the sheet, with shared strings and entities."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests" / "bad_files"))
-    import corpus
+    from bad_files import corpus
 
     sheet = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
              '<row r="1"><c r="A1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>s &amp; t</t></is></c></row>'

@@ -4,7 +4,6 @@ and the seeded bootstrap worlds (rocci.coverage.worlds.draw_worlds) are a strati
 from __future__ import annotations
 
 import itertools
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,12 +13,9 @@ import pytest
 import rocci
 from rocci.plots import learn as plots_learn
 from rocci.plots import COLORS
+from rocci.coverage.worlds import draw_worlds
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from rocci.coverage.worlds import draw_worlds  # noqa: E402
 
 
 def _example():
@@ -347,6 +343,7 @@ def _binomial_moments(values, probs):
 
 
 @pytest.mark.parametrize("t", [0.56, 0.32])
+@pytest.mark.montecarlo
 def test_worlds_monte_carlo_matches_the_exact_bootstrap(t):
     """K = 3000 worlds: the mean and variance of TPR* and FPR* agree with the exact law within
     4 standard errors (SE of the variance from the exact fourth central moment)."""
@@ -362,6 +359,7 @@ def test_worlds_monte_carlo_matches_the_exact_bootstrap(t):
         assert abs(sample.var(ddof=1) - var) <= 4 * np.sqrt((mu4 - var**2) / k)
 
 
+@pytest.mark.montecarlo
 def test_worlds_law_on_tiny_tied_data_matches_enumeration():
     """Tiny data with ties: every stratified resample enumerated (3^3 · 4^4 = 6912, equally likely)
     gives the law of (TP*, FP*) at a threshold; 4000 seeded worlds match each cell within 4 SE."""

@@ -54,6 +54,7 @@ def _exact_moments(y, s, bootstrap):
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+@pytest.mark.montecarlo
 def test_monte_carlo_moments_match_enumeration_of_every_resample(bootstrap):
     # Ties within and across classes; the exact moments from all resamples (3^3·3^3 or 6^6 ordered draws).
     if bootstrap == "stratified":

@@ -107,6 +107,7 @@ def test_p_a_better_is_compare_precisions(n, share, digits, m):
     np.testing.assert_allclose(fpr.fpr_b, (b[~y][:, None] >= tb).mean(axis=0), rtol=0, atol=1e-15)
 
 
+@pytest.mark.montecarlo
 def test_against_monte_carlo():
     y, a, b = _models(400, 0.25, 1, seed=8)
     levels = [0.3, 0.7]

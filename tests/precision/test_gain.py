@@ -219,6 +219,7 @@ def _check_mc(res, i, quantity, sample):
         assert np.mean(sample <= bound + 1e-12) > q - se, (quantity, q)
 
 
+@pytest.mark.montecarlo
 def test_thresholds_against_monte_carlo_stratified_and_full():
     y, s = _data()
     pos, neg = s[y == 1], s[y == 0]
@@ -251,6 +252,7 @@ def test_thresholds_against_monte_carlo_stratified_and_full():
         _check_mc(full, i, "lift", lift)
 
 
+@pytest.mark.montecarlo
 def test_fixed_depths_against_monte_carlo_with_ties():
     y, s = _data()
     pos, neg = s[y == 1], s[y == 0]
@@ -357,6 +359,7 @@ def _counts_bootstrap_gain(P, N, k, reps, rng):
     return out
 
 
+@pytest.mark.montecarlo
 def test_fixed_depth_at_10_8_instances_from_counts_against_monte_carlo():
     """10^8 instances in 120 distinct scores (heavy ties between the classes): the law is computed (it
     used to be refused) and agrees with a Monte Carlo bootstrap drawn from the counts."""

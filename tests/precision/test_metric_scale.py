@@ -132,6 +132,7 @@ def test_forced_routes_equal_the_enumeration(forced, metric, name, m):
         assert abs(res.p_undefined[i] - float(undefined)) < 1e-12
 
 
+@pytest.mark.montecarlo
 def test_forced_routes_against_monte_carlo(forced):
     """n = 300 with ties, MCC and F1 with the search forced to one cell: the exact bounds split a seeded
     Monte Carlo bootstrap at their levels within Monte Carlo error."""
@@ -174,6 +175,7 @@ def _at_shares(counts, shares):
     return [float(v[min(np.searchsorted(-above, -above[0] * x), v.size - 1)]) for x in shares]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, share, places", [(200_000, 0.01, (0.5, 0.01, 0.95)), (100_000, 0.3, (0.5, 0.003))])
 def test_against_the_table_of_cells(n, share, places):
     """At 10^5 instances every metric's bounds equal the table of every cell reduced by Law (bit for bit),
@@ -219,7 +221,8 @@ def _cdf(law: StratifiedLaw, c: float) -> float:
     return slow.mass(j) / law.defined
 
 
-@pytest.mark.parametrize("n, share", [(10**8, 0.01), (10**8, 0.5), (10**9, 0.5), (10**10, 0.01)])
+@pytest.mark.parametrize("n, share", [(10**8, 0.01), (10**8, 0.5), pytest.param(10**9, 0.5, marks=pytest.mark.slow),
+                                      pytest.param(10**10, 0.01, marks=pytest.mark.slow)])
 def test_huge_tables_bounds_are_atoms_where_the_cdf_crosses(n, share):
     counts = _table(n, share, k=10_000, seed=1)
     for t in _at_shares(counts, [0.5, 0.001]):

@@ -8,6 +8,8 @@ import pytest
 
 from rocci.precision import compare_precision, metric_ci, precision_ci
 
+pytestmark = pytest.mark.montecarlo
+
 Z = 4.5  # Monte Carlo standard errors allowed (each check; ~1e-5 chance of a false alarm)
 ALPHA = 0.05
 

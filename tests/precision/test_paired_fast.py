@@ -71,6 +71,7 @@ def test_series_handles_identical_and_reversed_models():
 
 
 @pytest.mark.parametrize("n, share, digits, seed, b", [(2000, 0.1, 2, 11, 6_000), (2000, 0.3, 6, 12, 6_000)])
+@pytest.mark.montecarlo
 def test_paired_recall_montecarlo_n2000(n, share, digits, seed, b):
     y, sa, sb = _data(n, share, seed, digits, rho=0.7)
     res = compare_precision(y, sa, sb, recall=[0.5], metric="precision")
@@ -88,6 +89,7 @@ def _table(y, sa, sb):
 
 
 @pytest.mark.parametrize("digits", [1, 2])
+@pytest.mark.slow
 def test_paired_counts_give_the_raw_results(digits):
     y, sa, sb = _data(300, 0.3, 21, digits, rho=0.8)
     table = _table(y, sa, sb)
@@ -100,6 +102,7 @@ def test_paired_counts_give_the_raw_results(digits):
         pd.testing.assert_frame_equal(raw, counts, check_exact=False, rtol=0, atol=1e-13)
 
 
+@pytest.mark.slow
 def test_large_table_is_not_expanded(monkeypatch):
     """10^9 instances in 2,000 distinct pairs: threshold pairs with a smaller m, and recall levels refuse
     clearly at the default m (the grid of (FP*_a, FP*_b)) and work at a smaller one."""

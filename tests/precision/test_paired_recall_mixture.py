@@ -136,7 +136,7 @@ def _reference(w, n_a, n_b, c, n, m):
 @pytest.mark.parametrize("n, m, rows, cols, kind, seed", [
     (400, 400, 12, 10, "small", 1),      # shares near 0: the dual recurrence
     (400, 250, 10, 12, "large", 2),      # shares near 1: mirrored
-    (500, 500, 14, 14, "apart", 3),      # the series
+    pytest.param(500, 500, 14, 14, "apart", 3, marks=pytest.mark.slow),  # the series
     (500, 700, 10, 10, "close", 4),      # ρ near 1: pairs summed cell by cell (batched)
     (300, 300, 8, 9, "reversed", 5),     # ρ < 0
     (120, 60, 6, 6, "apart", 6),         # m < n
@@ -189,12 +189,13 @@ def _atoms_close(new, old, tol=1e-14):
 
 
 @pytest.mark.parametrize("n, share, digits, rho, m, recalls, metric", [
-    (400, 0.06, None, 0.7, None, (0.1, 0.5, 1.0), "precision"),        # few negatives above: small shares
+    pytest.param(400, 0.06, None, 0.7, None, (0.1, 0.5, 1.0), "precision",  # few negatives above: small shares
+                 marks=pytest.mark.slow),
     (400, 0.2, None, 0.999, None, (0.3, 0.8), "precision"),            # nearly identical: cell by cell
-    (300, 0.3, 1, 0.8, None, (0.05, 0.5, 0.95), "f1"),                 # ties
-    (300, 0.4, None, 0.6, (60, 150), (0.2, 0.9), "precision"),         # m != n
+    pytest.param(300, 0.3, 1, 0.8, None, (0.05, 0.5, 0.95), "f1", marks=pytest.mark.slow),  # ties
+    pytest.param(300, 0.4, None, 0.6, (60, 150), (0.2, 0.9), "precision", marks=pytest.mark.slow),  # m != n
     (500, 0.85, 2, 0.7, (300, 40), (0.5, 0.99), "precision"),          # few negatives, m− < n−
-    (200, 0.3, None, -0.6, None, (0.5,), "f1"),                        # models apart
+    pytest.param(200, 0.3, None, -0.6, None, (0.5,), "f1", marks=pytest.mark.slow),  # models apart
 ])
 def test_compare_precision_equals_the_former_route(n, share, digits, rho, m, recalls, metric):
     y, sa, sb = _data(n, share, 11, digits, rho)

@@ -313,6 +313,7 @@ def test_given_thresholds_and_percentile_unchanged():
 # ---------------------------------------------------------------------------------------------------------
 # 4. Monte Carlo
 # ---------------------------------------------------------------------------------------------------------
+@pytest.mark.montecarlo
 def test_monte_carlo_mean_and_sd():
     y, s = _data(2000, 0.25, False, seed=21)
     pos, neg = s[y == 1], s[y == 0]

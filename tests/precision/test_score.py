@@ -78,6 +78,7 @@ def _data(n, share, seed, digits):
     return y, np.round(rng.normal(0, 1, n) + 1.2 * y, digits)
 
 
+@pytest.mark.montecarlo
 def test_predicted_harmonic_mean_against_monte_carlo():
     """M at thresholds against resampled instances (n = 300, ties): within a few Monte Carlo errors."""
     from rocci._core.counts import score_counts

@@ -9,18 +9,14 @@ package implements (binomial law, eq. 4.12 mixture, section 6 AUC variance).
 from __future__ import annotations
 
 import math
-import os
-import sys
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from reference import brute  # noqa: E402
-from reference.datasets import (  # noqa: E402
+from reference import brute
+from reference.datasets import (
     PROC_S100B_SENS_COUNTS,
     PROC_S100B_SPEC_COUNTS,
     TINY,
@@ -169,6 +165,7 @@ def _pmf_close(law: dict, mc_values: np.ndarray, B: int):
     assert not bad, f"exact vs MC frequency off by > {n_se} SE: {bad}"
 
 
+@pytest.mark.montecarlo
 def test_enumeration_agrees_with_monte_carlo():
     pos, neg = TINY["brief"]
     m_pos, m_neg = 3, 6

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import io
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `pytest tests/ui/test_download.py` from anywhere
-    sys.path.insert(0, str(ROOT))
-
-from ui.download import csv_bytes  # noqa: E402
+from ui.download import csv_bytes
 
 AWKWARD = [0.1, 0.1 + 0.2, 1 / 3, 1e-300, 5e-324, -2.5, 1e16, 2.0**53 + 2, 123456789.123, -0.0, 3.0,
            float("nan"), float("inf"), float("-inf")]
