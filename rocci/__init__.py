@@ -56,6 +56,7 @@ from .folds import (
 )
 from .folds import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 from .bands import RocBand, roc_band
+from .decision import NetBenefit, net_benefit
 from .precision import (
     AveragePrecision,
     GainCI,
@@ -131,6 +132,8 @@ __all__ = [
     "OneVsRest",
     "TopScoreCurve",
     "roc_band",
+    "net_benefit",
+    "NetBenefit",
     "RocBand",
     "precision_ci",
     "metric_ci",

@@ -1,0 +1,187 @@
+"""rocci.net_benefit: the exact law against every bootstrap sample (tiny data with ties, m = n and m ≠ n,
+full and stratified), against a seeded Monte Carlo bootstrap, against dcurves' point values, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci
+from rocci.decision.laws import TIE_TOL
+
+# Tiny data with ties inside a class and across classes (0.4 is a positive's and a negative's risk).
+Y = np.array([1, 1, 0, 1, 0, 0])
+S = np.array([0.8, 0.4, 0.4, 0.2, 0.6, 0.1])
+
+
+def _merge(law: dict) -> tuple[np.ndarray, np.ndarray]:
+    vals = np.array(sorted(law))
+    probs = np.array([law[v] for v in vals])
+    start = np.flatnonzero(np.concatenate([[True], np.diff(vals) > TIE_TOL]))
+    return vals[start], np.add.reduceat(probs, start)
+
+
+def _enumerate_full(y, s, p, m):
+    """Every ordered sample of m rows drawn with replacement from the n rows, equally likely."""
+    n, odds = y.size, p / (1 - p)
+    idx = np.indices((n,) * m).reshape(m, -1).T  # all n^m tuples
+    yy, ss = y[idx], s[idx]
+    tp, fp = np.sum((yy == 1) & (ss >= p), axis=1), np.sum((yy == 0) & (ss >= p), axis=1)
+    law = defaultdict(float)
+    for v, c in zip(*np.unique(np.round((tp - odds * fp) / m, 13), return_counts=True)):
+        law[float(v)] += c / n**m
+    return _merge(law)
+
+
+def _enumerate_stratified(y, s, p, m_pos, m_neg):
+    pos, neg = s[y == 1], s[y == 0]
+    n = y.size
+    odds = p / (1 - p)
+    law = defaultdict(float)
+    for ip in itertools.product(range(pos.size), repeat=m_pos):
+        tp = np.sum(pos[list(ip)] >= p)
+        for ineg in itertools.product(range(neg.size), repeat=m_neg):
+            fp = np.sum(neg[list(ineg)] >= p)
+            v = pos.size / n * tp / m_pos - neg.size / n * odds * fp / m_neg
+            law[round(v, 13)] += 1 / (pos.size**m_pos * neg.size**m_neg)
+    return _merge(law)
+
+
+def _quantile(vals, probs, q):
+    cdf = np.cumsum(probs)
+    return vals[np.argmax(cdf >= q - 1e-12)]
+
+
+THRESHOLDS = [0.15, 0.4, 0.5, 0.7]
+
+
+@pytest.mark.parametrize("m", [None, 4, 7])
+def test_full_bootstrap_law_is_every_sample(m):
+    res = rocci.net_benefit(Y, S, thresholds=THRESHOLDS, confidence_level=0.8, bootstrap="full", m=m)
+    for i, p in enumerate(THRESHOLDS):
+        vals, probs = _enumerate_full(Y, S, p, m or Y.size)
+        got_v, got_p = res.distribution(i)
+        np.testing.assert_allclose(got_v, vals, atol=1e-12)
+        np.testing.assert_allclose(got_p, probs, atol=1e-12)
+        mean = float(vals @ probs)
+        assert mean == pytest.approx(res.net_benefit[i], abs=1e-12)  # the bootstrap is unbiased here
+        assert res.net_benefit_std[i] == pytest.approx(np.sqrt(probs @ (vals - mean) ** 2), abs=1e-12)
+        assert res.net_benefit_low[i] == pytest.approx(_quantile(vals, probs, 0.1), abs=1e-12)
+        assert res.net_benefit_high[i] == pytest.approx(_quantile(vals, probs, 0.9), abs=1e-12)
+
+
+@pytest.mark.parametrize("m", [None, (2, 4)])
+def test_stratified_law_is_every_sample(m):
+    res = rocci.net_benefit(Y, S, thresholds=THRESHOLDS, confidence_level=0.8, bootstrap="stratified", m=m)
+    m_pos, m_neg = m or (3, 3)
+    for i, p in enumerate(THRESHOLDS):
+        vals, probs = _enumerate_stratified(Y, S, p, m_pos, m_neg)
+        got_v, got_p = res.distribution(i)
+        np.testing.assert_allclose(got_v, vals, atol=1e-12)
+        np.testing.assert_allclose(got_p, probs, atol=1e-12)
+        mean = float(vals @ probs)
+        assert res.net_benefit_std[i] == pytest.approx(np.sqrt(probs @ (vals - mean) ** 2), abs=1e-12)
+        assert res.net_benefit_low[i] == pytest.approx(_quantile(vals, probs, 0.1), abs=1e-12)
+        assert res.net_benefit_high[i] == pytest.approx(_quantile(vals, probs, 0.9), abs=1e-12)
+        assert res.treat_all_low[i] == res.treat_all_high[i] == res.treat_all[i]  # prevalence fixed
+
+
+def test_treat_all_interval_is_every_sample():
+    res = rocci.net_benefit(Y, S, thresholds=[0.3], confidence_level=0.8, m=5)
+    law = defaultdict(float)
+    for idx in itertools.product(range(Y.size), repeat=5):
+        k = Y[list(idx)].sum()
+        law[round((k - 0.3 / 0.7 * (5 - k)) / 5, 13)] += 1 / Y.size**5
+    vals, probs = _merge(law)
+    assert res.treat_all_low[0] == pytest.approx(_quantile(vals, probs, 0.1), abs=1e-12)
+    assert res.treat_all_high[0] == pytest.approx(_quantile(vals, probs, 0.9), abs=1e-12)
+
+
+def _risky(n, seed, share=0.3):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + 1.4 * y - 1.0))), 2)  # risks, tied to 2 digits
+    return y, s
+
+
+@pytest.mark.montecarlo
+@pytest.mark.parametrize("bootstrap", ["full", "stratified"])
+def test_law_agrees_with_a_seeded_monte_carlo_bootstrap(bootstrap):
+    y, s = _risky(300, 5)
+    p = np.array([0.1, 0.25, 0.5])
+    res = rocci.net_benefit(y, s, thresholds=p, bootstrap=bootstrap, confidence_level=0.9)
+    rng = np.random.default_rng(31)
+    B = 100_000
+    n, odds = y.size, p / (1 - p)
+    if bootstrap == "full":
+        idx = rng.integers(0, n, size=(B, n))
+        yy, ss = y[idx], s[idx]
+        nb = np.stack([(np.sum(yy & (ss >= t), 1) - o * np.sum(~yy & (ss >= t), 1)) / n for t, o in zip(p, odds)], 1)
+    else:
+        pos, neg = s[y], s[~y]
+        dp, dn = pos[rng.integers(0, pos.size, (B, pos.size))], neg[rng.integers(0, neg.size, (B, neg.size))]
+        nb = np.stack([pos.size / n * np.mean(dp >= t, 1) - neg.size / n * o * np.mean(dn >= t, 1)
+                       for t, o in zip(p, odds)], 1)
+    sd_mc = nb.std(axis=0)
+    # mean within 4 s.e.; sd within 4 s.e. of a standard deviation (≈ sd/sqrt(2B))
+    assert np.all(np.abs(nb.mean(0) - res.net_benefit) <= 4 * res.net_benefit_std / np.sqrt(B))
+    assert np.all(np.abs(sd_mc - res.net_benefit_std) <= 4 * res.net_benefit_std / np.sqrt(2 * B))
+    # the interval, read from the frame, holds the resampled net benefit as often as its exact law says
+    f = res.to_frame()
+    inside = (nb >= f["net_benefit_low"].to_numpy() - 1e-12) & (nb <= f["net_benefit_high"].to_numpy() + 1e-12)
+    exact = []
+    for i in range(p.size):
+        v, pr = res.distribution(i)
+        lo, hi = f["net_benefit_low"][i], f["net_benefit_high"][i]
+        exact.append(pr[(v >= lo - 1e-12) & (v <= hi + 1e-12)].sum())
+    exact = np.array(exact)
+    cov = inside.mean(0)
+    se = np.sqrt(exact * (1 - exact) / B)
+    assert np.all(np.abs(cov - exact) <= 4 * se + 1e-9)
+    assert np.all(exact >= 0.9 - 1e-9)
+
+
+def test_point_values_agree_with_dcurves():
+    dcurves = pytest.importorskip("dcurves")
+    y, s = _risky(400, 8)
+    df = pd.DataFrame({"outcome": y.astype(int), "model": s})
+    thresholds = [i / 100 for i in range(1, 100)]
+    ref = dcurves.dca(data=df, outcome="outcome", modelnames=["model"], thresholds=thresholds)
+    res = rocci.net_benefit(y, s, thresholds=thresholds)
+    for name, col in (("model", res.net_benefit), ("all", res.treat_all)):
+        got = ref[ref["model"] == name].sort_values("threshold")["net_benefit"].to_numpy()
+        np.testing.assert_allclose(col, got, atol=1e-12)
+    none = ref[ref["model"] == "none"]["net_benefit"].to_numpy()
+    assert np.all(none == 0)
+
+
+def test_string_labels_and_counts_give_the_same_result():
+    y, s = _risky(200, 9)
+    labels = np.where(y, "sick", "well")
+    a = rocci.net_benefit(labels, s, pos_label="sick", thresholds=[0.2, 0.4])
+    counts = rocci.ScoreCounts.from_arrays(labels, s, pos_label="sick")
+    b = rocci.net_benefit(counts, thresholds=[0.2, 0.4])
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    (dict(y_score=[0.2, 1.7, 0.4, 0.9]), "not probabilities"),
+    (dict(thresholds=[0, 0.5]), "strictly between 0 and 1"),
+    (dict(thresholds=["a"]), "threshold probabilities"),
+    (dict(bootstrap="paired"), "bootstrap"),
+    (dict(m=0), "whole number"),
+])
+def test_bad_input_says_what_to_do(kwargs, words):
+    y = [0, 1, 0, 1]
+    s = kwargs.pop("y_score", [0.2, 0.7, 0.4, 0.9])
+    with pytest.raises(rocci.InputError, match=words):
+        rocci.net_benefit(y, s, **kwargs)
+
+
+def test_scores_that_are_not_risks_point_to_the_cost_curve():
+    with pytest.raises(rocci.InputError, match="cost_curve"):
+        rocci.net_benefit([0, 1, 0, 1], [-2.0, 3.1, 0.4, 1.2])
