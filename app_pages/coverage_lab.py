@@ -31,7 +31,7 @@ from ui.text import ParseError, md_escape, parse_numbers, percent
 from ui.controls import error, method_note, page_columns
 
 #: Short names of the bands for the method pills (the chart and table use BAND_METHODS' full names).
-BAND_SHORT = {"exact": "Exact bootstrap", "montecarlo": "Monte Carlo bootstrap", "sidak": "Šidák, thresholds",
+BAND_SHORT = {"exact": "Exact bootstrap", "monte-carlo": "Monte Carlo bootstrap", "sidak": "Šidák, thresholds",
               "vertical-sidak": "Šidák, FPR levels", "campbell-ks": "Campbell KS", "working-hotelling":
               "Working–Hotelling", "pointwise": "Pointwise, unadjusted"}
 URL = "query-params"
@@ -214,7 +214,7 @@ def controls(name: str) -> tuple[dict, bool] | None:
             p["seed"] = int(st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(base["seed"]),
                                             step=1, key=f"{pre}_seed", bind=URL,
                                             help="Same seed and parameters → same numbers."))
-            if "n_boot" in d and ({"bootstrap", "montecarlo"} & set(p.get("methods", ()))):
+            if "n_boot" in d and ({"bootstrap", "monte-carlo"} & set(p.get("methods", ()))):
                 p["n_boot"] = int(st.number_input(
                     "Bootstrap resamples (Monte Carlo baseline)", min_value=20, max_value=10_000,
                     value=int(base["n_boot"]), step=100, key=f"{pre}_boot", bind=URL,

@@ -183,9 +183,9 @@ def checks(quick: bool) -> list[Check]:
     n_band = band_counts.n_pos + band_counts.n_neg
     bands = [("3 thresholds", dict(thresholds=[0.97, 0.95, 0.9])),
              ("3 thresholds, sidak", dict(thresholds=[0.97, 0.9, 0.5], method="sidak")),
-             ("montecarlo, 500", dict(method="montecarlo", n_boot=500, seed=1)),
+             ("montecarlo, 500", dict(method="monte-carlo", n_boot=500, seed=1)),
              ("vertical, sidak", dict(kind="vertical", method="sidak", fpr=[0.01, 0.05])),
-             ("vertical, montecarlo, 100", dict(kind="vertical", method="montecarlo", n_boot=100, seed=1,
+             ("vertical, montecarlo, 100", dict(kind="vertical", method="monte-carlo", n_boot=100, seed=1,
                                                 fpr=[0.05]))]
     for name, kw in bands[:1] if quick else bands:
         out.append(Check(f"counts/roc_band/{name}", f"`roc_band` ({name}), a table of {sci(n_band)}", huge_scores,

@@ -233,11 +233,11 @@ BANDS = [
     dict(method="sidak"),
     dict(method="bonferroni", m=(60, 90)),
     dict(thresholds=[1.0, 0.0], m=(60, 90)),
-    dict(method="montecarlo", n_boot=300, seed=4),
+    dict(method="monte-carlo", n_boot=300, seed=4),
     dict(kind="vertical", method="sidak", fpr=[0.1, 0.3, 0.6]),
     dict(kind="vertical", method="bonferroni", fpr=[0.2, 0.5], m=(70, 120)),
-    dict(kind="vertical", method="montecarlo", n_boot=200, seed=5, fpr=[0.1, 0.5, 0.9]),
-    dict(kind="vertical", method="montecarlo", n_boot=200, seed=5, fpr=[0.25], m=(50, 80)),
+    dict(kind="vertical", method="monte-carlo", n_boot=200, seed=5, fpr=[0.1, 0.5, 0.9]),
+    dict(kind="vertical", method="monte-carlo", n_boot=200, seed=5, fpr=[0.25], m=(50, 80)),
 ]
 
 
@@ -314,9 +314,9 @@ def test_a_table_of_billions_runs_without_expanding(no_expansion):
     counts = _huge_scores()  # ~3·10⁹ instances: the bands' laws are O(sqrt(m)) counts wide
     assert counts.n_pos + counts.n_neg > 2 * 10**9
     for kwargs in (dict(thresholds=[0.97, 0.95, 0.9]), dict(thresholds=[0.97, 0.9, 0.5], method="sidak"),
-                   dict(method="montecarlo", n_boot=500, seed=1),
+                   dict(method="monte-carlo", n_boot=500, seed=1),
                    dict(kind="vertical", method="sidak", fpr=[0.01, 0.05]),
-                   dict(kind="vertical", method="montecarlo", n_boot=100, seed=1, fpr=[0.05])):
+                   dict(kind="vertical", method="monte-carlo", n_boot=100, seed=1, fpr=[0.05])):
         band = rocci.roc_band(counts, **kwargs)
         assert band.n_pos == counts.n_pos and np.isfinite(band.critical_value)
 

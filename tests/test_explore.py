@@ -540,7 +540,7 @@ def test_binomial_test_by_hand():
     [
         (lambda y, s: rocci.confusion_at(y, s, np.nan), "NaN"),
         (lambda y, s: rocci.confusion_at(y, s, "high"), "must be a number"),
-        (lambda y, s: rocci.confusion_at(y, s, None), "must be a number"),
+        (lambda y, s: rocci.confusion_at(y, s, None), "needs a threshold"),
         (lambda y, s: rocci.confusion_at(y, s, [0.1, 0.2]), "one number"),
         (lambda y, s: rocci.confusion_at(y, s, 0.5, method="exact"), "method"),
         (lambda y, s: rocci.confusion_at(y, s, 0.5, confidence_level=95), "strictly between 0 and 1"),

@@ -24,11 +24,11 @@ from .region import band_area, band_envelope
 __all__ = ["RocBand", "roc_band", "BAND_KINDS", "THRESHOLD_METHODS", "VERTICAL_METHODS"]
 
 BAND_KINDS = ("threshold", "vertical")
-THRESHOLD_METHODS = ("exact", "montecarlo", "sidak", "bonferroni")
-VERTICAL_METHODS = ("sidak", "bonferroni", "montecarlo")
+THRESHOLD_METHODS = ("exact", "monte-carlo", "sidak", "bonferroni")
+VERTICAL_METHODS = ("sidak", "bonferroni", "monte-carlo")
 VERTICAL_INTERVALS = ("percentile", "score")
 
-#: Default number of Monte Carlo resamples for ``method="montecarlo"``.
+#: Default number of Monte Carlo resamples for ``method="monte-carlo"``.
 DEFAULT_N_BOOT = 2000
 
 
@@ -40,7 +40,7 @@ class RocBand(_FrameResult):
     ----------
     kind : {"threshold", "vertical"}
     method : str
-        ``"exact"``, ``"montecarlo"``, ``"sidak"`` or ``"bonferroni"``.
+        ``"exact"``, ``"monte-carlo"``, ``"sidak"`` or ``"bonferroni"``.
     thresholds : ndarray of shape (K,)
         Threshold kind: the thresholds, decreasing.  Vertical kind: the
         thresholds giving the observed TPR at each level.
@@ -60,7 +60,7 @@ class RocBand(_FrameResult):
     tp_min, tp_max : ndarray of int64 or None
         The bootstrap counts ``TP*_k`` (out of ``m+``) the box allows: the
         integers ``x`` with ``|x − m+·tpr_k| <= c·sqrt(m+·tpr_k(1 − tpr_k))``
-        (``"exact"``, ``"montecarlo"``), or the equal-tailed percentile
+        (``"exact"``, ``"monte-carlo"``), or the equal-tailed percentile
         interval of ``Bin(m+, tpr_k)`` at the adjusted level (``"sidak"``,
         ``"bonferroni"``), widened at the corners as above.  Vertical kind:
         the counts inside ``[m+·tpr_low, m+·tpr_high]``.
@@ -77,7 +77,7 @@ class RocBand(_FrameResult):
     joint_probability : float
         Probability under the bootstrap that the whole bootstrap curve is in
         the event: exact (``"exact"``; ``>= confidence_level``), a Monte Carlo
-        estimate (``"montecarlo"``), or, for the vertical ``"sidak"`` and
+        estimate (``"monte-carlo"``), or, for the vertical ``"sidak"`` and
         ``"bonferroni"`` bands, an exact lower bound ``1 − Σ_k P*(row k outside)``.
         Threshold ``"sidak"``/``"bonferroni"``: the exact probability of the same
         event at their ``c``.
@@ -91,16 +91,16 @@ class RocBand(_FrameResult):
         ``c``; these show the calibrated band is the smallest reaching the
         level.
     critical_value_mc_low, critical_value_mc_high : float or None
-        ``"montecarlo"`` only: a 95% Monte Carlo interval for the critical
+        ``"monte-carlo"`` only: a 95% Monte Carlo interval for the critical
         value (order statistics of the resampled maxima).
     area : float
         Area of the band region in ROC space (:mod:`rocci.bands.region`).
     confidence_level : float
     n_pos, n_neg, m_pos, m_neg : int
     n_boot : int or None
-        Monte Carlo resamples (``"montecarlo"`` only).
+        Monte Carlo resamples (``"monte-carlo"`` only).
     seed : object
-        The seed used by ``"montecarlo"``.
+        The seed used by ``"monte-carlo"``.
     evaluations : int
         Runs of the recursion during calibration (one per class and distinct
         set of bounds).
@@ -432,7 +432,7 @@ def _threshold_band(counts, thresholds, level, method, m_pos, m_neg, n_boot, see
         c, p, c_below, p_below, evals = _calibrate(axes, level)
         extra.update(critical_value_below=c_below, joint_probability_below=p_below, evaluations=evals)
         kind, se = "exact", 0.0
-    elif method == "montecarlo":
+    elif method == "monte-carlo":
         rng = np.random.default_rng(seed)
         stat = _mc_threshold_max(axes, n_boot, rng)
         c, c_lo, c_hi, p, se = _mc_quantile(stat, level)
@@ -447,7 +447,7 @@ def _threshold_band(counts, thresholds, level, method, m_pos, m_neg, n_boot, see
         per_axis = [_binomial_percentile(ax, a_each) for ax in axes]
         p = float(np.prod([prob for _, _, prob in per_axis]))
         kind, se = "exact", 0.0
-    if method in ("exact", "montecarlo"):
+    if method in ("exact", "monte-carlo"):
         bounds = [ax.bounds(c) for ax in axes]
     else:
         bounds = [(lo, hi) for lo, hi, _ in per_axis]
@@ -638,7 +638,7 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     level's exact mixture law.  A percentile interval that is a single point
     at 0 or 1 (the law is (nearly) a point mass there) reaches the score
     bound ``c²/(m+ + c²)`` from it, ``c`` the normal quantile of the
-    per-level confidence; the bound is computed for the widened boxes.  ``method="montecarlo"``: sup-t calibration of
+    per-level confidence; the bound is computed for the widened boxes.  ``method="monte-carlo"``: sup-t calibration of
     ``max_i |TPR*_i − E*_i|/sd*_i`` (exact moments, eqs. 4.13–4.14) over
     ``n_boot`` seeded resamples; the band is that event,
     ``|TPR* − E*| <= c·sd*`` at each level; labelled Monte Carlo, with
@@ -664,11 +664,11 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     kind : {"threshold", "vertical"}
     confidence_level : float, default 0.95
     method : str
-        Threshold kind: ``"exact"`` (default), ``"montecarlo"``, ``"sidak"``,
+        Threshold kind: ``"exact"`` (default), ``"monte-carlo"``, ``"sidak"``,
         ``"bonferroni"`` (percentile intervals of the exact binomial laws at
         the adjusted level over the ``2K`` intervals; their joint probability
         is computed exactly).  Vertical kind: ``"sidak"``, ``"bonferroni"``,
-        ``"montecarlo"`` (``"exact"`` is refused with an explanation).
+        ``"monte-carlo"`` (``"exact"`` is refused with an explanation).
     m : None, int or (int, int)
         Bootstrap sample sizes ``(m+, m−)``; default ``m± = n±``.
     seed : None, int or numpy Generator
@@ -694,11 +694,16 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     """
     level = check_confidence_level(confidence_level)
     check_choice("kind", kind, BAND_KINDS)
+    if method == "montecarlo":  # rocci 0.2's spelling
+        warnings.warn("roc_band(method='montecarlo') is spelt method='monte-carlo' since rocci 0.3 (one spelling "
+                      "across rocci, as in average_precision); the old spelling still works for now.",
+                      FutureWarning, stacklevel=2)
+        method = "monte-carlo"
     if kind == "vertical" and method == "exact":
         raise InputError(
             "method='exact' is not available for kind='vertical': the joint law of the TPR at several FPR "
             "levels is not computed exactly. Use method='sidak' (exact pointwise laws, conservative) or "
-            "method='montecarlo', or kind='threshold' for an exact band."
+            "method='monte-carlo', or kind='threshold' for an exact band."
         )
     check_choice("method", method, THRESHOLD_METHODS if kind == "threshold" else VERTICAL_METHODS)
     check_choice("interval", interval, VERTICAL_INTERVALS)
@@ -713,10 +718,10 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
         raise InputError("fpr is for kind='vertical'; with kind='threshold' give thresholds instead (or neither).")
     if kind == "vertical" and thresholds is not None:
         raise InputError("thresholds is for kind='threshold'; with kind='vertical' give fpr levels instead.")
-    if method != "montecarlo" and (n_boot is not None or seed is not None):
-        raise InputError(f"n_boot and seed are for method='montecarlo'; method={method!r} uses no random "
+    if method != "monte-carlo" and (n_boot is not None or seed is not None):
+        raise InputError(f"n_boot and seed are for method='monte-carlo'; method={method!r} uses no random "
                          "resampling. Remove them.")
-    n_boot = _check_n_boot(n_boot) if method == "montecarlo" else None
+    n_boot = _check_n_boot(n_boot) if method == "monte-carlo" else None
     counts, _ = binary_counts(y_true, y_score, pos_label)
     m_pos, m_neg = check_m(m, counts.n_pos, counts.n_neg)
     if kind == "threshold":

@@ -13,7 +13,7 @@ define).
   2004): simultaneous asymptotically, if the binormal model holds.
 * The Bonferroni/Šidák and Monte Carlo bootstrap bands are
   :func:`rocci.bands.roc_band` with ``method="sidak"``, ``"bonferroni"`` or
-  ``"montecarlo"`` (:func:`band_boxes` turns a :class:`RocBand` into boxes).
+  ``"monte-carlo"`` (:func:`band_boxes` turns a :class:`RocBand` into boxes).
 """
 
 from __future__ import annotations

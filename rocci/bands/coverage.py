@@ -29,7 +29,7 @@ __all__ = ["BAND_METHODS", "simulate_band_coverage", "band_for"]
 #: Methods compared, in table order, with a plain label.
 BAND_METHODS = {
     "exact": "Exact bootstrap sup-t (threshold)",
-    "montecarlo": "Monte Carlo bootstrap sup-t (threshold)",
+    "monte-carlo": "Monte Carlo bootstrap sup-t (threshold)",
     "sidak": "Šidák over exact binomial percentile intervals (threshold)",
     "vertical-sidak": "Šidák over exact vertical laws (percentile, corners widened)",
     "campbell-ks": "Campbell KS",
@@ -46,8 +46,8 @@ def band_for(method: str, pos, neg, *, confidence_level=0.95, n_boot=500, seed=N
     s = np.r_[pos, neg]
     if method in ("exact", "sidak"):
         return band_boxes(roc_band(y, s, method=method, confidence_level=confidence_level))
-    if method == "montecarlo":
-        return band_boxes(roc_band(y, s, method="montecarlo", n_boot=n_boot, seed=seed,
+    if method == "monte-carlo":
+        return band_boxes(roc_band(y, s, method="monte-carlo", n_boot=n_boot, seed=seed,
                                    confidence_level=confidence_level))
     if method == "vertical-sidak":
         return band_boxes(roc_band(y, s, kind="vertical", method="sidak", confidence_level=confidence_level))

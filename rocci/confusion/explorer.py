@@ -52,6 +52,7 @@ columns.
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,13 +60,11 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._core.results import ConfidenceInterval, _FrameResult
-from .._core.inputs import InputError, check_choice, check_confidence_level
-from .._core.counts import binary_counts
-from ..cost import AGRESTI_ADD, cost_curve, operating_point
-from .._core.inputs import _check_add
-from .._core.counts import ScoreCounts
+from .._core.counts import ScoreCounts, binary_counts
+from .._core.inputs import InputError, _check_add, check_choice, check_confidence_level
 from .._core.intervals import PROPORTION_METHODS, proportion_interval
+from .._core.results import ConfidenceInterval, _FrameResult
+from ..cost import AGRESTI_ADD, cost_curve, operating_point
 from ..roc.threshold import thresholds_for_total_positive_rate
 
 __all__ = [
@@ -375,8 +374,8 @@ def _indicators(tp: int, fp: int, n_pos: int, n_neg: int, alpha: float, method: 
 
 def confusion_at(
     y_true,
-    y_score,
-    threshold,
+    y_score=None,
+    threshold=None,
     *,
     pos_label=None,
     confidence_level=0.95,
@@ -450,6 +449,9 @@ def confusion_at(
     level = check_confidence_level(confidence_level)
     check_choice("method", method, PROPORTION_METHODS)
     add = _check_add(add)
+    if threshold is None:
+        raise InputError("confusion_at needs a threshold: confusion_at(y_true, y_score, threshold=0.5), or "
+                         "confusion_at(counts, threshold=0.5) for a ScoreCounts.")
     t = _check_threshold(threshold)
     counts, label = _counts(y_true, y_score, pos_label)
     tp = int(counts.n_pos_ge(t))
@@ -638,20 +640,31 @@ def reading_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
 # ---------------------------------------------------------------------------
 
 
-def rate_threshold(y_true, y_score, rate, *, pos_label=None) -> float:
-    """Threshold that predicts a fraction ``rate`` of all instances positive.
+def rate_threshold(y_true, y_score=None, total_positive_rate=None, *, pos_label=None, rate=None) -> float:
+    """Threshold that predicts a fraction ``total_positive_rate`` of all instances positive.
 
-    The ``⌈rate·n⌉``-th largest score, so that at least ``rate·n`` instances
-    have ``score >= t`` (exactly, when ``rate·n`` is whole and no tie
-    straddles the cut); ``rate = 0`` gives ``+inf`` (everything negative).
+    The ``⌈q·n⌉``-th largest score, so that at least ``q·n`` instances
+    have ``score >= t`` (exactly, when ``q·n`` is whole and no tie
+    straddles the cut); ``q = 0`` gives ``+inf`` (everything negative).
     The same rule as ``rocci.threshold_ci(total_positive_rate=...)``.
+    ``y_true`` may be a :class:`~rocci.ScoreCounts` (``y_score`` then None).
+    ``rate=`` is rocci 0.2's name of ``total_positive_rate`` (FutureWarning).
 
     Returns
     -------
     float
     """
+    if rate is not None:
+        if total_positive_rate is not None:
+            raise InputError("Give total_positive_rate only (rate is its old name), not both.")
+        warnings.warn("rate_threshold(rate=...) is rate_threshold(total_positive_rate=...) since rocci 0.3: one "
+                      "name for the share predicted positive across rocci.", FutureWarning, stacklevel=2)
+        total_positive_rate = rate
+    if total_positive_rate is None:
+        raise InputError("rate_threshold needs the share of instances to predict positive, e.g. "
+                         "rate_threshold(y_true, y_score, total_positive_rate=0.1).")
     counts, _ = _counts(y_true, y_score, pos_label)
-    q = _check_probability("rate", rate)
+    q = _check_probability("total_positive_rate", total_positive_rate)
     return float(thresholds_for_total_positive_rate(counts, [q])[0])
 
 

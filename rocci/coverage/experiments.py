@@ -565,7 +565,7 @@ _register(BANDS, "Simultaneous bands: is the whole ROC curve inside?",
           "bootstrap band, Šidák-adjusted pointwise intervals, Campbell's Kolmogorov–Smirnov band, Working–Hotelling "
           "on the binormal fit, and unadjusted pointwise rectangles. 95% target.", "n", "simulation",
           dict(thetas=(0.75, 3.0), sizes=(50.0, 200.0, 1000.0),
-               methods=("exact", "montecarlo", "sidak", "vertical-sidak", "campbell-ks", "working-hotelling",
+               methods=("exact", "monte-carlo", "sidak", "vertical-sidak", "campbell-ks", "working-hotelling",
                         "pointwise"),
                level=0.95, replicates=30, seed=0, n_boot=200),
           dict(thetas=(3.0,), sizes=(50.0,), replicates=5), _run_bands,

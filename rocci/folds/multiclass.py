@@ -183,7 +183,7 @@ def one_vs_rest(
     auc_method="delong",
     intervals=True,
     fpr=None,
-    vertical_method="percentile",
+    vertical_method="score",
     total_positive_rate=None,
     threshold_method="wilson",
     region="rectangle",
@@ -214,7 +214,9 @@ def one_vs_rest(
     intervals : bool, default True
         Compute the exact bootstrap vertical intervals (``vertical``).
     fpr, vertical_method
-        Passed to :func:`rocci.vertical_ci` (``fpr`` levels and ``method``).
+        Passed to :func:`rocci.vertical_ci` (``fpr`` levels and ``method``); ``vertical_method``
+        defaults to ``"score"``, :func:`rocci.vertical_ci`'s default (rocci 0.3; it was ``"percentile"``,
+        whose interval collapses to [1, 1] where the TPR is near 1, as the coverage lab showed).
     total_positive_rate : array_like, optional
         If given, :func:`rocci.threshold_ci` at these rates, with
         ``threshold_method`` and ``region``.

@@ -404,7 +404,7 @@ def add_band(
     xs, lo = _steps(x, np.asarray(lower, float))
     _, hi = _steps(x, np.asarray(upper, float))
     level = _percent(band.confidence_level)
-    what = {"exact": "exact", "montecarlo": "Monte Carlo", "sidak": "Šidák",
+    what = {"exact": "exact", "monte-carlo": "Monte Carlo", "sidak": "Šidák",
             "bonferroni": "Bonferroni"}.get(band.method, band.method)
     prefix = f"{_text(name)}: " if name else ""
     group = f"band{color_index}"

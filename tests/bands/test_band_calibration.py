@@ -91,10 +91,10 @@ def test_simultaneous_is_wider_than_pointwise_and_sidak_wider_than_exact():
 def test_montecarlo_threshold_band_agrees_with_exact():
     y, s = _data(300, seed=4)
     exact = roc_band(y, s)
-    mc = roc_band(y, s, method="montecarlo", seed=7, n_boot=4000)
+    mc = roc_band(y, s, method="monte-carlo", seed=7, n_boot=4000)
     assert mc.joint_probability_kind == "monte carlo" and mc.n_boot == 4000
     assert mc.critical_value_mc_low <= exact.critical_value <= mc.critical_value_mc_high
-    again = roc_band(y, s, method="montecarlo", seed=7, n_boot=4000)
+    again = roc_band(y, s, method="monte-carlo", seed=7, n_boot=4000)
     assert again.critical_value == mc.critical_value  # seeded
 
 
@@ -108,7 +108,7 @@ def test_vertical_bands():
     assert (bon.fpr_low == bon.fpr).all() and list(bon.to_frame().columns)[-2:] == ["tp_min", "tp_max"]
     sid = roc_band(y, s, kind="vertical", method="sidak")
     assert sid.fpr.size == 99 and sid.joint_probability > 0.9
-    mc = roc_band(y, s, kind="vertical", method="montecarlo", seed=1, n_boot=500)
+    mc = roc_band(y, s, kind="vertical", method="monte-carlo", seed=1, n_boot=500)
     assert mc.joint_probability_kind == "monte carlo" and 0 < mc.joint_probability_se < 0.02
     assert mc.critical_value_mc_low <= mc.critical_value <= mc.critical_value_mc_high
 
@@ -150,8 +150,8 @@ def test_coverage_simulation_small():
     (dict(kind="diagonal"), "kind"),
     (dict(kind="vertical", method="exact"), "not available for kind='vertical'"),
     (dict(method="wilson"), "method"),
-    (dict(n_boot=100), "n_boot and seed are for method='montecarlo'"),
-    (dict(method="montecarlo", n_boot=5), "at least 20"),
+    (dict(n_boot=100), "n_boot and seed are for method='monte-carlo'"),
+    (dict(method="monte-carlo", n_boot=5), "at least 20"),
     (dict(thresholds=[0.5, np.nan]), "NaN"),
     (dict(thresholds=["a"]), "numbers"),
     (dict(fpr=[0.1]), "fpr is for kind='vertical'"),

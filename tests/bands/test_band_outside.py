@@ -70,20 +70,20 @@ def _frame_columns_agree(band):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("data", DATA)
-@pytest.mark.parametrize("method", ["exact", "montecarlo", "sidak", "bonferroni"])
+@pytest.mark.parametrize("method", ["exact", "monte-carlo", "sidak", "bonferroni"])
 def test_threshold_band_table_holds_its_joint_level(method, data, size):
     y, s = DATA[data]()
     level = 0.9
-    kw = {"n_boot": 20_000, "seed": 3} if method == "montecarlo" else {}
+    kw = {"n_boot": 20_000, "seed": 3} if method == "monte-carlo" else {}
     band = rocci.roc_band(y, s, confidence_level=level, method=method, m=SIZES[size], **kw)
     _frame_columns_agree(band)
     rng = np.random.default_rng(zlib.crc32(f"{method}/{data}/{size}".encode()))
     inside = _threshold_boxes_inside(y, s, band, rng)
     cov, se = share(inside)
     # A Monte Carlo calibration misses the level by its own error, sqrt(level(1 − level)/n_boot).
-    se_cal = np.sqrt(level * (1 - level) / band.n_boot) if method == "montecarlo" else 0.0
+    se_cal = np.sqrt(level * (1 - level) / band.n_boot) if method == "monte-carlo" else 0.0
     assert cov >= level - 3 * np.hypot(se, se_cal), (cov, se)
-    if method == "montecarlo":
+    if method == "monte-carlo":
         # The calibration's own Monte Carlo error (n_boot draws) and the check's.
         assert abs(cov - band.joint_probability) <= 4 * np.hypot(se, band.joint_probability_se)
     else:
@@ -133,11 +133,11 @@ def test_issue_example_is_the_calibrated_event():
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize("method,interval", [("sidak", "percentile"), ("bonferroni", "percentile"),
-                                             ("sidak", "score"), ("montecarlo", "percentile")])
+                                             ("sidak", "score"), ("monte-carlo", "percentile")])
 def test_vertical_band_table_holds_its_joint_level(method, interval, data, size):
     y, s = DATA[data]()
     level = 0.9
-    kw = {"n_boot": 20_000, "seed": 4} if method == "montecarlo" else {"interval": interval}
+    kw = {"n_boot": 20_000, "seed": 4} if method == "monte-carlo" else {"interval": interval}
     fpr = np.linspace(0.05, 0.95, 19)
     if interval == "score":
         with pytest.warns(FutureWarning, match=r"interval='score'\) is deprecated"):
@@ -159,7 +159,7 @@ def test_vertical_band_table_holds_its_joint_level(method, interval, data, size)
         assert abs(cov - band.joint_probability) <= 4 * np.hypot(se, band.joint_probability_se)
     if interval == "score":
         return  # deprecated: its bound is honest (checked above) but need not reach the level
-    se_cal = np.sqrt(level * (1 - level) / band.n_boot) if method == "montecarlo" else 0.0
+    se_cal = np.sqrt(level * (1 - level) / band.n_boot) if method == "monte-carlo" else 0.0
     assert cov >= level - 3 * np.hypot(se, se_cal), (cov, se)
 
 

@@ -153,7 +153,7 @@ def multiclass_data(key: str, digest: str, filename: str, label, classes: tuple,
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the one-vs-rest curves and their exact bootstrap intervals…")
 def one_vs_rest(key: str, confidence_level: float, auc_method: str, fpr: tuple, _y, _S, classes: tuple):
     res = rocci.one_vs_rest(_y, _S, classes=list(classes), confidence_level=confidence_level, auc_method=auc_method,
-                            fpr=list(fpr))
+                            fpr=list(fpr), vertical_method="percentile")  # the page's bands are percentile bands
     if res.vertical:
         res.vertical = [cache._picklable(v) for v in res.vertical]
     return res

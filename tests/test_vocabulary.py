@@ -1,0 +1,78 @@
+"""One vocabulary across the public API (issue 30): the names and defaults that were unified, and the
+old spellings that still work with a FutureWarning."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci
+
+
+def _data(n=300, seed=3):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    return y, np.round(rng.normal(size=n) + 1.2 * y, 2)
+
+
+def test_every_level_is_confidence_level():
+    for name in rocci.__all__:
+        obj = getattr(rocci, name)
+        if not inspect.isfunction(obj):
+            continue
+        params = inspect.signature(obj).parameters
+        assert not {"level", "alpha", "conf_level", "ci_level"} & set(params), name
+
+
+def test_data_come_first():
+    """Every function of the data takes ``y_true`` first (labels with scores, or counts alone)."""
+    not_data = {"operating_point", "binomial_test", "load_table", "scan", "threshold_coverage"}
+    for name in rocci.__all__:
+        obj = getattr(rocci, name)
+        if inspect.isfunction(obj) and name not in not_data:
+            first = next(iter(inspect.signature(obj).parameters))
+            assert first == "y_true", (name, first)
+
+
+def test_monte_carlo_has_one_spelling():
+    y, s = _data()
+    new = rocci.roc_band(y, s, method="monte-carlo", n_boot=200, seed=1)
+    with pytest.warns(FutureWarning, match="monte-carlo"):
+        old = rocci.roc_band(y, s, method="montecarlo", n_boot=200, seed=1)
+    assert new.method == old.method == "monte-carlo" == rocci.average_precision(y, s, n_boot=50).method
+    pd.testing.assert_frame_equal(new.to_frame(), old.to_frame())
+
+
+def test_rate_threshold_takes_total_positive_rate_and_counts():
+    y, s = _data()
+    counts = rocci.ScoreCounts.from_arrays(y, s)
+    t = rocci.rate_threshold(y, s, 0.2)
+    assert rocci.rate_threshold(y, s, total_positive_rate=0.2) == t == rocci.rate_threshold(counts,
+                                                                                              total_positive_rate=0.2)
+    assert t == rocci.threshold_ci(y, s, total_positive_rate=[0.2]).thresholds[0]
+    with pytest.warns(FutureWarning, match="total_positive_rate"):
+        assert rocci.rate_threshold(y, s, rate=0.2) == t
+    with pytest.raises(rocci.InputError, match="share of instances"):
+        rocci.rate_threshold(y, s)
+
+
+def test_confusion_at_takes_counts_first():
+    y, s = _data()
+    counts = rocci.ScoreCounts.from_arrays(y, s)
+    pd.testing.assert_frame_equal(rocci.confusion_at(y, s, 0.5).to_frame(),
+                                  rocci.confusion_at(counts, threshold=0.5).to_frame())
+    with pytest.raises(rocci.InputError, match="needs a threshold"):
+        rocci.confusion_at(counts)
+
+
+def test_one_vs_rest_uses_vertical_ci_default():
+    rng = np.random.default_rng(4)
+    y = rng.choice(["a", "b", "c"], size=240)
+    scores = rng.dirichlet([1, 1, 1], size=240) + np.eye(3)[np.searchsorted(["a", "b", "c"], y)] * 0.3
+    default = rocci.one_vs_rest(y, scores, fpr=[0.1, 0.5])
+    explicit = rocci.one_vs_rest(y, scores, fpr=[0.1, 0.5], vertical_method="score")
+    pd.testing.assert_frame_equal(default.vertical_frame(), explicit.vertical_frame())
+    assert inspect.signature(rocci.vertical_ci).parameters["method"].default == "score"
