@@ -56,7 +56,7 @@ from .folds import (
 )
 from .folds import OneVsRest, TopScoreCurve, one_vs_rest, top_score_curve
 from .bands import RocBand, roc_band
-from .decision import NetBenefit, net_benefit
+from .cost import NetBenefit, NetBenefitComparison, compare_net_benefit, net_benefit
 from .precision import (
     AveragePrecision,
     GainCI,
@@ -134,6 +134,8 @@ __all__ = [
     "roc_band",
     "net_benefit",
     "NetBenefit",
+    "compare_net_benefit",
+    "NetBenefitComparison",
     "RocBand",
     "precision_ci",
     "metric_ci",

@@ -39,7 +39,6 @@ RANKS = {
     # results, two models and costs (each package holds its own laws and intervals)
     "rocci.compare": 6,
     "rocci.cost": 6,
-    "rocci.decision": 6,  # net benefit: laws on the counts, like the costs
     # results built on the results above, the coverage lab, and the facade
     "rocci.confusion": 7,
     "rocci.folds": 7,

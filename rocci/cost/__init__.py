@@ -44,16 +44,22 @@ module              contents
 ``cost.interval``   :func:`cost_ci` (moments, Agresti–Coull, Wald, percentile)
 ``cost.paired``     :func:`compare_cost` (A − B, ``p_a_cheaper``)
 ``cost.results``    :class:`CostCurve`, :class:`CostCI`, :class:`CostComparison`
+``cost.decision``   :func:`net_benefit`, :func:`compare_net_benefit` (decision curves; laws in ``_decision_laws``)
 ==================  =====================================================================
 """
 
 from ._common import AGRESTI_ADD, AGRESTI_MIN_ADD, BOOTSTRAPS, COST_METHODS, DEFAULT_W, TIE_TOL
 from .curve import cost_curve, operating_point
+from .decision import NetBenefit, NetBenefitComparison, compare_net_benefit, net_benefit
 from .interval import cost_ci
 from .paired import compare_cost
 from .results import CostCI, CostComparison, CostCurve
 
 __all__ = [
+    "net_benefit",
+    "compare_net_benefit",
+    "NetBenefit",
+    "NetBenefitComparison",
     "operating_point",
     "cost_curve",
     "cost_ci",

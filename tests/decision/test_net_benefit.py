@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import rocci
-from rocci.decision.laws import TIE_TOL
+from rocci.cost._decision_laws import TIE_TOL
 
 # Tiny data with ties inside a class and across classes (0.4 is a positive's and a negative's risk).
 Y = np.array([1, 1, 0, 1, 0, 0])
@@ -185,3 +185,91 @@ def test_bad_input_says_what_to_do(kwargs, words):
 def test_scores_that_are_not_risks_point_to_the_cost_curve():
     with pytest.raises(rocci.InputError, match="cost_curve"):
         rocci.net_benefit([0, 1, 0, 1], [-2.0, 3.1, 0.4, 1.2])
+
+
+# --- two models ----------------------------------------------------------------------------------------
+
+SB = np.array([0.5, 0.9, 0.3, 0.4, 0.2, 0.45])  # model b on the same six rows (ties with a's risks)
+
+
+def _enumerate_paired_full(p, m):
+    n, odds = Y.size, p / (1 - p)
+    idx = np.indices((n,) * m).reshape(m, -1).T
+    yy, sa, sb = Y[idx], S[idx], SB[idx]
+    d = (np.sum((yy == 1) & (sa >= p), 1) - np.sum((yy == 1) & (sb >= p), 1)
+         - odds * (np.sum((yy == 0) & (sa >= p), 1) - np.sum((yy == 0) & (sb >= p), 1))) / m
+    law = defaultdict(float)
+    for v, c in zip(*np.unique(np.round(d, 13), return_counts=True)):
+        law[float(v)] += c / n**m
+    return _merge(law)
+
+
+def _enumerate_paired_stratified(p, m_pos, m_neg):
+    odds = p / (1 - p)
+    law = defaultdict(float)
+    pos, neg = np.flatnonzero(Y == 1), np.flatnonzero(Y == 0)
+    ip = pos[np.indices((pos.size,) * m_pos).reshape(m_pos, -1).T]
+    dp = (np.sum(S[ip] >= p, 1) - np.sum(SB[ip] >= p, 1)) / m_pos * pos.size / Y.size
+    ineg = neg[np.indices((neg.size,) * m_neg).reshape(m_neg, -1).T]
+    dn = (np.sum(S[ineg] >= p, 1) - np.sum(SB[ineg] >= p, 1)) / m_neg * neg.size / Y.size * odds
+    total = (dp[:, None] - dn[None, :]).ravel()
+    for v, c in zip(*np.unique(np.round(total, 13), return_counts=True)):
+        law[float(v)] += c / total.size
+    return _merge(law)
+
+
+def _check_paired(res, i, vals, probs):
+    got_v, got_p = res.distribution(i)
+    np.testing.assert_allclose(got_v, vals, atol=1e-12)
+    np.testing.assert_allclose(got_p, probs, atol=1e-12)
+    mean = float(vals @ probs)
+    assert res.delta_net_benefit_std[i] == pytest.approx(np.sqrt(probs @ (vals - mean) ** 2), abs=1e-12)
+    assert res.delta_net_benefit_low[i] == pytest.approx(_quantile(vals, probs, 0.1), abs=1e-12)
+    assert res.delta_net_benefit_high[i] == pytest.approx(_quantile(vals, probs, 0.9), abs=1e-12)
+    assert res.p_a_better[i] == pytest.approx(probs[vals > 1e-12].sum(), abs=1e-12)
+    assert res.p_tie[i] == pytest.approx(probs[np.abs(vals) <= 1e-12].sum(), abs=1e-12)
+
+
+@pytest.mark.parametrize("m", [None, 5, 7])
+def test_paired_full_law_is_every_sample(m):
+    res = rocci.compare_net_benefit(Y, S, SB, thresholds=THRESHOLDS, confidence_level=0.8, m=m)
+    single_a = rocci.net_benefit(Y, S, thresholds=THRESHOLDS)
+    single_b = rocci.net_benefit(Y, SB, thresholds=THRESHOLDS)
+    np.testing.assert_allclose(res.delta_net_benefit, single_a.net_benefit - single_b.net_benefit, atol=1e-15)
+    for i, p in enumerate(THRESHOLDS):
+        _check_paired(res, i, *_enumerate_paired_full(p, m or Y.size))
+
+
+@pytest.mark.parametrize("m", [None, (2, 4)])
+def test_paired_stratified_law_is_every_sample(m):
+    res = rocci.compare_net_benefit(Y, S, SB, thresholds=THRESHOLDS, confidence_level=0.8, bootstrap="stratified",
+                                    m=m)
+    m_pos, m_neg = m or (3, 3)
+    for i, p in enumerate(THRESHOLDS):
+        _check_paired(res, i, *_enumerate_paired_stratified(p, m_pos, m_neg))
+
+
+@pytest.mark.montecarlo
+def test_paired_law_agrees_with_a_seeded_monte_carlo_bootstrap():
+    y, sa = _risky(300, 12)
+    rng = np.random.default_rng(13)
+    sb = np.clip(np.round(sa + rng.normal(0, 0.08, sa.size), 2), 0, 1)
+    p = np.array([0.15, 0.3])
+    res = rocci.compare_net_benefit(y, sa, sb, thresholds=p, confidence_level=0.9)
+    B, n = 100_000, y.size
+    idx = rng.integers(0, n, size=(B, n))
+    yy, a, b = y[idx], sa[idx], sb[idx]
+    d = np.stack([(np.sum(yy & (a >= t), 1) - np.sum(yy & (b >= t), 1)
+                   - t / (1 - t) * (np.sum(~yy & (a >= t), 1) - np.sum(~yy & (b >= t), 1))) / n for t in p], 1)
+    se_p = np.sqrt(res.p_a_better * (1 - res.p_a_better) / B)
+    assert np.all(np.abs((d > 1e-12).mean(0) - res.p_a_better) <= 4 * se_p + 1e-9)
+    assert np.all(np.abs(d.std(0) - res.delta_net_benefit_std) <= 4 * res.delta_net_benefit_std / np.sqrt(2 * B))
+    f = res.to_frame()
+    cov = ((d >= f["delta_net_benefit_low"].to_numpy() - 1e-12)
+           & (d <= f["delta_net_benefit_high"].to_numpy() + 1e-12)).mean(0)
+    assert np.all(cov >= 0.9 - 3 * np.sqrt(0.09 / B))
+
+
+def test_paired_bad_input():
+    with pytest.raises(rocci.InputError, match="score_b is not a probability"):
+        rocci.compare_net_benefit([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], [0.2, 4.0, 0.1, 0.5])

@@ -8,13 +8,15 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._core.counts import binary_counts
+from .._core.counts import binary_counts, joint_ge_counts, paired_input
+from .._core.exact import QUANTILE_TOL
 from .._core.errors import InputError, format_value
-from .._core.inputs import check_choice, check_confidence_level, check_m
+from .._core.inputs import check_choice, check_confidence_level, check_labels, check_m, check_scores, split_by_class
 from .._core.results import _FrameResult
-from .laws import NetBenefitLaw
+from ._decision_laws import NetBenefitLaw
+from .fourier import _paired_law
 
-__all__ = ["net_benefit", "NetBenefit", "DEFAULT_THRESHOLDS", "NB_BOOTSTRAPS", "NB_METHODS"]
+__all__ = ["net_benefit", "NetBenefit", "compare_net_benefit", "NetBenefitComparison", "DEFAULT_THRESHOLDS", "NB_BOOTSTRAPS", "NB_METHODS"]
 
 #: Threshold probabilities used when none are given: 1%, 2%, …, 99%.
 DEFAULT_THRESHOLDS = np.round(np.arange(1, 100) / 100, 2)
@@ -136,7 +138,7 @@ def net_benefit(y_true, y_score=None, *, thresholds=None, confidence_level=0.95,
     ``TP* ~ Bin(m, tp/n)``, ``FP* | TP* = x ~ Bin(m − x, fp/(n − tp))`` and
     ``NB* = (TP* − FP*·p/(1 − p))/m``; ``"stratified"`` holds the classes fixed:
     ``NB* = π+·TP*/m+ − π−·p/(1 − p)·FP*/m−`` with independent binomials. The law's CDF is
-    ``Σ_x P(TP* = x)·P(FP* >= ⌈(a·x − v)/b⌉ | x)`` (:mod:`rocci.decision.laws`), summed over the window
+    ``Σ_x P(TP* = x)·P(FP* >= ⌈(a·x − v)/b⌉ | x)`` (:mod:`rocci.cost._decision_laws`), summed over the window
     of ``TP*`` that leaves out less than 1e-20.
 
     **Intervals.** ``method="percentile"`` (default): the smallest value of the exact law whose CDF
@@ -226,3 +228,175 @@ def _check_full_m(m, n: int) -> int:
         raise InputError(f"m ({format_value(m)}) must be the number of rows each full-bootstrap sample draws, a "
                          f"whole number of at least 1 (default n = {n}).")
     return int(m)
+
+
+@dataclass(repr=False)
+class NetBenefitComparison(_FrameResult):
+    """Two risk models' net benefit on the same instances, ``ΔNB = NB_a − NB_b``, with its exact paired law.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (K,)
+    net_benefit_a, net_benefit_b, delta_net_benefit, delta_net_benefit_std : ndarray
+    delta_net_benefit_low, delta_net_benefit_high : ndarray
+        Percentile interval of the exact law of ``ΔNB*``.
+    p_a_better, p_tie : ndarray
+        ``P(ΔNB* > 0)`` and ``P(ΔNB* = 0)`` under the bootstrap.
+    n_pos, n_neg, m, m_pos, m_neg : int
+    bootstrap : str
+    confidence_level : float
+    """
+
+    thresholds: np.ndarray
+    net_benefit_a: np.ndarray
+    net_benefit_b: np.ndarray
+    delta_net_benefit: np.ndarray
+    delta_net_benefit_std: np.ndarray
+    delta_net_benefit_low: np.ndarray
+    delta_net_benefit_high: np.ndarray
+    p_a_better: np.ndarray
+    p_tie: np.ndarray
+    cells: np.ndarray
+    n_pos: int
+    n_neg: int
+    m: int | None
+    m_pos: int | None
+    m_neg: int | None
+    bootstrap: str
+    confidence_level: float
+
+    _scalar_fields = ("n_pos", "n_neg", "bootstrap", "confidence_level")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, net_benefit_a, net_benefit_b, delta_net_benefit, delta_net_benefit_std,
+        delta_net_benefit_low, delta_net_benefit_high, p_a_better, p_tie``."""
+        return pd.DataFrame({
+            "threshold": self.thresholds, "net_benefit_a": self.net_benefit_a, "net_benefit_b": self.net_benefit_b,
+            "delta_net_benefit": self.delta_net_benefit, "delta_net_benefit_std": self.delta_net_benefit_std,
+            "delta_net_benefit_low": self.delta_net_benefit_low,
+            "delta_net_benefit_high": self.delta_net_benefit_high, "p_a_better": self.p_a_better,
+            "p_tie": self.p_tie,
+        })
+
+    def _law(self, i: int):
+        sizes = self.m if self.bootstrap == "full" else (self.m_pos, self.m_neg)
+        na_p, nb_p, na_n, nb_n = (int(v) for v in self.cells[i])
+        law = _paired_law((na_p, nb_p), (na_n, nb_n), self.n_pos, self.n_neg, self.bootstrap, sizes)
+        return law, _paired_scales(float(self.thresholds[i]), self.n_pos, self.n_neg, self.bootstrap, sizes)
+
+    def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact bootstrap law of ``ΔNB*`` at the ``i``-th threshold: values (increasing) and probabilities."""
+        law, (a, b) = self._law(i)
+        values, probs = law.support(a, b)
+        return -values[::-1] + 0.0, probs[::-1]
+
+
+def _paired_scales(p: float, n_pos: int, n_neg: int, bootstrap: str, sizes) -> tuple[float, float]:
+    """``ΔNB* = −(a·X + b·Y)`` with ``X = B+* − A+*``, ``Y = A−* − B−*`` (the cost's paired lattice)."""
+    odds = p / (1 - p)
+    if bootstrap == "full":
+        return 1.0 / sizes, odds / sizes
+    n = n_pos + n_neg
+    return (n_pos / n) / sizes[0], (n_neg / n) * odds / sizes[1]
+
+
+def compare_net_benefit(y_true, score_a=None, score_b=None, *, thresholds=None, confidence_level=0.95,
+                        bootstrap="full", m=None, pos_label=None) -> NetBenefitComparison:
+    """Which of two risk models gives more net benefit, and how sure: the exact paired law of ``ΔNB``.
+
+    Both models flag the instances whose risk is ``>= p``; ``ΔNB = NB_a − NB_b`` (A − B, as every paired
+    result of rocci). With ``A±`` the positives (negatives) flagged by model a only and ``B±`` by b only,
+
+    ``ΔNB* = [(A+* − B+*) − p/(1 − p)·(A−* − B−*)]/m``  (full bootstrap),
+    ``ΔNB* = π+·(A+* − B+*)/m+ − π−·p/(1 − p)·(A−* − B−*)/m−``  (stratified),
+
+    the cost comparison's paired lattice law (:func:`rocci.compare_cost`: sums of ±1 steps, by inverse
+    FFT) read with other scales. ``p_a_better = P(ΔNB* > 0)``, ``p_tie = P(ΔNB* = 0)``, the interval the
+    percentile interval of the exact law.
+
+    Parameters
+    ----------
+    y_true, score_a, score_b, pos_label
+        As in :func:`rocci.compare_cost`, or a :class:`~rocci.PairedCounts` alone; both scores risks in
+        [0, 1].
+    thresholds, confidence_level, bootstrap, m
+        As in :func:`net_benefit`.
+
+    Returns
+    -------
+    NetBenefitComparison
+
+    Examples
+    --------
+    >>> import rocci
+    >>> y = [0, 0, 1, 1, 0, 1, 1, 0]
+    >>> res = rocci.compare_net_benefit(y, [.1, .3, .35, .8, .6, .9, .7, .2], [.2, .1, .6, .7, .4, .8, .3, .5],
+    ...                                 thresholds=[0.3])
+    >>> float(res.delta_net_benefit[0]), round(float(res.p_a_better[0]), 4), round(float(res.p_tie[0]), 4)
+    (0.0, 0.3553, 0.2895)
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice("bootstrap", bootstrap, NB_BOOTSTRAPS)
+    p = _check_thresholds(thresholds)
+    y, a, b, label = paired_input(y_true, score_a, score_b, pos_label)
+    mask, _ = check_labels(y, label)
+    a = check_scores(a, name="score_a", n=mask.size)
+    b = check_scores(b, name="score_b", n=mask.size)
+    for name, s in (("score_a", a), ("score_b", b)):
+        if s.size and (s.min() < 0 or s.max() > 1):
+            raise InputError(f"{name} is not a probability (its values run from {format_value(float(s.min()))} to "
+                             f"{format_value(float(s.max()))}): net benefit reads each score as a predicted risk. "
+                             "Calibrate the scores first, or compare the models by costs with rocci.compare_cost.")
+    (a_pos, a_neg), (b_pos, b_neg) = split_by_class(mask, a, b)
+    n_pos, n_neg = a_pos.size, a_neg.size
+    n = n_pos + n_neg
+    if bootstrap == "full":
+        sizes = n if m is None else _check_full_m(m, n)
+        m_full, m_pos, m_neg = sizes, None, None
+    else:
+        sizes = check_m(m, n_pos, n_neg)
+        m_full, (m_pos, m_neg) = None, sizes
+    cells = np.empty((p.size, 4), dtype=np.int64)
+    for k, (sa, sb) in enumerate(((a_pos, b_pos), (a_neg, b_neg))):
+        ge_a = np.array([np.count_nonzero(sa >= t) for t in p])
+        ge_b = np.array([np.count_nonzero(sb >= t) for t in p])
+        both = np.diag(joint_ge_counts(sa, sb, p, p)) if p.size else np.zeros(0, dtype=np.int64)
+        cells[:, 2 * k], cells[:, 2 * k + 1] = ge_a - both, ge_b - both
+    odds = p / (1 - p)
+    nb_a = np.array([np.count_nonzero(a_pos >= t) - o * np.count_nonzero(a_neg >= t) for t, o in zip(p, odds)]) / n
+    nb_b = np.array([np.count_nonzero(b_pos >= t) - o * np.count_nonzero(b_neg >= t) for t, o in zip(p, odds)]) / n
+    alpha = 1 - level
+    low, high, std = np.empty(p.size), np.empty(p.size), np.empty(p.size)
+    better, tie = np.empty(p.size), np.empty(p.size)
+    for i in range(p.size):
+        na_p, nb_p, na_n, nb_n = (int(v) for v in cells[i])
+        sa_, sb_ = _paired_scales(float(p[i]), n_pos, n_neg, bootstrap, sizes)
+        std[i] = _paired_std(na_p, nb_p, na_n, nb_n, n_pos, n_neg, bootstrap, sizes, sa_, sb_)
+        if na_p + nb_p + na_n + nb_n == 0:  # the models flag the same instances: ΔNB* = 0 always
+            low[i] = high[i] = 0.0
+            better[i], tie[i] = 0.0, 1.0
+            continue
+        law = _paired_law((na_p, nb_p), (na_n, nb_n), n_pos, n_neg, bootstrap, sizes)
+        w_hi, w_lo = law.quantiles([1 - alpha / 2 + 2 * QUANTILE_TOL, alpha / 2 + 2 * QUANTILE_TOL], sa_, sb_)
+        low[i], high[i] = -w_hi + 0.0, -w_lo + 0.0
+        below = float(law.cdf(0.0, sa_, sb_, strict=True)[0])
+        better[i], tie[i] = below, float(law.cdf(0.0, sa_, sb_)[0]) - below
+    return NetBenefitComparison(
+        thresholds=p, net_benefit_a=nb_a, net_benefit_b=nb_b, delta_net_benefit=nb_a - nb_b,
+        delta_net_benefit_std=std, delta_net_benefit_low=low, delta_net_benefit_high=high,
+        p_a_better=np.clip(better, 0, 1), p_tie=np.clip(tie, 0, 1), cells=cells, n_pos=n_pos, n_neg=n_neg,
+        m=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap, confidence_level=level,
+    )
+
+
+def _paired_std(na_p, nb_p, na_n, nb_n, n_pos, n_neg, bootstrap, sizes, a, b) -> float:
+    """Exact standard deviation of ``W = a·X + b·Y`` (``X = B+* − A+*``, ``Y = A−* − B−*``)."""
+    if bootstrap == "full":
+        n = n_pos + n_neg
+        mean = a * (nb_p - na_p) / n + b * (na_n - nb_n) / n
+        second = a * a * (na_p + nb_p) / n + b * b * (na_n + nb_n) / n
+        return float(np.sqrt(max(sizes * (second - mean * mean), 0.0)))
+    m_pos, m_neg = sizes
+    var_x = m_pos * ((na_p + nb_p) / n_pos - ((nb_p - na_p) / n_pos) ** 2)
+    var_y = m_neg * ((na_n + nb_n) / n_neg - ((na_n - nb_n) / n_neg) ** 2)
+    return float(np.sqrt(max(a * a * var_x + b * b * var_y, 0.0)))
