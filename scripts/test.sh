@@ -38,8 +38,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 
-# The browser tests must run, not be skipped, when this script runs them.
+# Anchors whose dependencies clash with rocci's pins (dcurves needs pandas < 3) get their own environment;
+# the tests that use them run it in a subprocess (tests/anchors/).
+if [ ! -x .venv-anchors/bin/python ]; then
+  python3 -m venv .venv-anchors
+fi
+.venv-anchors/bin/python -m pip install --quiet --disable-pip-version-check -r tests/anchors/requirements-dcurves.txt
+
+# The browser and anchor tests must run, not be skipped, when this script runs them.
 export ROCCI_REQUIRE_BROWSER=1
+export ROCCI_ANCHOR_PYTHON="$PWD/.venv-anchors/bin/python"
 if [ "$quick" -eq 1 ]; then
   exec .venv/bin/python -m pytest -m "$QUICK_TIER" ${args[@]+"${args[@]}"}
 fi

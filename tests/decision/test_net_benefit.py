@@ -4,7 +4,11 @@ full and stratified), against a seeded Monte Carlo bootstrap, against dcurves' p
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -145,18 +149,39 @@ def test_law_agrees_with_a_seeded_monte_carlo_bootstrap(bootstrap):
     assert np.all(exact >= 0.9 - 1e-9)
 
 
-def test_point_values_agree_with_dcurves():
-    dcurves = pytest.importorskip("dcurves")
+def _anchor_python():
+    """The interpreter of the anchors' environment (.venv-anchors, made by scripts/test.sh), or None."""
+    path = os.environ.get("ROCCI_ANCHOR_PYTHON") or str(Path(__file__).resolve().parents[2] / ".venv-anchors" / "bin"
+                                                          / "python")
+    return path if Path(path).is_file() else None
+
+
+def test_point_values_agree_with_dcurves(tmp_path):
+    """dcurves 1.1.7 (in its own environment: it needs pandas < 3) on the same data, 99 thresholds."""
+    python = _anchor_python()
+    if python is None:
+        if os.environ.get("ROCCI_REQUIRE_BROWSER"):  # scripts/test.sh: the anchors must run
+            pytest.fail("the anchors' environment (.venv-anchors) is missing: run bash scripts/test.sh")
+        pytest.skip("dcurves runs in .venv-anchors (bash scripts/test.sh makes it)")
     y, s = _risky(400, 8)
-    df = pd.DataFrame({"outcome": y.astype(int), "model": s})
-    thresholds = [i / 100 for i in range(1, 100)]
-    ref = dcurves.dca(data=df, outcome="outcome", modelnames=["model"], thresholds=thresholds)
-    res = rocci.net_benefit(y, s, thresholds=thresholds)
-    for name, col in (("model", res.net_benefit), ("all", res.treat_all)):
-        got = ref[ref["model"] == name].sort_values("threshold")["net_benefit"].to_numpy()
-        np.testing.assert_allclose(col, got, atol=1e-12)
-    none = ref[ref["model"] == "none"]["net_benefit"].to_numpy()
-    assert np.all(none == 0)
+    data = tmp_path / "data.csv"
+    pd.DataFrame({"outcome": y.astype(int), "model": s}).to_csv(data, index=False)
+    code = (
+        "import sys, json, pandas as pd, dcurves\n"
+        "df = pd.read_csv(sys.argv[1])\n"
+        "t = [i / 100 for i in range(1, 100)]\n"
+        "ref = dcurves.dca(data=df, outcome='outcome', modelnames=['model'], thresholds=t)\n"
+        "out = {m: ref[ref['model'] == m].sort_values('threshold')['net_benefit'].tolist()"
+        " for m in ('model', 'all', 'none')}\n"
+        "print(json.dumps(out))\n"
+    )
+    run = subprocess.run([python, "-c", code, str(data)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    ref = json.loads(run.stdout.strip().splitlines()[-1])
+    res = rocci.net_benefit(y, s, thresholds=[i / 100 for i in range(1, 100)])
+    np.testing.assert_allclose(res.net_benefit, ref["model"], atol=1e-12)
+    np.testing.assert_allclose(res.treat_all, ref["all"], atol=1e-12)
+    assert np.all(np.asarray(ref["none"]) == 0)
 
 
 def test_string_labels_and_counts_give_the_same_result():
