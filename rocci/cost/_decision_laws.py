@@ -42,6 +42,10 @@ class NetBenefitLaw:
         keep = c > 1e-300
         self.x, self.c, self.trials = x[keep], c[keep], trials[keep]
         self.q, self.a, self.b = float(q), float(a), float(b)
+        # Y's window given each row: P(Y >= y) is 1 for y <= _y_low and 0 for y > _y_high (to 1e-22).
+        half = _WINDOW_SD * np.sqrt(self.trials * self.q * (1 - self.q)) + _WINDOW_PAD
+        self._y_low = np.maximum(np.floor(self.trials * self.q - half), 0)
+        self._y_high = np.minimum(np.ceil(self.trials * self.q + half), self.trials)
 
     @classmethod
     def full(cls, tp: int, fp: int, n: int, m: int, odds: float) -> "NetBenefitLaw":
@@ -81,10 +85,13 @@ class NetBenefitLaw:
         v = np.atleast_1d(np.asarray(v, dtype=np.float64))
         y = self._y_at_least(v)
         if 0 < self.q < 1:
-            # P(Y >= y) = bdtrc(y − 1, T, q) (SciPy's binomial survival function without its argument checks)
-            tail = special.bdtrc(np.clip(y - 1, 0, self.trials[None, :]).astype(np.float64), self.trials[None, :],
-                                 self.q)
-            tail = np.where(y <= 0, 1.0, np.where(y > self.trials[None, :], 0.0, tail))
+            # P(Y >= y) = bdtrc(y − 1, T, q) (SciPy's binomial survival function without its argument checks),
+            # computed only where it is neither 0 nor 1 to 1e-22: within the window of Y given the row.
+            trials = np.broadcast_to(self.trials[None, :], y.shape)
+            tail = np.where(y <= self._y_low[None, :], 1.0, 0.0)
+            open_ = (y > self._y_low[None, :]) & (y <= self._y_high[None, :])
+            if open_.any():
+                tail[open_] = special.bdtrc((y[open_] - 1).astype(np.float64), trials[open_], self.q)
         else:  # Y is T·q for sure
             tail = (self.trials[None, :] * self.q >= y).astype(np.float64)
         return np.minimum(tail @ self.c, 1.0)
@@ -104,10 +111,10 @@ class NetBenefitLaw:
     def quantiles(self, qs) -> np.ndarray:
         """Smallest value ``v`` of the law with ``P(V <= v) >= q`` (within :data:`QUANTILE_TOL`), per ``q``.
 
-        A bracket ``P(V <= lo) < q <= P(V <= hi)`` from the normal approximation (widened until it
-        holds), narrowed by the Illinois variant of regula falsi on the exact CDF (a bisection step
-        whenever it stalls) down to the tie tolerance; the answer is the value of the law at the
-        bracket's top end (:meth:`_largest_atom_at_most`).
+        The normal approximation's quantile, corrected by one Newton step on the exact CDF, opens a
+        bracket ``P(V <= lo) < q <= P(V <= hi)`` of a few hundredths of a standard deviation (widened
+        until it holds); regula falsi with the Illinois correction on the exact CDF narrows it until no
+        value of the law lies between ``lo`` and the largest value ``<= hi``, which is the answer.
         """
         qs = np.atleast_1d(np.asarray(qs, dtype=np.float64))
         mean, var = self.mean_var()
@@ -118,7 +125,13 @@ class NetBenefitLaw:
         for k, q in enumerate(qs):
             target = q - QUANTILE_TOL
             z = float(stats.norm.ppf(min(max(q, 1e-15), 1 - 1e-15)))
-            lo, hi, width = mean + (z - 0.5) * sd, mean + (z + 0.5) * sd, sd
+            guess = mean + z * sd
+            f_guess = self.cdf([guess])[0] - target
+            density = float(stats.norm.pdf(z)) / sd
+            if density > 0 and abs(z) < 8:
+                guess = min(max(guess - f_guess / density, vmin), vmax)  # one Newton step on the exact CDF
+            width = 0.02 * sd
+            lo, hi = max(guess - width, vmin), min(guess + width, vmax)
             f_lo, f_hi = self.cdf([lo, hi]) - target
             while f_lo >= 0 and lo > vmin:
                 width *= 4
@@ -128,30 +141,27 @@ class NetBenefitLaw:
                 width *= 4
                 hi = min(hi + width, vmax)
                 f_hi = self.cdf([hi])[0] - target
-            side = 0
+            last = None
             for _ in range(400):
                 # F is constant from the largest value u <= hi up to hi: if no value of the law lies in
                 # (lo, u), u is the answer.
                 hi = self._largest_atom_at_most(hi)
                 if hi - lo <= TIE_TOL / 2 or self._largest_atom_at_most(hi - 2 * TIE_TOL) <= lo + TIE_TOL:
                     break
-                if f_hi - f_lo > 0 and side != 2:
-                    mid = hi - f_hi * (hi - lo) / (f_hi - f_lo)
-                    if not lo < mid < hi or min(mid - lo, hi - mid) < (hi - lo) * 1e-3:
-                        mid = (lo + hi) / 2
-                else:
+                mid = hi - f_hi * (hi - lo) / (f_hi - f_lo) if f_hi > f_lo else (lo + hi) / 2
+                if not lo < mid < hi or min(mid - lo, hi - mid) < (hi - lo) * 1e-4:
                     mid = (lo + hi) / 2
                 f_mid = self.cdf([mid])[0] - target
                 if f_mid >= 0:
                     hi, f_hi = mid, f_mid
-                    f_lo = f_lo / 2 if side == -1 else f_lo  # Illinois: halve the stale end's value
-                    side = -1 if side != -1 else 2
+                    if last == "hi":
+                        f_lo /= 2  # Illinois: the end that stayed put counts half
+                    last = "hi"
                 else:
                     lo, f_lo = mid, f_mid
-                    f_hi = f_hi / 2 if side == 1 else f_hi
-                    side = 1 if side != 1 else 2
-                if side == 2:
-                    side = 0
+                    if last == "lo":
+                        f_hi /= 2
+                    last = "lo"
             out[k] = hi
         return out
 
