@@ -298,3 +298,22 @@ def test_paired_law_agrees_with_a_seeded_monte_carlo_bootstrap():
 def test_paired_bad_input():
     with pytest.raises(rocci.InputError, match="score_b is not a probability"):
         rocci.compare_net_benefit([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], [0.2, 4.0, 0.1, 0.5])
+
+
+def test_cdf_skipping_settled_rows_equals_the_direct_sum():
+    """At 2·10^4 rows the CDF leaves out rows whose conditional tail is 0 or 1 to 1e-22: the same values
+    as summing SciPy's binomial survival function over every row, at the quantiles and around them."""
+    from scipy import special, stats
+
+    from rocci.cost._decision_laws import NetBenefitLaw
+
+    for law in (NetBenefitLaw.full(3000, 4000, 20_000, 20_000, 0.25),
+                NetBenefitLaw.stratified(3000, 4000, 5000, 15_000, 5000, 15_000, 1 / 9)):
+        q = law.quantiles([0.025, 0.5, 0.975])
+        v = np.concatenate([q, q - 1e-7, q + 1e-7, [law.mean_var()[0]]])
+        y = np.maximum(np.ceil((law.a * law.x[None, :] - v[:, None] - TIE_TOL) / law.b), 0)
+        every_row = np.where(y <= 0, 1.0, special.bdtrc(np.maximum(y - 1, 0), law.trials[None, :], law.q)) @ law.c
+        np.testing.assert_allclose(law.cdf(v), every_row, rtol=0, atol=1e-15)  # the rows left out weigh nothing
+        scipy_sf = np.where(y <= 0, 1.0, stats.binom.sf(y - 1, law.trials[None, :], law.q)) @ law.c
+        np.testing.assert_allclose(law.cdf(v), scipy_sf, rtol=0, atol=1e-12)  # another incomplete beta: rounding
+        assert np.all(law.cdf(q) >= [0.025, 0.5, 0.975]) and np.all(law.cdf(q - 1e-9) < [0.025, 0.5, 0.975])
