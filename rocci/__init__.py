@@ -71,7 +71,7 @@ from .precision import (
     precision_ci,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
 
 __all__ = [
     "InputError",
