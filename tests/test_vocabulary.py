@@ -76,3 +76,15 @@ def test_one_vs_rest_uses_vertical_ci_default():
     explicit = rocci.one_vs_rest(y, scores, fpr=[0.1, 0.5], vertical_method="score")
     pd.testing.assert_frame_equal(default.vertical_frame(), explicit.vertical_frame())
     assert inspect.signature(rocci.vertical_ci).parameters["method"].default == "score"
+
+
+def test_results_show_as_tables_in_notebooks():
+    """Every result's _repr_html_ (Jupyter) is its class, its scalar fields and the head of to_frame()."""
+    y, s = _data()
+    for res in (rocci.roc_curve(y, s), rocci.threshold_ci(y, s, thresholds=[0.5, 1.0]),
+                rocci.roc_band(y, s, thresholds=[0.0, 1.0]), rocci.cost_ci(y, s, w=[0.3]),
+                rocci.net_benefit(y, 1 / (1 + np.exp(-s)), thresholds=[0.3])):
+        page = res._repr_html_()
+        assert page.startswith(f"<p><b>{type(res).__name__}</b>(") and "<table" in page
+        first = res.to_frame().columns[0]
+        assert f"<th>{first}</th>" in page

@@ -56,6 +56,16 @@ class _FrameResult:
         more = f"\n... ({len(frame)} rows; .to_frame() for all)" if len(frame) > 10 else ""
         return f"{type(self).__name__}({head})\n{body}{more}"
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the class and scalar fields as a caption, then the first 20 rows as a table."""
+        import html
+
+        head = ", ".join(f"{name}={_fmt(getattr(self, name))}" for name in self._scalar_fields)
+        frame = self.to_frame()
+        table = frame.head(20).to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0)
+        more = (f"<p>{len(frame):,} rows; <code>.to_frame()</code> for all.</p>" if len(frame) > 20 else "")
+        return f"<p><b>{html.escape(type(self).__name__)}</b>({html.escape(head)})</p>{table}{more}"
+
 
 @dataclass(repr=False)
 class RocCurve(_FrameResult):
