@@ -30,6 +30,7 @@ from .compare import (
     mcnemar,
 )
 from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
+from .confusion import ClinicalPanel, clinical_panel
 from .confusion import (
     BinomialTest,
     Confusion,
@@ -133,6 +134,8 @@ __all__ = [
     "TopScoreCurve",
     "roc_band",
     "net_benefit",
+    "clinical_panel",
+    "ClinicalPanel",
     "NetBenefit",
     "compare_net_benefit",
     "NetBenefitComparison",

@@ -1,6 +1,7 @@
 """The threshold explorer's functions: the confusion matrix and its indicators at one threshold, the
 table of every threshold, thresholds chosen by rate, Youden's J or cost, and the exact binomial test."""
 
+from .clinical import ClinicalPanel, clinical_panel
 from .explorer import (
     Confusion,
     BinomialTest,
@@ -18,6 +19,8 @@ from .explorer import (
 )
 
 __all__ = [
+    "clinical_panel",
+    "ClinicalPanel",
     "Confusion",
     "BinomialTest",
     "INDICATORS",
