@@ -30,7 +30,7 @@ from .compare import (
     mcnemar,
 )
 from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
-from .confusion import ClinicalPanel, clinical_panel
+from .confusion import ClinicalPanel, ThresholdStability, clinical_panel, threshold_stability
 from .confusion import (
     BinomialTest,
     Confusion,
@@ -135,6 +135,8 @@ __all__ = [
     "roc_band",
     "net_benefit",
     "clinical_panel",
+    "threshold_stability",
+    "ThresholdStability",
     "ClinicalPanel",
     "NetBenefit",
     "compare_net_benefit",

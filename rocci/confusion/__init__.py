@@ -2,6 +2,7 @@
 table of every threshold, thresholds chosen by rate, Youden's J or cost, and the exact binomial test."""
 
 from .clinical import ClinicalPanel, clinical_panel
+from .stability import ThresholdStability, threshold_stability
 from .explorer import (
     Confusion,
     BinomialTest,
@@ -19,6 +20,8 @@ from .explorer import (
 )
 
 __all__ = [
+    "threshold_stability",
+    "ThresholdStability",
     "clinical_panel",
     "ClinicalPanel",
     "Confusion",
