@@ -103,3 +103,43 @@ def test_bad_input(kwargs, words):
     kw = dict(thresholds=[0.5]) | kwargs
     with pytest.raises(rocci.InputError, match=words):
         rocci.clinical_panel(Y, S, **kw)
+
+
+def _enumerated_dor(t, m_pos, m_neg):
+    pos, neg = S[Y == 1], S[Y == 0]
+    law = defaultdict(float)
+    undefined = 0.0
+    w = 1 / (pos.size**m_pos * neg.size**m_neg)
+    for ip in itertools.product(pos, repeat=m_pos):
+        x = np.sum(np.array(ip) >= t)
+        for ineg in itertools.product(neg, repeat=m_neg):
+            y = np.sum(np.array(ineg) >= t)
+            if (x == 0 and y == 0) or (x == m_pos and y == m_neg):
+                undefined += w
+                continue
+            if y == 0 or x == m_pos:
+                v = np.inf
+            elif y == m_neg:
+                v = 0.0
+            else:
+                v = round((x / (m_pos - x)) / (y / (m_neg - y)), 12)
+            law[v] += w
+    vals = np.array(sorted(law))
+    return vals, np.array([law[v] for v in vals]) / (1 - undefined), undefined
+
+
+@pytest.mark.parametrize("m", [None, (3, 4)])
+@pytest.mark.parametrize("t", [0.15, 0.4, 0.65])
+def test_diagnostic_odds_ratio_law_is_every_sample(t, m):
+    from rocci.confusion.clinical import _OddsRatioLaw
+
+    m_pos, m_neg = m or (4, 3)
+    panel = rocci.clinical_panel(Y, S, thresholds=[t], confidence_level=0.8, m=m).to_frame().iloc[0]
+    tp, fp = np.sum((Y == 1) & (S >= t)), np.sum((Y == 0) & (S >= t))
+    vals, probs, undefined = _enumerated_dor(t, m_pos, m_neg)
+    got_v, got_p = _OddsRatioLaw(m_pos, tp / 4, m_neg, fp / 3).support()
+    np.testing.assert_allclose(got_v, vals, atol=1e-12)
+    np.testing.assert_allclose(got_p, probs, atol=1e-12)
+    assert panel.p_diagnostic_odds_ratio_undefined == pytest.approx(undefined, abs=1e-12)
+    assert panel.diagnostic_odds_ratio_low == pytest.approx(_q(vals, probs, 0.1), abs=1e-12)
+    assert panel.diagnostic_odds_ratio_high == pytest.approx(_q(vals, probs, 0.9), abs=1e-12)

@@ -45,6 +45,10 @@ class _RatioLaw:
         inner = np.where(k < 0, 0.0, special.bdtr(np.clip(k, 0, self.m1), self.m1, self.p1))
         return (inner @ self.py) / self.p_defined
 
+    def _finite_top(self) -> float:
+        """The largest finite value: ``X = m1`` over the smallest ``Y >= 1``."""
+        return float(1.0 / (self.y.min() / self.m2))
+
     def _atom_at_most(self, v: float) -> float:
         """The largest value of positive probability ``<= v`` (``X`` on its support: ``{m1}`` when ``p1 = 1``)."""
         x_min = self.m1 if self.p1 >= 1 else 0
@@ -58,7 +62,7 @@ class _RatioLaw:
         target = q - QUANTILE_TOL
         if self.p_defined <= 0 or self.py.size == 0:
             return np.inf
-        finite_top = float(self.m1 / self.m1 / (self.y.min() / self.m2))
+        finite_top = self._finite_top()
         if self.cdf([finite_top])[0] < target:
             return np.inf
         lo, hi = -1.0, finite_top
@@ -89,6 +93,89 @@ class _RatioLaw:
         if self.p_infinite > 0:
             vals, probs = np.append(vals, np.inf), np.append(probs, self.p_infinite)
         return vals, probs
+
+
+class _OddsRatioLaw:
+    """Law of the diagnostic odds ratio ``D = g(X)/k(Y)``, ``g(x) = x/(m1 − x)``, ``k(y) = y/(m2 − y)``, with
+    independent ``X ~ Bin(m1, p1)`` (true positives) and ``Y ~ Bin(m2, p2)`` (false positives), given that
+    ``D`` is defined (not ``0/0`` nor ``∞/∞``); ``D = ∞`` when ``Y = 0 < X`` or ``X = m1 > Y``...
+
+    For ``1 <= y <= m2 − 1``, ``D <= v`` iff ``X <= v·k(y)·m1/(1 + v·k(y))``; ``Y = m2`` gives ``D = 0``
+    (``X < m1``); ``Y = 0`` gives ``D = ∞`` (``X > 0``).
+    """
+
+    def __init__(self, m1: int, p1: float, m2: int, p2: float):
+        self.m1, self.m2, self.p1, self.p2 = int(m1), int(m2), float(p1), float(p2)
+        y = np.arange(1, self.m2)
+        py = stats.binom.pmf(y, self.m2, self.p2)
+        keep = py > 1e-300
+        self.y, self.py = y[keep], py[keep]
+        self.k = self.y / (self.m2 - self.y)
+        px0, px_top = stats.binom.pmf(0, self.m1, self.p1), stats.binom.pmf(self.m1, self.m1, self.p1)
+        py0, py_top = stats.binom.pmf(0, self.m2, self.p2), stats.binom.pmf(self.m2, self.m2, self.p2)
+        self.p_undefined = float(px0 * py0 + px_top * py_top)
+        self.p_defined = 1.0 - self.p_undefined
+        mid = 1.0 - py0 - py_top
+        d = self.p_defined if self.p_defined > 0 else 1.0
+        self.p_zero_rows = float(py_top * (1 - px_top)) / d  # Y = m2: D = 0
+        self.p_infinite = float(py0 * (1 - px0) + px_top * max(mid, 0.0)) / d
+        self.x_min = self.m1 if self.p1 >= 1 else 0
+        self.x_max = 0 if self.p1 <= 0 else self.m1
+
+    def _k_x(self, v: np.ndarray) -> np.ndarray:
+        """Largest ``x`` with ``g(x) <= v·k(y)`` per value and row (``−1`` for ``v < 0``: ``D`` is never negative)."""
+        u = np.maximum(v[:, None], 0.0) * self.k[None, :]
+        return np.where(v[:, None] < 0, -1.0, np.floor(u * self.m1 / (1 + u) + _TIE))
+
+    def cdf(self, v) -> np.ndarray:
+        v = np.atleast_1d(np.asarray(v, dtype=np.float64))
+        kx = np.minimum(self._k_x(v), self.m1 - 1)
+        inner = np.where(kx < 0, 0.0, special.bdtr(np.clip(kx, 0, self.m1), self.m1, self.p1))
+        return (inner @ self.py) / (self.p_defined if self.p_defined > 0 else 1.0) + self.p_zero_rows
+
+    def _atom_at_most(self, v: float) -> float:
+        kx = np.minimum(self._k_x(np.array([v]))[0], min(self.x_max, self.m1 - 1))
+        x_ok = kx >= self.x_min
+        xs = np.where(x_ok, kx, 0)
+        vals = np.where(x_ok, (xs / (self.m1 - xs)) / self.k, -np.inf)
+        best = float(np.max(vals)) if vals.size else -np.inf
+        return max(best, 0.0 if self.p_zero_rows > 0 else -np.inf)
+
+    quantile = _RatioLaw.quantile
+
+    def _finite_top(self) -> float:
+        x = min(self.x_max, self.m1 - 1)
+        return float((x / (self.m1 - x)) / self.k.min()) if self.k.size else 0.0
+
+    def support(self) -> tuple[np.ndarray, np.ndarray]:
+        x = np.arange(self.m1 + 1)
+        px = stats.binom.pmf(x, self.m1, self.p1)
+        y = np.arange(self.m2 + 1)
+        py = stats.binom.pmf(y, self.m2, self.p2)
+        vals, probs = [], []
+        for xi, pxi in zip(x, px):
+            for yi, pyi in zip(y, py):
+                if pxi * pyi == 0 or (xi == 0 and yi == 0) or (xi == self.m1 and yi == self.m2):
+                    continue
+                if yi == 0 or xi == self.m1:
+                    val = np.inf
+                elif yi == self.m2:
+                    val = 0.0
+                else:
+                    val = (xi / (self.m1 - xi)) / (yi / (self.m2 - yi))
+                vals.append(val)
+                probs.append(pxi * pyi / self.p_defined)
+        vals, probs = np.array(vals), np.array(probs)
+        order = np.argsort(vals, kind="stable")
+        vals, probs = vals[order], probs[order]
+        finite = np.isfinite(vals)
+        fv, fp = vals[finite], probs[finite]
+        if fv.size:
+            start = np.flatnonzero(np.concatenate([[True], np.diff(fv) > _TIE]))
+            fv, fp = fv[start], np.add.reduceat(fp, start)
+        if (~finite).any():
+            fv, fp = np.append(fv, np.inf), np.append(fp, probs[~finite].sum())
+        return fv, fp
 
 
 def _odds_map(prob: float, lr):
@@ -150,7 +237,8 @@ def clinical_panel(y_true, y_score=None, *, thresholds, prevalence=None, pretest
     At a threshold ``t`` (``score >= t`` is a positive test), with ``TP, FN, FP, TN`` the counts:
 
     * sensitivity ``TP/n+``, specificity ``TN/n−``;
-    * ``LR+ = sens/(1 − spec)``, ``LR− = (1 − sens)/spec``, diagnostic odds ratio ``LR+/LR−``;
+    * ``LR+ = sens/(1 − spec)``, ``LR− = (1 − sens)/spec``, diagnostic odds ratio ``LR+/LR−`` (its exact
+      law: :class:`_OddsRatioLaw`, the ratio of two independent binomial odds);
     * at a prevalence ``π`` (default: the data's ``n+/n``; enter the population's own when the sample
       was enriched): ``PPV = π·LR+/(π·LR+ + 1 − π)`` and ``NPV = (1 − π)/((1 − π) + π·LR−)``;
     * for a pre-test probability ``π0``: the post-test probability after a positive test
@@ -215,6 +303,7 @@ def clinical_panel(y_true, y_score=None, *, thresholds, prevalence=None, pretest
             "specificity_high": 1 - stats.binom.ppf(a2, m_neg, fpr) / m_neg}
     pos_laws = [_RatioLaw(m_pos, s_, m_neg, f_) for s_, f_ in zip(sens, fpr)]
     neg_laws = [_RatioLaw(m_pos, 1 - s_, m_neg, 1 - f_) for s_, f_ in zip(sens, fpr)]
+    dor_laws = [_OddsRatioLaw(m_pos, s_, m_neg, f_) for s_, f_ in zip(sens, fpr)]
     lrp_low = np.array([law.quantile(a2) for law in pos_laws])
     lrp_high = np.array([law.quantile(1 - a2) for law in pos_laws])
     lrn_low = np.array([law.quantile(a2) for law in neg_laws])
@@ -225,6 +314,9 @@ def clinical_panel(y_true, y_score=None, *, thresholds, prevalence=None, pretest
         "lr_negative": lr_neg, "lr_negative_low": lrn_low, "lr_negative_high": lrn_high,
         "p_lr_negative_undefined": np.array([law.p_undefined for law in neg_laws]),
         "diagnostic_odds_ratio": dor,
+        "diagnostic_odds_ratio_low": np.array([law.quantile(a2) for law in dor_laws]),
+        "diagnostic_odds_ratio_high": np.array([law.quantile(1 - a2) for law in dor_laws]),
+        "p_diagnostic_odds_ratio_undefined": np.array([law.p_undefined for law in dor_laws]),
         "ppv": _odds_map(prev, lr_pos), "ppv_low": _odds_map(prev, lrp_low), "ppv_high": _odds_map(prev, lrp_high),
         "npv": 1 - _odds_map(prev, lr_neg), "npv_low": 1 - _odds_map(prev, lrn_high),
         "npv_high": 1 - _odds_map(prev, lrn_low),
