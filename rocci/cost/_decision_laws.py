@@ -46,6 +46,12 @@ class NetBenefitLaw:
         half = _WINDOW_SD * np.sqrt(self.trials * self.q * (1 - self.q)) + _WINDOW_PAD
         self._y_low = np.maximum(np.floor(self.trials * self.q - half), 0)
         self._y_high = np.minimum(np.ceil(self.trials * self.q + half), self.trials)
+        # One law of Y for every row (the stratified bootstrap): its tail P(Y >= y) tabulated once on the window.
+        self._tail_table = None
+        if 0 < self.q < 1 and self.trials.size and np.all(self.trials == self.trials[0]):
+            lo, hi = int(self._y_low[0]), int(self._y_high[0])
+            ys = np.arange(lo + 1, hi + 1)
+            self._tail_table = (lo, special.bdtrc(ys - 1, int(self.trials[0]), self.q))  # y = lo+1 … hi
 
     @classmethod
     def full(cls, tp: int, fp: int, n: int, m: int, odds: float) -> "NetBenefitLaw":
@@ -87,11 +93,15 @@ class NetBenefitLaw:
         if 0 < self.q < 1:
             # P(Y >= y) = bdtrc(y − 1, T, q) (SciPy's binomial survival function without its argument checks),
             # computed only where it is neither 0 nor 1 to 1e-22: within the window of Y given the row.
-            trials = np.broadcast_to(self.trials[None, :], y.shape)
             tail = np.where(y <= self._y_low[None, :], 1.0, 0.0)
             open_ = (y > self._y_low[None, :]) & (y <= self._y_high[None, :])
             if open_.any():
-                tail[open_] = special.bdtrc((y[open_] - 1).astype(np.float64), trials[open_], self.q)
+                if self._tail_table is not None:
+                    lo, table = self._tail_table
+                    tail[open_] = table[y[open_] - lo - 1]
+                else:
+                    trials = np.broadcast_to(self.trials[None, :], y.shape)
+                    tail[open_] = special.bdtrc((y[open_] - 1).astype(np.float64), trials[open_], self.q)
         else:  # Y is T·q for sure
             tail = (self.trials[None, :] * self.q >= y).astype(np.float64)
         return np.minimum(tail @ self.c, 1.0)
