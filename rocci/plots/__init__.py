@@ -18,6 +18,7 @@ module                 figures
 ``plots.precision``    precision–recall curves, precision intervals, the PR verdict
 ``plots.compare``      two models: dominance map, paired laws
 ``plots.cost``         cost curves, envelopes and their bands, the ROC hull view
+``plots.decision``     decision curves (net benefit with bands, treat all/none), ΔNB and P(A better)
 ``plots.explore``      threshold explorer: confusion matrix, gain and PR curves
 ``plots.folds``        folds, pooled curves, one class against the rest
 ``plots.learn``        the Learn page's teaching figures
