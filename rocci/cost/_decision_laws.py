@@ -17,22 +17,15 @@ import numpy as np
 from scipy import special, stats
 
 from .._core.exact import QUANTILE_TOL
-
-#: Values of the law closer than this count as equal (as in the cost laws).
-TIE_TOL = 1e-12
-_WINDOW_SD = 10.0
-_WINDOW_PAD = 20
+from ._common import TIE_TOL  # values of the law closer than this count as equal, as in the cost laws
+from .lattice import _WINDOW_PAD, _WINDOW_SD
+from .lattice import _window as _binomial_window
 
 
 def _window(n: int, p: float) -> np.ndarray:
-    """The counts ``x`` of ``Bin(n, p)`` worth keeping (all of them when the window covers ``[0, n]``)."""
-    if p <= 0:
-        return np.zeros(1, dtype=np.int64)
-    if p >= 1:
-        return np.full(1, n, dtype=np.int64)
-    half = _WINDOW_SD * np.sqrt(n * p * (1 - p)) + _WINDOW_PAD
-    lo, hi = max(0, int(np.floor(n * p - half))), min(n, int(np.ceil(n * p + half)))
-    return np.arange(lo, hi + 1, dtype=np.int64)
+    """The counts ``x`` of ``Bin(n, p)`` worth keeping: the cost laws' window (10 sd and 20 counts each side)."""
+    lo, hi = _binomial_window(n, p)
+    return np.arange(int(lo), int(hi) + 1, dtype=np.int64)
 
 
 class NetBenefitLaw:
