@@ -31,6 +31,8 @@ PAGES = [
     st.Page("app_pages/roc.py", title="ROC curve", icon=":material/show_chart:", url_path="roc"),
     st.Page("app_pages/precision.py", title="Precision–recall", icon=":material/troubleshoot:", url_path="precision"),
     st.Page("app_pages/cost.py", title="Cost curves", icon=":material/payments:", url_path="cost"),
+    st.Page("app_pages/decision.py", title="Decision curve", icon=":material/medical_services:",
+            url_path="decision"),
     st.Page("app_pages/compare.py", title="Compare models", icon=":material/compare_arrows:", url_path="compare"),
     st.Page("app_pages/explorer.py", title="Threshold explorer", icon=":material/tune:", url_path="explorer"),
     st.Page("app_pages/folds.py", title="Folds & classes", icon=":material/stacks:", url_path="folds"),

@@ -14,6 +14,8 @@ from ._style import _base_layout, _percent, _rgba, _text, color_for, dash_for, s
 __all__ = ["decision_curve_figure", "delta_net_benefit_figure"]
 
 _REFERENCE = "#7f7f7f"
+#: The legend sits below the x axis's title (the base layout's -0.14 touches it on a phone).
+_LEGEND_Y = -0.2
 
 
 def _axes(fig: go.Figure, y_title: str, x_range) -> None:
@@ -87,6 +89,7 @@ def decision_curve_figure(results: Mapping[str, Any], *, colors: Mapping[str, in
     _base_layout(fig, title=title, height=height)
     _axes(fig, "Net benefit", x_range)
     fig.update_yaxes(range=[floor - pad, top + pad])
+    fig.update_layout(legend_y=_LEGEND_Y)
     return fig
 
 
@@ -116,5 +119,6 @@ def delta_net_benefit_figure(cmp: Any, *, name_a: str, name_b: str, x_range=(0.0
     _base_layout(fig, title=title, height=height)
     _axes(fig, f"Net benefit, {a} − {b}", x_range)
     fig.update_layout(yaxis2=dict(title="P(A better)", overlaying="y", side="right", range=[0, 1],
-                                  showgrid=False, tickformat=".0%"))
+                                  showgrid=False, tickformat=".0%", tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                      legend_y=_LEGEND_Y)
     return fig

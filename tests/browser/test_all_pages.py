@@ -18,6 +18,7 @@ PAGES = {
     "roc": ("ROC curve", "level=90%25", "level=90%25"),
     "precision": ("Precision–recall", "pr_level=90%25", "pr_level=90%25"),
     "cost": ("Cost curves", "cost_level=90%25", "cost_level=90%25"),
+    "decision": ("Decision curve", "dc_level=90%25", "dc_level=90%25"),
     "compare": ("Compare models", "cmp_level=90%25&cmp_tab=AUC+%28DeLong%29", "cmp_level=90%25"),
     "explorer": ("Threshold explorer", "ex_by=Youden", "ex_by=Youden"),
     "folds": ("Folds & classes", "fc_avg=Threshold", "fc_avg=Threshold"),

@@ -1,0 +1,23 @@
+"""Real-looking data of our own for the page tests (AppTest and browser): not the bundled samples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def clinic_frame(n=2400, share=0.12, seed=11) -> pd.DataFrame:
+    """Risk data as a clinic would have it: string labels ("disease"/"healthy"), 12% prevalence, two
+    calibrated risk models (risk_v2 better than risk_v1) and a points score (0 to 40) that is not a
+    probability."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    z = rng.normal(size=n)
+    lin2 = -2.4 + 1.7 * y + 0.9 * z
+    lin1 = -2.2 + 1.1 * y + 0.9 * rng.normal(size=n)
+    return pd.DataFrame({
+        "outcome": np.where(y, "disease", "healthy"),
+        "risk_v2": np.round(1 / (1 + np.exp(-lin2)), 4),
+        "risk_v1": np.round(1 / (1 + np.exp(-lin1)), 4),
+        "points": np.clip(np.round(12 + 6 * y + 5 * z), 0, 40).astype(int),
+    })
