@@ -22,7 +22,7 @@ import rocci
 from rocci.plots import explore as plots_explore
 from rocci.plots import plotly_config
 from ui import cache, operating, report
-from ui.cache import cost as cache_cost, explore as cache_explore
+from ui.cache import cost as cache_cost, decision as cache_decision, explore as cache_explore
 from ui import controls as controls_ui
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -333,6 +333,7 @@ def main() -> None:
         download_csv(exact.assign(threshold=conf.threshold, confidence_level=conf.confidence_level,
                                   method=choice.method, model=choice.model),
                      label="Download the indicators (CSV)", file_name="rocci_indicators.csv", key="dl_ex_ind")
+        clinical(an, choice, conf, y, s)
 
         if conf.target_size == 0:
             st.info("No instance scores at or above this threshold: precision is undefined (no predicted "
@@ -355,6 +356,109 @@ def main() -> None:
                        "lowered and recall grows; the dotted line is the precision of random scores.")
 
     results(an, choice, conf, exact, reading, cfg)
+
+
+#: Rows of the clinical panel: (label, column of rocci.clinical_panel's frame, plain-words help).
+CLINICAL_ROWS = [
+    ("Sensitivity", "sensitivity", "Share of the positives flagged: TP/n+."),
+    ("Specificity", "specificity", "Share of the negatives not flagged: TN/n−."),
+    ("LR+", "lr_positive", "Positive likelihood ratio sens/(1 − spec): how many times likelier a positive test is "
+     "in a positive than in a negative. ∞ when no negative is flagged."),
+    ("LR−", "lr_negative", "Negative likelihood ratio (1 − sens)/spec: below 1, a negative test lowers the odds."),
+    ("Diagnostic odds ratio", "diagnostic_odds_ratio", "LR+/LR−: the odds of a positive test in positives over "
+     "those in negatives."),
+    ("PPV", "ppv", "Positive predictive value at the prevalence entered: the chance that a flagged case is "
+     "positive, π·LR+/(π·LR+ + 1 − π)."),
+    ("NPV", "npv", "Negative predictive value at that prevalence: the chance that a case not flagged is negative."),
+    ("Post-test, positive test", "post_test_positive", "Probability of being positive after a positive test, "
+     "from the pre-test probability entered."),
+    ("Post-test, negative test", "post_test_negative", "Probability of being positive after a negative test."),
+]
+CLINICAL_UNDEFINED = {"lr_positive": "p_lr_positive_undefined", "lr_negative": "p_lr_negative_undefined",
+                      "diagnostic_odds_ratio": "p_diagnostic_odds_ratio_undefined",
+                      "ppv": "p_lr_positive_undefined", "post_test_positive": "p_lr_positive_undefined",
+                      "npv": "p_lr_negative_undefined", "post_test_negative": "p_lr_negative_undefined"}
+
+
+def clinical_frame(panel) -> pd.DataFrame:
+    """The panel's one row turned into one row per quantity: ``quantity, value, low, high, p_undefined``."""
+    row = panel.to_frame().iloc[0]
+    out = []
+    for label, col, _ in CLINICAL_ROWS:
+        if col not in row.index:
+            continue
+        out.append({"quantity": label, "value": float(row[col]), "low": float(row[col + "_low"]),
+                    "high": float(row[col + "_high"]),
+                    "p_undefined": float(row[CLINICAL_UNDEFINED[col]]) if col in CLINICAL_UNDEFINED else 0.0})
+    return pd.DataFrame(out)
+
+
+def clinical_inputs(an: cache.Analysis) -> tuple:
+    """The prevalence (None: the data's) and the optional pre-test probability, bound to the URL."""
+    share = an.prepared.n_pos / (an.prepared.n_pos + an.prepared.n_neg)
+    c1, c2 = st.columns(2)
+    prevalence = c1.number_input(
+        "Prevalence for PPV and NPV", min_value=0.0001, max_value=0.9999, value=None, step=0.01, format="%.4f",
+        key="ex_prev", bind=URL, placeholder=f"{share:.4f} (the data's share)",
+        help="The share of positives in the population where the test will be used. Empty = the data's share of "
+        "positives; enter the population's own when the data were enriched (case-control sampling).")
+    pretest = c2.number_input(
+        "Pre-test probability (optional)", min_value=0.0001, max_value=0.9999, value=None, step=0.01,
+        format="%.4f", key="ex_pretest", bind=URL, placeholder="e.g. 0.3",
+        help="One patient's probability of being positive before the test: the panel adds the post-test "
+        "probabilities after a positive and after a negative test (Bayes' rule with LR+ and LR−).")
+    return (None if prevalence is None else float(prevalence)), (None if pretest is None else float(pretest)), share
+
+
+def clinical(an: cache.Analysis, choice: Choice, conf, y, s) -> None:
+    """The clinical accuracy panel at the chosen threshold (rocci.clinical_panel), with the prevalence field."""
+    report.markdown("**Clinical accuracy panel**")
+    prevalence, pretest, share = clinical_inputs(an)
+    try:
+        panel = cache_decision.clinical_panel(an.key, choice.model, float(conf.threshold), prevalence, pretest,
+                                              choice.level, y, s)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    frame = clinical_frame(panel)
+    at = frame.set_index("quantity")
+    prev = panel.prevalence
+    cols = st.columns(4)
+    for col, name in zip(cols, ("LR+", "LR−", "PPV", "NPV")):
+        value, lo, hi = at.loc[name, ["value", "low", "high"]]
+        report.metric_in(col, f"{name} · {md_escape(choice.model)}", ratio_text(value),
+                         help=f"{percent(choice.level)} interval [{ratio_text(lo)}, {ratio_text(hi)}]. "
+                         + next(h for lab, _, h in CLINICAL_ROWS if lab == name))
+    cfg = {"quantity": st.column_config.TextColumn("Quantity", help="Clinical accuracy measure at this threshold."),
+           "value": st.column_config.NumberColumn("Value", format="%.4f"),
+           "low": st.column_config.NumberColumn("Low", help=f"{percent(choice.level)} interval.", format="%.4f"),
+           "high": st.column_config.NumberColumn("High", help=f"{percent(choice.level)} interval.", format="%.4f"),
+           "p_undefined": st.column_config.NumberColumn(
+               "P(undefined)", format="%.2g",
+               help="Share of the bootstrap resamples where the ratio is 0/0 (left out of its law).")}
+    st.dataframe(frame, hide_index=True, column_config=cfg, key="ex_clinical")
+    report.caption(
+        f"At **score ≥ {md_escape(number(conf.threshold, 6))}**, PPV and NPV at a prevalence of **{prev:.4f}**"
+        + (" (the data's share of positives)" if prevalence is None else
+           f" (the prevalence you entered; the data's share of positives is {share:.4f})")
+        + (f", post-test probabilities from a pre-test probability of **{pretest:.4f}**" if pretest else "")
+        + f". {percent(choice.level)} percentile intervals of each quantity's **exact stratified bootstrap law** "
+        "(the classes resampled separately, the threshold fixed): LR+ and LR− are ratios of two independent "
+        "binomial proportions, and PPV, NPV and the post-test probabilities are monotone in one of them (Bayes' "
+        "rule), so their bounds are its bounds mapped. ∞ (shown as inf) means no negative was flagged in the "
+        "data or in some resamples: the test never raises a false alarm there.")
+    download_csv(frame.assign(threshold=conf.threshold, prevalence=prev, pretest=pretest,
+                              confidence_level=choice.level, model=choice.model),
+                 label="Download the clinical panel (CSV)", file_name="rocci_clinical_panel.csv", key="dl_ex_clin")
+
+
+def ratio_text(value: float) -> str:
+    """A panel value for a card: '∞', '—' (undefined), else four significant digits (LR+ runs to the
+    hundreds, LR− to the hundredths)."""
+    value = float(value)
+    if math.isnan(value):
+        return "—"
+    return "∞" if math.isinf(value) else f"{value:.4g}"
 
 
 def cost_at_threshold(an: cache.Analysis, choice: Choice, y, s) -> None:

@@ -58,3 +58,25 @@ def test_decision_curve_on_a_phone(browser, app_url, tmp_path, wait, shot):
         shot(page, "decision_curve_390")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_clinical_panel_in_the_threshold_explorer(browser, app_url, tmp_path, wait, shot, width):
+    context = browser.new_context(viewport={"width": width, "height": 3000 if width > 600 else 4200})
+    page = context.new_page()
+    try:
+        upload(page, app_url, _clinic(tmp_path), wait)
+        go(page, "Threshold explorer", wait)
+        box = page.get_by_role("spinbutton", name="Prevalence for PPV and NPV")
+        box.fill("0.02")
+        box.press("Enter")
+        wait(page)
+        no_exception(page)
+        page.get_by_text("Clinical accuracy panel", exact=True).scroll_into_view_if_needed()
+        body = page.inner_text("body")
+        assert "PPV and NPV at a prevalence of 0.0200" in body and "the prevalence you entered" in body
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 2
+        page.wait_for_timeout(300)
+        shot(page, f"clinical_panel_{width}")
+    finally:
+        context.close()

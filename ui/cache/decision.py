@@ -26,3 +26,11 @@ def compare_net_benefit(key: str, model_a: str, model_b: str, thresholds: tuple,
     """``rocci.compare_net_benefit``: ΔNB = NB of ``model_a`` − NB of ``model_b``, its exact paired law."""
     return rocci.compare_net_benefit(_y, _a, _b, thresholds=list(thresholds), bootstrap=bootstrap,
                                      confidence_level=confidence_level)
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner="Computing the clinical panel (exact bootstrap)…")
+def clinical_panel(key: str, model: str, threshold: float, prevalence: float | None, pretest: float | None,
+                   confidence_level: float, _y, _s):
+    """``rocci.clinical_panel`` at one threshold (``prevalence`` None: the data's share of positives)."""
+    return rocci.clinical_panel(_y, _s, thresholds=[threshold], prevalence=prevalence, pretest=pretest,
+                                confidence_level=confidence_level)
