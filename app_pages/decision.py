@@ -33,7 +33,7 @@ METHODS = {"percentile": "Percentile", "wald": "Wald"}
 CAPTION = (
     "A **decision curve** shows, for each threshold probability p (the risk above which you would act), "
     "the **net benefit** of acting on the model: true positives per instance, minus false positives weighted "
-    "by the odds p/(1 − p) that say how many false alarms one true case is worth. It is compared with "
+    "by the odds p/(1 − p) (acting at p says one true case found is worth (1 − p)/p false alarms). It is compared with "
     "treating everyone and treating no one. Bands use the **exact bootstrap**: what infinitely many resamples "
     "would give, worked out by formula."
 )

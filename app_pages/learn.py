@@ -1,9 +1,10 @@
 """Learn page: a guided walk through the thesis's worked example, for teaching.
 
-Five sections, each a short text, an interactive chart and the numbers:
+Six sections, each a short text, an interactive chart and the numbers:
 a ROC point and its confusion matrix; a cost line and the ROC point it maps
 to; the envelope as the convex hull; bootstrap worlds and the exact bootstrap;
-threshold vs vertical averaging.
+threshold vs vertical averaging; a decision curve as a cost curve read
+another way.
 
 Thin UI: every number comes from rocci (``roc_curve``, ``confusion_at``,
 ``cost_curve``, ``cost_ci``, ``threshold_ci``, ``vertical_ci``) through cached
@@ -29,10 +30,11 @@ import streamlit as st
 
 import rocci
 from rocci import plots
+from rocci.plots import decision as plots_decision
 from rocci.plots import learn as plots_learn
 from rocci.plots import plotly_config
 from ui import cache, operating, report, state
-from ui.cache import cost as cache_cost, learn as cache_learn
+from ui.cache import cost as cache_cost, decision as cache_decision, learn as cache_learn
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
@@ -573,6 +575,112 @@ def section_averaging(src: Source, roc, level: float) -> None:
                    "0.1, 0.2, …, 0.9 (stratified bootstrap, m± = n±).")
 
 
+# ---------------------------------------------------------------------------
+# 6. Decision curve = cost curve read another way
+# ---------------------------------------------------------------------------
+
+#: Threshold probabilities of section 6's table.
+DECISION_PS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
+
+
+def decision_identity(share: float, nb, cost, ps) -> pd.DataFrame:
+    """Section 6's table: for each threshold probability p, the operating point w(p), the net benefit with
+    its interval, the normalised cost of the same threshold (score >= p) at w(p) with its interval, and the
+    net benefit read back from the cost, pi - K*NEC (its bounds are the cost's bounds swapped)."""
+    p = np.asarray(ps, float)
+    k = share + (1 - share) * p / (1 - p)
+    return pd.DataFrame({
+        "p": p, "w": share / k, "net_benefit": nb.net_benefit, "net_benefit_low": nb.net_benefit_low,
+        "net_benefit_high": nb.net_benefit_high, "cost": cost.cost, "cost_low": cost.cost_low,
+        "cost_high": cost.cost_high, "scale_k": k, "net_benefit_from_cost": share - k * cost.cost,
+        "net_benefit_low_from_cost": share - k * cost.cost_high,
+        "net_benefit_high_from_cost": share - k * cost.cost_low,
+    })
+
+
+def section_decision(src: Source, level: float) -> None:
+    report.header("6 · A decision curve is a cost curve read another way", anchor=False)
+    section_data(src)
+    if src.counts:
+        lo, hi = (float(v) for v in src.y.table()[0][[0, -1]])
+    else:
+        lo, hi = float(np.min(src.s)), float(np.max(src.s))
+    if lo < 0 or hi > 1:
+        st.info(f"These scores run from {number(lo)} to {number(hi)}: they are not predicted risks, and a decision "
+                "curve reads each score as one. Choose the worked example above to follow this section.")
+        return
+    share = src.n_pos / (src.n_pos + src.n_neg)
+    report.markdown(
+        "Clinicians read models with **decision curves**. Acting on everyone whose predicted risk is at least a "
+        "**threshold probability p** says that one true case found is worth (1 − p)/p false alarms; the "
+        "**net benefit** is NB(p) = TP/n − FP/n · p/(1 − p), compared with treating everyone and treating no "
+        "one. That is an operating condition in disguise: with π the share of positives, the cost curve's "
+        "**w = π(1 − p)/(π(1 − p) + (1 − π)p)** and, for the same threshold, "
+        "**NB(p) = π − K·NEC(w)** with K = π + (1 − π)·p/(1 − p). Treating no one is calling everything "
+        "negative (NEC = w, NB = 0); treating everyone is calling everything positive (NEC = 1 − w). Higher "
+        "net benefit is lower cost: the two charts are one fact read two ways."
+    )
+    p = st.slider("Threshold probability p", min_value=0.01, max_value=0.99, value=0.2, step=0.01,
+                  format="percent", key="ln_p", bind=URL,
+                  help="The risk at or above which the model's flag is acted on; the cost chart shows the same "
+                  "threshold (score ≥ p) at its operating point w(p).")
+    k = share + (1 - share) * p / (1 - p)
+    w = share / k
+    ps = tuple(sorted(set(DECISION_PS) | {round(p, 2)}))
+    grid = tuple(round(v / 100, 2) for v in range(1, 100))
+    nb = cache_decision.net_benefit(src.key, src.model, grid, "stratified", level, "percentile", src.y, src.s)
+    nb_ps = cache_decision.net_benefit(src.key, src.model, ps, "stratified", level, "percentile", src.y, src.s)
+    cost_ps = cache_cost.cost_ci(src.key, src.model, tuple(share / (share + (1 - share) * q / (1 - q)) for q in ps),
+                                 ps, "stratified", level, "percentile", None, src.y, src.s)
+    line = cache_learn.cost_at(src.key, src.model, (0.0, 1.0, w), (p,), src.y, src.s)
+    optimum = cache_learn.cost_at(src.key, src.model, (w,), None, src.y, src.s)
+    env = cache_cost.cost_curve(src.key, src.model, None, src.y, src.s)
+    curve = cache_cost.cost_curve(src.key, src.model, tuple(float(v) for v in np.union1d(cache_cost.W_GRID,
+                                                                                         env.breakpoints)),
+                                  src.y, src.s)
+    f1, f2 = st.columns(2)
+    with f1:
+        report.plotly_chart(plots_decision.decision_curve_figure({src.model: nb}, current=p, height=400),
+                            config=cfg("decision"), key="ln_decision")
+        report.caption(f"Decision curve: net benefit against p, with its {percent(level)} exact stratified "
+                       "bootstrap band; dashed, treat everyone; dotted, treat no one; the vertical line is p.")
+    with f2:
+        report.plotly_chart(plots_learn.cost_duality_figure(curve, line, optimum, height=400),
+                            config=cfg("decision_cost"), key="ln_decision_cost")
+        report.caption(f"Cost space: the cost line of the same threshold (score ≥ {p:.2f}), marked at w(p) = "
+                       f"{w:.4f}; green, the envelope (the cheapest threshold at each w).")
+    frame = decision_identity(share, nb_ps, cost_ps, ps)
+    row = frame[np.isclose(frame["p"], round(p, 2))].iloc[0]
+    a, b, c = st.columns(3)
+    report.metric_in(a, "w(p)", f"{w:.4f}", help="The cost curve's operating point for this threshold probability.")
+    report.metric_in(b, f"Net benefit at p = {p:.2f}", f"{row.net_benefit:.4f}",
+                     help=f"{percent(level)} interval [{row.net_benefit_low:.4f}, {row.net_benefit_high:.4f}].")
+    report.metric_in(c, f"π − K·NEC(w) = {share:.4f} − {k:.4f}·{row.cost:.4f}", f"{row.net_benefit_from_cost:.4f}",
+                     help="The net benefit read back from the normalised cost of the same threshold.")
+    report.markdown(
+        f"**In words.** At p = {p:.2f}, one true case is worth {(1 - p) / p:.3f} false alarms; with π = {share:.4f} "
+        f"that is the operating point w = {w:.4f}. Threshold score ≥ {p:.2f} costs NEC = {row.cost:.4f} there, so "
+        f"NB = {share:.4f} − {k:.4f} × {row.cost:.4f} = **{row.net_benefit_from_cost:.4f}**, the decision curve's "
+        f"value. With the classes held fixed (stratified bootstrap) the **exact laws** are the same law read "
+        f"two ways: the {percent(level)} interval of the net benefit, [{row.net_benefit_low:.4f}, "
+        f"{row.net_benefit_high:.4f}], is the cost's interval [{row.cost_low:.4f}, {row.cost_high:.4f}] mapped "
+        "through π − K·NEC (which turns it round). The cheapest threshold at w is not always score ≥ p: it is "
+        "when the risks are calibrated.")
+    report.caption("The same identity at a few threshold probabilities (the columns *from cost* are computed "
+                   "from the cost columns; they equal the net-benefit columns).")
+    st.dataframe(frame, hide_index=True, key="ln_decision_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns})
+    download_csv(frame, label="Download the table (CSV)", file_name="rocci_learn_decision.csv",
+                 key="dl_ln_decision")
+    method_note(
+        "Vickers & Elkin (2006): NB(p) = TP/n − FP/n·p/(1 − p). With π = n+/n, TPR = TP/n+, FPR = FP/n−: "
+        "NB = π·TPR − (1 − π)·FPR·p/(1 − p) = π − K·[w(1 − TPR) + (1 − w)FPR] with K = π + (1 − π)p/(1 − p) "
+        "and w = π/K (thesis eq. 3.1 with C(+|−)/C(−|+) = p/(1 − p) and the data's prior). In a stratified "
+        "bootstrap π is fixed, so NB* = π − K·NEC* resample by resample (rocci.net_benefit, "
+        "bootstrap=\"stratified\", and rocci.cost_ci at the same threshold). The full bootstrap lets π vary; "
+        "the Decision curve page uses it by default, as the decision-curve literature does.")
+
+
 def main() -> None:
     st.title("Learn", anchor=False)
     report.caption(CAPTION)
@@ -582,9 +690,9 @@ def main() -> None:
     if src is None:
         return
     with top2:
-        level = st.select_slider("Confidence level (sections 4 and 5)", LEVELS, value=0.95, format_func=percent,
+        level = st.select_slider("Confidence level (sections 4 to 6)", LEVELS, value=0.95, format_func=percent,
                                  key="ln_level", bind=URL,
-                                 help="Level of the intervals, band and rectangles in sections 4 and 5.")
+                                 help="Level of the intervals, bands and rectangles in sections 4 to 6.")
     try:
         roc = cache.roc_curve(src.key, src.model, src.y, src.s)
         env = cache_cost.cost_curve(src.key, src.model, None, src.y, src.s)
@@ -603,6 +711,7 @@ def main() -> None:
         lambda: section_hull(src, roc, env),
         lambda: section_worlds(src, roc, options, level),
         lambda: section_averaging(src, roc, level),
+        lambda: section_decision(src, level),
     )
     for run in sections:
         try:

@@ -26,7 +26,7 @@ def _axes(fig: go.Figure, y_title: str, x_range) -> None:
 
 def decision_curve_figure(results: Mapping[str, Any], *, colors: Mapping[str, int] | None = None,
                           x_range=(0.0, 1.0), y_floor: float | None = None, height: int = 460,
-                          title: str | None = None) -> go.Figure:
+                          title: str | None = None, current: float | None = None) -> go.Figure:
     """Net benefit of each model with its exact bootstrap band, and the two references.
 
     Parameters
@@ -40,6 +40,8 @@ def decision_curve_figure(results: Mapping[str, Any], *, colors: Mapping[str, in
     y_floor : float, optional
         Lowest net benefit shown (treat-all falls steeply at high thresholds); default a little below
         the lowest model band, and never above ``-0.05·max``.
+    current : float, optional
+        A threshold probability to mark with a vertical line (``meta[0]`` ``"current"``).
 
     Returns
     -------
@@ -89,6 +91,10 @@ def decision_curve_figure(results: Mapping[str, Any], *, colors: Mapping[str, in
     _base_layout(fig, title=title, height=height)
     _axes(fig, "Net benefit", x_range)
     fig.update_yaxes(range=[floor - pad, top + pad])
+    if current is not None:
+        fig.add_trace(go.Scatter(x=[current, current], y=[floor - pad, top + pad], mode="lines",
+                                 name=f"p = {current:.0%}", line=dict(color="#000000", width=1.2, dash="dot"),
+                                 meta=["current"], hoverinfo="skip"))
     fig.update_layout(legend_y=_LEGEND_Y)
     return fig
 

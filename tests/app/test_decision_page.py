@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from realistic import clinic_frame
 
 import rocci
 from rocci import data as rdata
 from ui import decision as words
-from realistic import clinic_frame
 
 pytestmark = pytest.mark.apptest
 

@@ -14,7 +14,7 @@ from ui.cache.learn import draw_worlds
 
 PAGE = "app_pages/learn.py"
 CHARTS = ("ln_roc_point", "ln_strip", "ln_cost_line", "ln_roc_iso", "ln_hull", "ln_envelope", "ln_worlds",
-          "ln_worlds_law", "ln_avg_thr", "ln_avg_vert")
+          "ln_worlds_law", "ln_avg_thr", "ln_avg_vert", "ln_decision", "ln_decision_cost")
 
 
 def _example():
@@ -56,6 +56,7 @@ def test_every_section_renders(learn_app):
         "3 · The cost curve is the ROC convex hull",
         "4 · Why one ROC curve is not enough",
         "5 · Threshold averaging or vertical averaging?",
+        "6 · A decision curve is a cost curve read another way",
     ]
     for key in CHARTS:
         assert figure(at, key)["data"], key
@@ -319,12 +320,16 @@ def _loaded_app(name: str, raw: bytes, query: dict | None = None):
 
 
 def _check_sections(at, y, s):
-    """Every section drawn, with the data line under each heading; section 3 readable."""
+    """Every section drawn, with the data line under each heading; section 3 readable; section 6 (decision
+    curves) only for scores that are risks, else a note that says why."""
     assert_clean(at)
-    for key in CHARTS:
+    risks = 0 <= np.min(s) and np.max(s) <= 1
+    for key in CHARTS if risks else [c for c in CHARTS if not c.startswith("ln_decision")]:
         assert figure(at, key)["data"], key
+    if not risks:
+        assert any("not predicted risks" in i.value for i in at.info)
     notes = [c.value for c in at.caption if c.value.startswith(":material/dataset: Data:")]
-    assert len(notes) == 5
+    assert len(notes) == 6  # one per section
     env = rocci.cost_curve(y, s)
     fig = figure(at, "ln_envelope")
     hull_lines = traces(fig, "hull-line")
@@ -383,8 +388,10 @@ def test_learn_on_each_bundled_sample(sample):
         assert "Data page" in " ".join(e.value for e in at.error) or at.get("page_link")
         return
     assert "Every section below uses **" + sample.replace("_", "\\_").replace(".", "\\.") in markdown(at)
+    not_risks = any("not predicted risks" in i.value for i in at.info)  # section 6 says why it stops
     for key in CHARTS:
-        assert figure(at, key)["data"], key
+        if not (not_risks and key.startswith("ln_decision")):
+            assert figure(at, key)["data"], key
     fig = figure(at, "ln_envelope")
     assert len(traces(fig, "hull-line")) + sum(t["meta"][1] for t in traces(fig, "cost-lines")) <= 12
 
@@ -395,7 +402,10 @@ def test_w_comes_from_the_shared_operating_condition():
 
     tree = ast.parse((ROOT / PAGE).read_text())
     sliders = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "slider"]
-    assert not sliders
+    keys = [next((k.value.value for k in n.keywords if k.arg == "key"), None) for n in sliders]
+    # The only slider is section 6's threshold probability p (a clinician's choice, not an operating point of
+    # its own: the section shows the w it maps to).
+    assert keys == ["ln_p"]
     calls = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
              for n in ast.walk(f) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "controls"
              and getattr(n.func.value, "id", "") == "operating"}

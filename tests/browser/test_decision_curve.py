@@ -4,9 +4,9 @@ labels, two risk models and a points score, at 1400 px and on a phone (390 px)."
 from __future__ import annotations
 
 import pytest
+from realistic import clinic_frame
 
 from rocci.plots import COLORS
-from realistic import clinic_frame
 
 from .test_decision import go, no_exception, trace_colors, upload
 

@@ -42,8 +42,8 @@ def test_learn_page_loads_draws_and_follows_the_slider(page, app_url, wait, shot
                   "5 · Threshold averaging or vertical averaging?"):
         expect(page.get_by_role("heading", name=title)).to_be_visible()
     charts = page.locator("[data-testid='stPlotlyChart']")
-    expect(charts).to_have_count(10)
-    for i in range(10):
+    expect(charts).to_have_count(12)
+    for i in range(12):
         charts.nth(i).scroll_into_view_if_needed()
         expect(charts.nth(i).locator(".main-svg").first).to_be_visible()
     assert charts.first.locator("g.trace.scatter").count() >= 3
@@ -126,10 +126,10 @@ def test_learn_on_a_5000_row_upload_at_two_widths(page, app_url, wait, shot, tmp
     expect(page.get_by_text("Every section below uses fraud_5000.csv, model gradient_boosting, positive class "
                             "fraud")).to_be_visible()
     notes = page.get_by_text("Data: fraud_5000.csv, model gradient_boosting")
-    expect(notes).to_have_count(5)
+    expect(notes).to_have_count(6)
     charts = page.locator("[data-testid='stPlotlyChart']")
-    expect(charts).to_have_count(10)
-    for i in range(10):
+    expect(charts).to_have_count(12)
+    for i in range(12):
         charts.nth(i).scroll_into_view_if_needed()
         expect(charts.nth(i).locator(".main-svg").first).to_be_visible()
     figures = page.evaluate(_FIGURES)
@@ -165,3 +165,25 @@ def test_learn_on_a_5000_row_upload_at_two_widths(page, app_url, wait, shot, tmp
     page.get_by_role("heading", name="3 · The cost curve is the ROC convex hull").scroll_into_view_if_needed()
     shot(page, "learn_5000_rows_390")
     no_exception(page)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_decision_section_at_two_widths(browser, app_url, wait, shot, width):
+    """Section 6: the decision curve and the cost line side by side (stacked on a phone), the p slider moves
+    w(p) to the formula's value, nothing wider than the screen."""
+    context = browser.new_context(viewport={"width": width, "height": 1400})
+    page = context.new_page()
+    try:
+        page.goto(app_url + "/learn?ln_p=0.3")
+        wait(page)
+        heading = page.get_by_role("heading", name="6 · A decision curve is a cost curve read another way")
+        heading.scroll_into_view_if_needed()
+        expect(heading).to_be_visible()
+        y, _ = _example()
+        share = y.mean()
+        assert _metric(page, "w(p)") == f"{share * 0.7 / (share * 0.7 + (1 - share) * 0.3):.4f}"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 2
+        page.wait_for_timeout(300)
+        shot(page, f"learn_decision_{width}")
+    finally:
+        context.close()

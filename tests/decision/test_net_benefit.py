@@ -317,3 +317,27 @@ def test_cdf_skipping_settled_rows_equals_the_direct_sum():
         scipy_sf = np.where(y <= 0, 1.0, stats.binom.sf(y - 1, law.trials[None, :], law.q)) @ law.c
         np.testing.assert_allclose(law.cdf(v), scipy_sf, rtol=0, atol=1e-12)  # another incomplete beta: rounding
         assert np.all(law.cdf(q) >= [0.025, 0.5, 0.975]) and np.all(law.cdf(q - 1e-9) < [0.025, 0.5, 0.975])
+
+
+@pytest.mark.parametrize("m", [None, (7, 11)])
+def test_stratified_net_benefit_is_the_cost_law_read_another_way(m):
+    """With the classes fixed, NB* = pi - K*NEC*(w) resample by resample, w = pi/K, K = pi + (1 - pi)p/(1 - p),
+    for the same threshold (score >= p): two separately built exact laws (the net benefit's and the cost's)
+    must be one law mapped, support point by support point, and so must their intervals and sds (for any
+    m+, m-: pi stays the data's n+/n in NB*, and both are affine in TP*/m+ and FP*/m-)."""
+    y, s = _risky(60, seed=4)
+    s = np.round(s, 1)  # ties
+    share = y.mean()
+    ps = np.array([0.1, 0.2, 0.3, 0.5, 0.7])
+    k = share + (1 - share) * ps / (1 - ps)
+    nb = rocci.net_benefit(y, s, thresholds=ps, bootstrap="stratified", m=m)
+    cost = rocci.cost_ci(y, s, w=share / k, thresholds=ps, bootstrap="stratified", method="percentile", m=m)
+    np.testing.assert_allclose(nb.net_benefit, share - k * cost.cost, atol=1e-12)
+    np.testing.assert_allclose(nb.net_benefit_std, k * cost.cost_std, rtol=1e-9, atol=1e-14)
+    np.testing.assert_allclose(nb.net_benefit_low, share - k * cost.cost_high, atol=1e-12)
+    np.testing.assert_allclose(nb.net_benefit_high, share - k * cost.cost_low, atol=1e-12)
+    for i in range(ps.size):
+        v_nb, p_nb = nb.distribution(i)
+        v_c, p_c = cost.distribution(i)
+        np.testing.assert_allclose(v_nb, (share - k[i] * v_c)[::-1], atol=1e-12)
+        np.testing.assert_allclose(p_nb, p_c[::-1], atol=1e-12)

@@ -40,6 +40,15 @@ def test_decision_curve_draws_each_models_numbers_and_the_references():
     assert low <= min(r.net_benefit_low.min() for r in res.values()) and high >= res["gbm <b>"].net_benefit_high.max()
 
 
+def test_current_threshold_is_marked_across_the_y_range():
+    y, a, _ = _data()
+    res = {"gbm": rocci.net_benefit(y, a, thresholds=[0.1, 0.2, 0.3])}
+    assert not _traces(decision_curve_figure(res), "current")
+    fig = decision_curve_figure(res, current=0.2)
+    mark = _traces(fig, "current")[0]
+    assert list(mark.x) == [0.2, 0.2] and tuple(mark.y) == tuple(fig.layout.yaxis.range)
+
+
 def test_delta_figure_draws_the_comparison():
     y, a, b = _data()
     cmp = rocci.compare_net_benefit(y, a, b, thresholds=[0.1, 0.2, 0.3])
