@@ -34,6 +34,7 @@ SHOTS = [
     ("screenshot_compare.png", "Compare models", "", 1500, 1400),
     ("screenshot_roc.png", "ROC curve", "", 1250, 1400),
     ("screenshot_cost.png", "Cost curves", "", 1350, 1400),
+    ("screenshot_decision.png", "Decision curve", "", 1400, 1400),
     ("screenshot_explorer.png", "Threshold explorer", "", 1100, 1400),
     ("screenshot_learn.png", "Learn", "", 1400, 1400),
     ("screenshot_coverage.png", "Coverage lab", "", 1200, 1400),

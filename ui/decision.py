@@ -24,20 +24,25 @@ def pct(p: float) -> str:
 
 def default_range(results: dict) -> tuple[float, float]:
     """The threshold probabilities shown first: from 1% to a little past the last threshold where some
-    model's net benefit is still above 0 (beyond it every model is worse than treating no one, so the
-    chart would only show the treat-all line falling), rounded up to 5%, at least 20%."""
+    model's band lies wholly above 0 (clearly better than treating no one; beyond it every model is
+    within noise of treating no one, and the chart would only show the treat-all line falling), rounded
+    up to 5%, at least 20%."""
     last = 0.0
     for res in results.values():
         x = np.asarray(res.thresholds, float)
-        useful = x[np.asarray(res.net_benefit, float) > 0]
+        useful = x[np.asarray(res.net_benefit_low, float) > 0]
         if useful.size:
             last = max(last, float(useful.max()))
     high = min(0.99, max(0.20, np.ceil((last + 0.05) * 20 - 1e-9) / 20))
     return 0.01, round(float(high), 2)
 
 
-def runs(x, mask) -> list[tuple[float, float]]:
-    """Maximal runs of consecutive grid points where ``mask`` holds: ``[(x_first, x_last), …]``."""
+#: Runs of fewer consecutive grid points than this are listed together as isolated thresholds.
+LONG_RUN = 3
+
+
+def runs(x, mask) -> list[tuple[float, float, int]]:
+    """Maximal runs of consecutive grid points where ``mask`` holds: ``[(x_first, x_last, points), …]``."""
     x = np.asarray(x, float)
     mask = np.asarray(mask, bool)
     out, start = [], None
@@ -46,7 +51,7 @@ def runs(x, mask) -> list[tuple[float, float]]:
         if on and start is None:
             start = k
         elif not on and start is not None:
-            out.append((float(x[start]), float(x[k - 1])))
+            out.append((float(x[start]), float(x[k - 1]), k - start))
             start = None
     return out
 
@@ -56,38 +61,52 @@ def span(first: float, last: float) -> str:
     return f"at {pct(first)}" if first == last else f"from {pct(first)} to {pct(last)}"
 
 
+def spans(found: list) -> str:
+    """Runs in words: the long ones as ranges, the short ones (noise, often) listed together after them:
+    'from 1% to 35% and from 40% to 52%, and at 3 isolated thresholds (87%, 92%, 97%)'."""
+    long = [span(a, b) for a, b, k in found if k >= LONG_RUN]
+    short = [pct(v) for a, b, k in found if k < LONG_RUN for v in ((a,) if a == b else (a, b))]
+    text = " and ".join(long)
+    if short:
+        few = ", ".join(short) if len(short) <= 6 else ", ".join(short[:5]) + ", …"
+        isolated = (f"at {len(short)} isolated threshold{'s' if len(short) > 1 else ''} ({few})" if long else
+                    f"only at {len(short)} isolated threshold{'s' if len(short) > 1 else ''} ({few})")
+        text = f"{text}, and {isolated}" if long else isolated
+    return text
+
+
 def in_range(x, low: float, high: float) -> np.ndarray:
     x = np.asarray(x, float)
     return (x >= low - 1e-12) & (x <= high + 1e-12)
 
 
 def useful_sentence(results: dict, low: float, high: float) -> str:
-    """Where, on the data, each model's net benefit is above both treating everyone and treating no one
-    (point values; the bands say how sure), within ``[low, high]``."""
+    """Where each model's band lies above both reference lines drawn (treat no one, 0; treat everyone),
+    within ``[low, high]``: what a reader can check on the chart."""
     found, never = [], []
     for name, res in results.items():
         x = np.asarray(res.thresholds, float)
         keep = in_range(x, low, high)
-        above = (np.asarray(res.net_benefit, float) > np.maximum(0.0, np.asarray(res.treat_all, float))) & keep
-        where = runs(x, above)
+        floor = np.maximum(0.0, np.asarray(res.treat_all, float))
+        where = runs(x, (np.asarray(res.net_benefit_low, float) > floor) & keep)
         who = f"**{md_escape(name)}**"
         if where:
-            found.append(f"{who} " + " and ".join(span(a, b) for a, b in where))
+            found.append(f"{who} {spans(where)}")
         else:
             never.append(who)
     parts = []
     if found:
-        parts.append("Above both treating everyone and treating no one, on the data: " + "; ".join(found) + ".")
+        parts.append("Band above both treating everyone and treating no one: " + "; ".join(found) + ".")
     if never:
-        parts.append(f"{' and '.join(never)} {'is' if len(never) == 1 else 'are'} never above both between "
-                     f"{pct(low)} and {pct(high)}: the simpler policies do as well there.")
+        parts.append(f"The band of {' and '.join(never)} is never above both lines between {pct(low)} and "
+                     f"{pct(high)}.")
     return " ".join(parts)
 
 
 def verdict(cmp, low: float, high: float, a: str, b: str) -> str:
-    """The two-model verdict over the chosen range: where the interval of ΔNB = NB_A − NB_B excludes 0,
-    with the smallest exact P(A better) (or P(B better)) over each such run; elsewhere, the range of
-    P(A better)."""
+    """The two-model verdict over the chosen range: where the interval of ΔNB = NB_A − NB_B excludes 0
+    (long runs as ranges, isolated thresholds counted), with the smallest exact P(A better) (or P(B
+    better)) over those thresholds; elsewhere, the range of P(A better)."""
     x = np.asarray(cmp.thresholds, float)
     keep = in_range(x, low, high)
     if not keep.any():
@@ -100,23 +119,25 @@ def verdict(cmp, low: float, high: float, a: str, b: str) -> str:
     names = {"a": f"**{md_escape(a)}**", "b": f"**{md_escape(b)}**"}
     parts = []
     for side, mask, prob in (("a", lo > 0, p_a), ("b", hi < 0, p_b)):
-        for first, last in runs(x, mask & keep):
-            sel = (x >= first) & (x <= last)
-            least = float(prob[sel].min())
-            where = (f"At {pct(first)} risk" if first == last else
-                     f"Between {pct(first)} and {pct(last)} risk")
-            parts.append((first, f"{where}, {names[side]} gives more net benefit, with exact bootstrap "
-                                 f"probability {prob_text(least, at_least=first != last)}"
-                                 + ("" if first == last else " at every threshold") + "."))
+        sel = mask & keep
+        found = runs(x, sel)
+        if not found:
+            continue
+        least = float(prob[sel].min())
+        many = int(sel.sum()) > 1
+        parts.append((found[0][0], f"{names[side]} gives more net benefit at threshold probabilities "
+                      f"{spans(found).removeprefix('at ')}: exact bootstrap probability "
+                      f"{prob_text(least, at_least=many)}" + (" at each of them." if many else ".")))
     parts = [text for _, text in sorted(parts)]
     pa = p_a[keep]
-    tail = (f" P({md_escape(a)} better) runs from {pa.min():.2f} to {pa.max():.2f} between {pct(x[keep][0])} "
-            f"and {pct(x[keep][-1])}.")
+    first, last = pct(x[keep][0]), pct(x[keep][-1])
     if not parts:
-        return (f"Between {pct(x[keep][0])} and {pct(x[keep][-1])} risk, neither model gives clearly more net "
-                f"benefit: the {level} interval of the difference includes 0 at every threshold." + tail)
-    rest = (f" Elsewhere in the range the {level} interval of the difference includes 0."
-            if (keep & ~((lo > 0) | (hi < 0))).any() else "")
+        return (f"Between {first} and {last} risk, neither model gives clearly more net benefit: the {level} "
+                f"interval of the difference includes 0 at every threshold. P({md_escape(a)} better) runs from "
+                f"{pa.min():.2f} to {pa.max():.2f}.")
+    clear = (lo > 0) | (hi < 0)
+    rest = (f" Elsewhere between {first} and {last} the {level} interval of the difference includes 0."
+            if (keep & ~clear).any() else "")
     return " ".join(parts) + rest
 
 

@@ -43,7 +43,21 @@ def table(at, column: str) -> pd.DataFrame:
 
 
 def verdict_text(at) -> str:
-    return next(m.value for m in at.markdown if "net benefit" in m.value and ("risk," in m.value))
+    return next(m.value for m in at.markdown if "gives more net benefit" in m.value or "neither model" in m.value)
+
+
+def claims(text: str) -> list[tuple[str, list[float], float]]:
+    """The verdict's claims read back: (model, the threshold probabilities named, the probability stated)."""
+    out = []
+    for who, where, prob in re.findall(r"\*\*(.+?)\*\* gives more net benefit at threshold probabilities (.+?): "
+                                       r"exact bootstrap probability (?:at least )?([\d.]+)", text):
+        named = []
+        for a, b in re.findall(r"from (\d+)% to (\d+)%", where):
+            named += [k / 100 for k in range(int(a), int(b) + 1)]
+        for listed in re.findall(r"isolated thresholds? \(([^)]*)\)", where):
+            named += [int(v.strip().rstrip("%")) / 100 for v in listed.split(",")]
+        out.append((who.replace("\\_", "_"), named, float(prob)))
+    return out
 
 
 def test_default_page_draws_rocci_net_benefit_and_verdict():
@@ -87,7 +101,7 @@ def test_clinic_upload_refuses_the_points_score_and_compares_the_risk_models(tmp
             for m in ("risk_v2", "risk_v1")}
     low, high = at.slider(key="dc_range").value
     assert (low, high) == words.default_range(refs)
-    last = max(float(r.thresholds[r.net_benefit > 0].max()) for r in refs.values())
+    last = max(float(r.thresholds[r.net_benefit_low > 0].max()) for r in refs.values())
     assert last < high <= last + 0.10 + 1e-9 and high < 0.99  # the range is the data's, not 1%-99%
     # The table holds only the chosen range.
     tab = table(at, "net_benefit")
@@ -97,32 +111,54 @@ def test_clinic_upload_refuses_the_points_score_and_compares_the_risk_models(tmp
 
 
 def test_verdict_agrees_with_the_comparison_table(tmp_path):
-    """Outside check: every run the verdict names has the interval of ΔNB above 0 at each threshold, and the
-    probability it states is at most P(A better) there; the thresholds it leaves out are not all above 0."""
+    """Outside check: every threshold the verdict names has the interval of ΔNB on the named model's side of
+    0, and the probability it states is at most that model's exact probability of being better there; the
+    verdict names every such threshold of the range, and no other."""
     frame = clinic_frame()
     at = upload(tmp_path, frame)
-    at.slider(key="dc_range").set_value((0.05, 0.40)).run()
+    at.slider(key="dc_range").set_value((0.01, 0.99)).run()
     assert_clean(at)
     text = verdict_text(at)
     cmp = table(at, "p_a_better")
-    assert cmp["threshold"].min() == pytest.approx(0.05) and cmp["threshold"].max() == pytest.approx(0.40)
-    runs = re.findall(r"(?:Between (\d+)% and (\d+)%|At (\d+)%) risk, \*\*(risk\\_v[12])\*\* gives more net "
-                      r"benefit, with exact bootstrap probability (?:at least )?([\d.]+)", text)
-    assert runs, text
-    covered = np.zeros(len(cmp), bool)
-    for a, b, single, who, prob in runs:
-        lo_t, hi_t = (int(single), int(single)) if single else (int(a), int(b))
-        sel = (cmp["threshold"] >= lo_t / 100 - 1e-9) & (cmp["threshold"] <= hi_t / 100 + 1e-9)
+    found = claims(text)
+    assert found, text
+    named = np.zeros(len(cmp), bool)
+    for who, where, prob in found:
+        sel = np.isin(np.round(cmp["threshold"].to_numpy(), 2), np.round(where, 2))
+        assert sel.sum() == len(where), (who, where)  # every named threshold is a row of the table
         rows = cmp[sel]
-        if who == "risk\\_v2":  # model A
+        if who == "risk_v2":  # model A
             assert (rows["delta_net_benefit_low"] > 0).all()
-            assert (rows["p_a_better"] >= float(prob)).all()
+            assert (rows["p_a_better"] >= prob).all()
         else:
+            assert who == "risk_v1"
             assert (rows["delta_net_benefit_high"] < 0).all()
-            assert (1 - rows["p_a_better"] - rows["p_tie"] >= float(prob)).all()
-        covered |= sel.to_numpy()
+            assert (1 - rows["p_a_better"] - rows["p_tie"] >= prob).all()
+        named |= sel
     clear = ((cmp["delta_net_benefit_low"] > 0) | (cmp["delta_net_benefit_high"] < 0)).to_numpy()
-    np.testing.assert_array_equal(covered, clear)  # the verdict names every clear threshold, and only those
+    np.testing.assert_array_equal(named, clear)
+    assert "isolated" in text or clear.sum() == sum(len(w) for _, w, _ in found)
+
+
+def test_verdict_words_for_both_sides_and_for_no_winner():
+    """ui.decision.verdict on made-up columns: B's side, isolated thresholds, and no clear winner."""
+    class Cmp:
+        thresholds = np.round(np.arange(1, 11) / 100, 2)
+        confidence_level = 0.95
+        p_tie = np.zeros(10)
+    c = Cmp()
+    c.delta_net_benefit_low = np.array([-3, -3, -3, -3, 1, 1, 1, -1, 1, -1], float)
+    c.delta_net_benefit_high = np.array([-1, -1, -1, 1, 2, 2, 2, 1, 2, 1], float)
+    c.p_a_better = np.array([0.01, 0.02, 0.005, 0.4, 0.99, 0.985, 0.999, 0.5, 0.98, 0.6])
+    text = words.verdict(c, 0.01, 0.10, "A", "B")
+    got = claims(text)
+    assert got[0][0] == "B" and got[0][1] == [0.01, 0.02, 0.03] and got[0][2] <= 1 - 0.02
+    assert got[1][0] == "A" and sorted(got[1][1]) == [0.05, 0.06, 0.07, 0.09] and got[1][2] == 0.98
+    assert "isolated threshold (9%)" in text and "Elsewhere between 1% and 10%" in text
+    c.delta_net_benefit_low = -np.ones(10)
+    c.delta_net_benefit_high = np.ones(10)
+    text = words.verdict(c, 0.03, 0.06, "A", "B")
+    assert "neither model gives clearly more net benefit" in text and "from 0.01 to 0.99" in text
 
 
 @pytest.mark.parametrize("bootstrap,method,level", [("stratified", "percentile", 0.9), ("full", "wald", 0.99),
@@ -184,7 +220,7 @@ def test_default_range_rule():
     class R:  # the two fields default_range reads
         def __init__(self, last):
             self.thresholds = np.array(words.GRID)
-            self.net_benefit = np.where(self.thresholds <= last, 0.1, -0.1)
+            self.net_benefit_low = np.where(self.thresholds <= last, 0.01, -0.1)
     assert words.default_range({"a": R(0.12)}) == (0.01, 0.20)  # at least 20%
     assert words.default_range({"a": R(0.31), "b": R(0.12)}) == (0.01, 0.40)  # 0.36 rounded up to 5%
     assert words.default_range({"a": R(0.97)}) == (0.01, 0.99)
