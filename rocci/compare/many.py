@@ -479,8 +479,8 @@ def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjus
 
     A pair with zero DeLong variance gets ``statistic = 0``, ``pvalue = 1`` if its AUCs are equal
     (identical rankings) and ``±∞``, ``0`` otherwise; :func:`rocci.compare_auc` raises for it.
-    O(k·n log n + k²·n) for the DeLong part, no loop over instances, and O(k²) per draw: 0.4–0.7 s for
-    6 models × 10⁵ rows with ties on two shared cores, most of it the 10⁶ draws.
+    O(k·n log n + k²·n) for the DeLong part, no loop over instances, and O(k²) per draw: about 0.35 s for
+    6 models × 10⁵ rows on two shared cores, most of it the 10⁶ draws (``bench/bench_many.py``).
 
     Examples
     --------
