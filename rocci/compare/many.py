@@ -46,8 +46,9 @@ ADJUSTMENTS = ("holm", "bonferroni", "none")
 #: Default number of draws of the joint normal ``N(θ, S)``.
 N_DRAWS = 1_000_000
 
-# Draws per block of the Monte Carlo (bounded memory: block × pairs floats).
+# Draws per block of the Monte Carlo, and at most this many (draw, pair) cells per block.
 _BLOCK = 50_000
+_BLOCK_CELLS = 2_000_000
 
 # A contrast of the AUCs along a direction where L S Lᵀ vanishes is taken as 0 below this.
 _NULL_CONTRAST = 1e-9
@@ -368,10 +369,11 @@ def _joint_normal(auc_rep, cov_rep, rep_a, rep_b, pair_std, level: float, n_draw
     ra, rb, sd = rep_a[live][first], rep_b[live][first], pair_std[live][first]
     wins = np.zeros(auc_rep.size, dtype=np.int64)
     maxima = np.empty(n_draws) if ra.size > 1 else None
-    for start in range(0, n_draws, _BLOCK):
+    block = max(1_000, min(_BLOCK, _BLOCK_CELLS // max(ra.size, 1)))  # bounded memory with many pairs
+    for start in range(0, n_draws, block):
         # (einsum, not BLAS: a (block × g)·(g × g) product with g a handful of models is memory-bound, and
         # waking OpenBLAS's threads on a shared machine costs more than it)
-        x = np.einsum("bj,jk->bk", rng.standard_normal((min(_BLOCK, n_draws - start), auc_rep.size)), root)
+        x = np.einsum("bj,jk->bk", rng.standard_normal((min(block, n_draws - start), auc_rep.size)), root)
         wins += np.bincount(np.argmax(x + auc_rep, axis=1), minlength=auc_rep.size)
         if maxima is not None:
             maxima[start:start + x.shape[0]] = (np.abs(x[:, ra] - x[:, rb]) / sd).max(axis=1)
