@@ -71,6 +71,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_gain_depth", "bench_gain_depth.py", (), ("--quick", "--repeats", "1"), 600),
     Bench("bench_near_copy", "bench_near_copy.py", (), ("--quick", "--repeats", "1"), 900),
     Bench("bench_limits", "bench_limits.py", (), ("--quick",), 600),
+    Bench("bench_many", "bench_many.py", (), ("--quick",), 300),
 )
 
 

@@ -28,13 +28,19 @@ def test_every_level_is_confidence_level():
 
 
 def test_data_come_first():
-    """Every function of the data takes ``y_true`` first (labels with scores, or counts alone)."""
+    """Every function of the data takes ``y_true`` first (labels with scores, or counts alone); the
+    unpaired comparisons (two test sets, issue 32) take each test set's labels before its scores:
+    ``y_a, score_a, y_b, score_b``."""
     not_data = {"operating_point", "binomial_test", "load_table", "scan", "threshold_coverage"}
+    unpaired = ["y_a", "score_a", "y_b", "score_b"]
     for name in rocci.__all__:
         obj = getattr(rocci, name)
         if inspect.isfunction(obj) and name not in not_data:
-            first = next(iter(inspect.signature(obj).parameters))
-            assert first == "y_true", (name, first)
+            params = list(inspect.signature(obj).parameters)
+            if name.endswith("_unpaired"):
+                assert params[:4] == unpaired, (name, params[:4])
+            else:
+                assert params[0] == "y_true", (name, params[0])
 
 
 def test_monte_carlo_has_one_spelling():

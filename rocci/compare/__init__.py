@@ -46,13 +46,29 @@ module                   contents
 ``compare.vertical``     :func:`compare_vertical`: ΔTPR at fixed FPR levels (§4.4.2)
 ``compare.auc``          :func:`compare_auc` (DeLong)
 ``compare.mcnemar``      :func:`mcnemar`
+``compare.many``         :func:`compare_many`: k >= 2 models, DeLong's covariance matrix,
+                         the test that all AUCs are equal, every pair (Holm, simultaneous
+                         intervals), P(best AUC), ΔTPR at one FPR level
+``compare.unpaired``     two models on different test sets: :func:`compare_auc_unpaired`
+                         (DeLong, unpaired), :func:`compare_vertical_unpaired` and
+                         :func:`compare_thresholds_unpaired` (the convolution of two
+                         independent exact laws)
 =======================  ==============================================================
 """
 
 from ._common import COMPARE_AUC_METHODS, GAMMAS, PAIRED_REGIONS, SATURATION, WINDOW_EPS
 from .auc import AucComparison, compare_auc
 from .laws import difference_pmf, difference_sign_probabilities, paired_score_interval
+from .many import ADJUSTMENTS, ManyComparison, compare_many
 from .mcnemar import McNemarResult, mcnemar
+from .unpaired import (
+    UnpairedAucComparison,
+    UnpairedThresholdComparison,
+    UnpairedVerticalComparison,
+    compare_auc_unpaired,
+    compare_thresholds_unpaired,
+    compare_vertical_unpaired,
+)
 from .thresholds import DominanceMap, ThresholdComparison, compare_thresholds, dominance_map
 from .vertical import VerticalComparison, compare_vertical
 
@@ -61,6 +77,10 @@ __all__ = [
     "dominance_map",
     "compare_vertical",
     "compare_auc",
+    "compare_many",
+    "compare_auc_unpaired",
+    "compare_vertical_unpaired",
+    "compare_thresholds_unpaired",
     "mcnemar",
     "difference_pmf",
     "difference_sign_probabilities",
@@ -69,7 +89,12 @@ __all__ = [
     "DominanceMap",
     "VerticalComparison",
     "AucComparison",
+    "ManyComparison",
+    "UnpairedAucComparison",
+    "UnpairedVerticalComparison",
+    "UnpairedThresholdComparison",
     "McNemarResult",
+    "ADJUSTMENTS",
     "COMPARE_AUC_METHODS",
     "GAMMAS",
     "PAIRED_REGIONS",

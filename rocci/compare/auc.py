@@ -171,6 +171,46 @@ def _moments(x, y, w=None) -> tuple[float, float, float, float]:
     return sxx / (total - 1.0), syy / (total - 1.0), sxy / (total - 1.0), sdd / (total - 1.0)
 
 
+def _aligned_placements(placed_a, placed_b, n: int):
+    """``(v10_a, v10_b, v01_a, v01_b)``: two models' placements of the same instances, both in model a's order.
+
+    ``placed_a``, ``placed_b`` are :func:`_sorted_placements` of the two models' scores of the same ``n``
+    instances; model b's placements are scattered to the instances and gathered in model a's order (one
+    scatter and one gather a class).
+    """
+    pos_a, v10a, neg_a, v01a, _ = placed_a
+    pos_b, v10b, neg_b, v01b, _ = placed_b
+    by_instance = np.empty(n)
+    by_instance[pos_b] = v10b
+    v10b = by_instance.take(pos_a)
+    by_instance[neg_b] = v01b
+    v01b = by_instance.take(neg_a)
+    return v10a, v10b, v01a, v01b
+
+
+def _pair_variances(v10a, v10b, v01a, v01b, n_pos: int, n_neg: int, w10=None, w01=None):
+    """DeLong's ``(Var AUC_a, Var AUC_b, Cov(AUC_a, AUC_b), Var(AUC_a − AUC_b))`` from aligned placements.
+
+    ``Var(AUC_a − AUC_b) = s²(V10_a − V10_b)/n+ + s²(V01_a − V01_b)/n−`` (sample variances, ddof = 1,
+    from the differences themselves: :func:`_moments`), and likewise each AUC's variance and the covariance.
+    """
+    va10, vb10, cab10, vd10 = _moments(v10a, v10b, w10)
+    va01, vb01, cab01, vd01 = _moments(v01a, v01b, w01)
+    return (va10 / n_pos + va01 / n_neg, vb10 / n_pos + vb01 / n_neg, cab10 / n_pos + cab01 / n_neg,
+            vd10 / n_pos + vd01 / n_neg)
+
+
+def _difference_variance(v10a, v10b, v01a, v01b, n_pos: int, n_neg: int) -> float:
+    """``Var(AUC_a − AUC_b)`` of :func:`_pair_variances` alone (unweighted placements), by the same steps as
+    :func:`_moments` takes for it (so the same bits), one dot product a class instead of four."""
+    out = 0.0
+    for x, y, n in ((v10a, v10b, n_pos), (v01a, v01b, n_neg)):
+        cx = x - x.mean()
+        cx -= y - y.mean()
+        out += float(np.dot(cx, cx)) / (float(x.size) - 1.0) / n
+    return out
+
+
 def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidence_level=0.95, method="delong") -> AucComparison:
     """DeLong's test for the difference of two correlated AUCs.
 
@@ -222,22 +262,13 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
         mask, a, b, _ = _check_paired(y_true, score_a, score_b, pos_label)
         n_pos, n_neg = int(mask.sum()), int((~mask).sum())
         _enough(n_pos, n_neg)
-        pos_a, v10a, neg_a, v01a, auc_a = _sorted_placements(a, mask, n_pos, n_neg)
-        pos_b, v10b, neg_b, v01b, auc_b = _sorted_placements(b, mask, n_pos, n_neg)
-        # Model b's placements in model a's order of the same instances: one scatter and one gather a class.
-        by_instance = np.empty(a.size)
-        by_instance[pos_b] = v10b
-        v10b = by_instance.take(pos_a)
-        by_instance[neg_b] = v01b
-        v01b = by_instance.take(neg_a)
-        del by_instance, pos_a, pos_b, neg_a, neg_b
+        placed_a = _sorted_placements(a, mask, n_pos, n_neg)
+        placed_b = _sorted_placements(b, mask, n_pos, n_neg)
+        auc_a, auc_b = placed_a[4], placed_b[4]
+        v10a, v10b, v01a, v01b = _aligned_placements(placed_a, placed_b, a.size)
+        del placed_a, placed_b
         w10 = w01 = None
-    va10, vb10, cab10, vd10 = _moments(v10a, v10b, w10)
-    va01, vb01, cab01, vd01 = _moments(v01a, v01b, w01)
-    var_a = va10 / n_pos + va01 / n_neg
-    var_b = vb10 / n_pos + vb01 / n_neg
-    cov_ab = cab10 / n_pos + cab01 / n_neg
-    var = vd10 / n_pos + vd01 / n_neg
+    var_a, var_b, cov_ab, var = _pair_variances(v10a, v10b, v01a, v01b, n_pos, n_neg, w10, w01)
     delta = auc_a - auc_b
     if not var > 0:
         raise InputError(
