@@ -9,6 +9,8 @@ page's choices are bound to the URL query string, as on the ROC page.
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -207,6 +209,8 @@ def main() -> None:
     # (y, sa, sb): both models on the same instances (from large data, a pair table and None, None)
     y, sa, sb = an.paired(a, b)
     with right:
+        if len(an.models) > 2:
+            leaderboard(an, level, at_fpr, cond)
         verdict_panel(an, a, b, level, m, at_fpr, cond, y, sa, sb)
     try:
         curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in (a, b)}
@@ -239,6 +243,109 @@ def main() -> None:
         )
     pairs_section(cmp, a, b)
     details(an, cmp, auc, a, b, level, m, y, sa, sb)
+
+
+ADJUST = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "None"}
+BOARD_COLUMNS = {
+    "auc": ("AUC", "Area under the ROC curve (Mann–Whitney, ties ½).", "%.4f"),
+    "auc_low": ("AUC low", "Lower end of the DeLong interval.", "%.4f"),
+    "auc_high": ("AUC high", "Upper end of the DeLong interval.", "%.4f"),
+    "p_best_auc": ("P(best AUC)", "Probability that this model has the highest AUC under the joint normal law of "
+                   "the DeLong estimates (seeded Monte Carlo of 10⁶ draws; its standard error in the next column).",
+                   "%.3f"),
+    "p_best_auc_se": ("± se", "Monte Carlo standard error of P(best AUC).", "%.4f"),
+    "tpr": ("TPR at FPR", "Share of positives found when the model is allowed the verdict's false-positive rate.",
+            "%.4f"),
+    "tpr_low": ("TPR low", "Lower end of the percentile interval of the exact bootstrap law of the TPR.", "%.4f"),
+    "tpr_high": ("TPR high", "Upper end of that interval.", "%.4f"),
+    "cost": ("Cost", "Normalised expected cost of the model's cheapest threshold at the shared operating "
+             "condition.", "%.4f"),
+    "cost_low": ("Cost low", "Lower end of its exact stratified bootstrap interval (Agresti–Coull).", "%.4f"),
+    "cost_high": ("Cost high", "Upper end of that interval.", "%.4f"),
+}
+MANY_COLUMNS = {
+    "delta_auc": ("ΔAUC", "AUC of A − AUC of B.", "%.4f"),
+    "delta_auc_low": ("ΔAUC low", "Lower end of the pointwise DeLong interval.", "%.4f"),
+    "delta_auc_high": ("ΔAUC high", "Upper end of the pointwise DeLong interval.", "%.4f"),
+    "pvalue": ("p", "DeLong's two-sided p-value for this pair alone.", "%.2g"),
+    "pvalue_adjusted": ("p adjusted", "The p-value adjusted for every pair compared (the method chosen).", "%.2g"),
+    "delta_auc_low_simultaneous": ("ΔAUC low (simult.)", "Lower end of the simultaneous interval: all pairs' "
+                                   "intervals hold together at the level (max-|z| of the joint normal).", "%.4f"),
+    "delta_auc_high_simultaneous": ("ΔAUC high (simult.)", "Upper end of the simultaneous interval.", "%.4f"),
+}
+
+
+def set_pair(a: str, b: str) -> None:
+    """Open the two-model verdict for the pair (a button's callback, before the selectboxes are drawn)."""
+    st.session_state["cmp_a"], st.session_state["cmp_b"] = a, b
+
+
+def leaderboard(an, level: float, at_fpr: float, cond) -> None:
+    """All the models at once (issue 32): AUC, TPR at the verdict's FPR and cost at the shared operating
+    condition, each with its interval, the probability of the highest AUC, DeLong's χ² test that every AUC
+    is equal, and every pair with adjusted p-values; any pair's verdict one click away."""
+    k = len(an.models)
+    report.subheader(f"All {k} models", anchor=False)
+    refusal = an.too_large("The leaderboard of every model") if an.from_counts else None
+    if an.from_counts:
+        st.info(refusal or "The leaderboard needs each row's scores; from scanned counts, compare two models at a "
+                "time below.", icon=":material/info:")
+        return
+    adjust = st.segmented_control("Adjust the pairs' p-values", list(ADJUST), format_func=ADJUST.get,
+                                  default="holm", required=True, key="cmp_adjust", bind=URL,
+                                  help=f"{k * (k - 1) // 2} pairs are compared: Holm's step-down (default) keeps "
+                                  "the chance of any false claim at the level and is never worse than Bonferroni.")
+    y = np.asarray(an.prepared.is_positive, dtype=bool)
+    scores = {mod: np.asarray(an.prepared.scores[mod], dtype=float) for mod in an.models}
+    try:
+        many = cache_compare.compare_many(an.key, tuple(an.models), level, adjust, y, scores)
+        board = many.leaderboard()
+        tprs, costs = {}, {}
+        for mod in an.models:
+            vci = cache.vertical_ci(an.key, mod, (float(at_fpr),), level, "percentile", None, *an.arrays(mod))
+            tprs[mod] = (float(vci.tpr[0]), float(vci.tpr_low[0]), float(vci.tpr_high[0]))
+            if cond is not None:
+                ci = cache_cost.cost_ci(an.key, mod, (cond.w,), None, "stratified", level, "agresti-coull", None,
+                                        *an.arrays(mod))
+                costs[mod] = (float(ci.cost[0]), float(ci.cost_low[0]), float(ci.cost_high[0]))
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    names = board["model"].astype(str)
+    board["tpr"], board["tpr_low"], board["tpr_high"] = (names.map(lambda n, i=i: tprs[n][i]) for i in range(3))
+    if costs:
+        board["cost"], board["cost_low"], board["cost_high"] = (names.map(lambda n, i=i: costs[n][i])
+                                                                for i in range(3))
+    board = board[["model"] + [c for c in BOARD_COLUMNS if c in board.columns]]
+    best = board.iloc[0]
+    report.markdown(
+        f"Highest AUC: **{md_escape(best['model'])}** ({best['auc']:.3f}), with probability "
+        f"**{best['p_best_auc']:.2f}** of being the best (Monte Carlo ± {best['p_best_auc_se']:.1g}). DeLong's test that all "
+        f"{k} AUCs are equal: χ² = {many.chi2:.4g} on {many.df} degrees of freedom, {p_equals(many.pvalue)}.")
+    cfg = column_config(BOARD_COLUMNS, board)
+    cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
+    st.dataframe(board, hide_index=True, column_config=cfg, key="cmp_board")
+    report.caption(
+        f"{percent(level)} intervals: AUC by DeLong; TPR at FPR {at_fpr:.3f} by the exact bootstrap law (percentile, "
+        "stratified)" + (f"; cost at w = {cond.w:.3f} (the shared operating condition) by the exact stratified "
+                         "bootstrap" if cond is not None else "") + ". Sorted by AUC.")
+    download_csv(board.assign(confidence_level=level, fpr=at_fpr, w=cond.w if cond is not None else np.nan),
+                 label="Download the leaderboard (CSV)", file_name="rocci_leaderboard.csv", key="dl_cmp_board")
+    with st.expander(f"Every pair ({k * (k - 1) // 2}), with {ADJUST[adjust]}-adjusted p-values", icon=":material/grid_on:"):
+        pairs = many.to_frame()[["model_a", "model_b"] + list(MANY_COLUMNS)]
+        cfg = column_config(MANY_COLUMNS, pairs)
+        cfg.update({c: st.column_config.TextColumn(c[-1].upper()) for c in ("model_a", "model_b")})
+        st.dataframe(pairs, hide_index=True, column_config=cfg, key="cmp_pairs_all")
+        report.caption(f"ΔAUC = A − B with DeLong's {percent(level)} interval, pointwise and simultaneous over the "
+                       f"{len(pairs)} pairs (critical value {many.critical_value:.3f} instead of "
+                       f"{NormalDist().inv_cdf(1 - (1 - level) / 2):.3f}).")
+        download_csv(pairs.assign(adjust=adjust, confidence_level=level), label="Download every pair (CSV)",
+                     file_name="rocci_pairs.csv", key="dl_cmp_pairs_all")
+        options = [(r.model_a, r.model_b) for r in pairs.itertuples()]
+        pick = st.selectbox("Pair", options, format_func=lambda p: f"{p[0]} vs {p[1]}", key="cmp_pick",
+                            help="Open the two-model verdict below for this pair.")
+        st.button("Open this pair's verdict", key="cmp_open_pair", on_click=set_pair, args=pick,
+                  icon=":material/compare_arrows:")
 
 
 #: The probability left out of an exact sum is shown only from this size on (it is in the CSV always).

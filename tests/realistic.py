@@ -21,3 +21,16 @@ def clinic_frame(n=2400, share=0.12, seed=11) -> pd.DataFrame:
         "risk_v1": np.round(1 / (1 + np.exp(-lin1)), 4),
         "points": np.clip(np.round(12 + 6 * y + 5 * z), 0, 40).astype(int),
     })
+
+
+def six_models_frame(n=5000, share=0.16, seed=7) -> pd.DataFrame:
+    """A fraud-like file with six risk models of different strength on the same transactions (string labels
+    'fraud'/'ok', 16% positives), two of them close (gbm and xgb)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    base = rng.normal(size=n)
+    frame = pd.DataFrame({"transaction": np.arange(n) + 100_000, "outcome": np.where(y, "fraud", "ok")})
+    for name, sep in (("gbm", 1.6), ("xgb", 1.55), ("logit", 1.2), ("forest", 1.4), ("rules", 0.8), ("naive", 0.6)):
+        z = sep * y + 0.6 * base + rng.normal(size=n)
+        frame[name] = np.round(1 / (1 + np.exp(-(z - 1.5))), 4)
+    return frame

@@ -107,3 +107,9 @@ def compare_vertical_levels(key: str, model_a: str, model_b: str, fpr: tuple, co
     if progress is not None and todo:
         progress(1.0, "Done")
     return [VERTICAL_LEVELS.get(vertical_level_key(key, model_a, model_b, r, confidence_level, m)) for r in levels]
+
+
+@st.cache_data(max_entries=8, ttl="1h", show_spinner="Comparing every pair of models (DeLong)…")
+def compare_many(key: str, models: tuple, confidence_level: float, adjust: str, _y, _scores: dict):
+    """``rocci.compare_many`` of the models (on the same instances), its seeded draws included."""
+    return rocci.compare_many(_y, {m: _scores[m] for m in models}, confidence_level=confidence_level, adjust=adjust)

@@ -1,0 +1,47 @@
+"""The Compare page with six models in a real browser (issue 32): the leaderboard comes first, a pair's
+verdict opens in one click, and a phone (390 px) shows it without horizontal scrolling."""
+
+from __future__ import annotations
+
+import pytest
+
+from realistic import six_models_frame
+
+from .test_decision import go, no_exception, upload
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture skips (or fails, if required) with a message
+    expect = None
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_six_models_leaderboard(browser, app_url, tmp_path, wait, shot, width):
+    path = tmp_path / "six_models.csv"
+    six_models_frame().to_csv(path, index=False)
+    context = browser.new_context(viewport={"width": width, "height": 2000})
+    page = context.new_page()
+    try:
+        upload(page, app_url, path, wait)
+        go(page, "Compare models", wait)
+        no_exception(page)
+        expect(page.get_by_role("heading", name="All 6 models")).to_be_visible()
+        body = page.inner_text("body")
+        assert "Highest AUC: gbm" in body or "Highest AUC: xgb" in body
+        assert "DeLong's test that all 6 AUCs are equal" in body
+        # the leaderboard comes before the two-model verdict
+        board_y = page.get_by_role("heading", name="All 6 models").bounding_box()["y"]
+        verdict_y = page.get_by_role("heading", name="Is gbm better than xgb?").bounding_box()["y"]
+        assert board_y < verdict_y
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 2
+        shot(page, f"compare_six_{width}")
+        page.get_by_text("Every pair (15)").click()
+        wait(page)
+        page.get_by_role("button", name="Open this pair's verdict").click()
+        wait(page)
+        no_exception(page)
+        expect(page.get_by_role("heading", name="Is gbm better than xgb?")).to_be_visible()
+    finally:
+        context.close()
