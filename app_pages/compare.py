@@ -19,7 +19,7 @@ import rocci
 from rocci import plots
 from rocci.plots import compare as plots_compare
 from rocci.roc.vertical import fpr_levels
-from ui import cache, operating, report
+from ui import cache, operating, report, unpaired
 from ui.controls import column_config, error
 from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
@@ -196,6 +196,11 @@ def main() -> None:
     left, right = controls_ui.page_columns()
     with left:
         opts = controls(an)
+        split = unpaired.controls(an)
+    if opts is not None and split is not None:  # two test sets: the unpaired verdict only
+        with right:
+            unpaired.panel(an, split, opts[2], opts[7])
+        return
     if opts is None:
         with right:
             st.info("Fix the highlighted input on the left to update the comparison.")

@@ -34,3 +34,20 @@ def six_models_frame(n=5000, share=0.16, seed=7) -> pd.DataFrame:
         z = sep * y + 0.6 * base + rng.normal(size=n)
         frame[name] = np.round(1 / (1 + np.exp(-(z - 1.5))), 4)
     return frame
+
+
+def two_months_frame(n=(3000, 2600), shares=(0.1, 0.13), seed=21) -> pd.DataFrame:
+    """One churn model scored on two months' customers (a 'month' column splits the test sets), with a
+    challenger scored on the second month only (missing in the first): string labels 'churned'/'stayed'."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for month, size, share, sep in (("2026-09", n[0], shares[0], 1.5), ("2026-10", n[1], shares[1], 1.2)):
+        y = rng.random(size) < share
+        z = rng.normal(size=size)
+        parts.append(pd.DataFrame({
+            "month": month, "status": np.where(y, "churned", "stayed"),
+            "churn_model": np.round(1 / (1 + np.exp(-(sep * y + z - 2.2))), 4),
+        }))
+    frame = pd.concat(parts, ignore_index=True)
+    frame["customer"] = np.arange(len(frame)) + 5000
+    return frame[["customer", "month", "status", "churn_model"]]

@@ -135,12 +135,16 @@ def guess_columns(df: pd.DataFrame, *, max_scores: int | None = MAX_GUESSED_SCOR
         if label is not None:
             break
     if label is None:
+        two = []  # two-valued columns, in order
         for c, n in zip(columns, normed):
             if c in nested or n in _FOLD_NAMES or distinct.get(c, 0) > 2 or _is_id_like(c):
                 continue  # more than two values in the first rows: not a two-class label
             if distinct.get(c) == 2 if len(df) <= _SAMPLE_ROWS else df[c].dropna().nunique() == 2:
-                label = c
-                break
+                two.append(c)
+        # The first whose values name a positive class ('churned'/'stayed' before '2026-09'/'2026-10'), else
+        # the first.
+        named = [c for c in two if any(str(v).strip().lower() in _POSITIVE_WORDS for v in head[c].dropna().unique())]
+        label = (named or two or [None])[0]
 
     fold = None
     for wanted in _FOLD_NAMES:

@@ -113,3 +113,16 @@ def compare_vertical_levels(key: str, model_a: str, model_b: str, fpr: tuple, co
 def compare_many(key: str, models: tuple, confidence_level: float, adjust: str, _y, _scores: dict):
     """``rocci.compare_many`` of the models (on the same instances), its seeded draws included."""
     return rocci.compare_many(_y, {m: _scores[m] for m in models}, confidence_level=confidence_level, adjust=adjust)
+
+
+@st.cache_data(max_entries=16, ttl="1h", show_spinner="Comparing the two test sets (DeLong, unpaired)…")
+def compare_auc_unpaired(key: str, split: tuple, confidence_level: float, _ya, _sa, _yb, _sb):
+    """``rocci.compare_auc_unpaired``; ``split`` = (column, set A, set B, model A, model B) names the data."""
+    return rocci.compare_auc_unpaired(_ya, _sa, _yb, _sb, confidence_level=confidence_level)
+
+
+@st.cache_data(max_entries=16, ttl="1h", show_spinner="Comparing the two test sets (exact bootstrap, unpaired)…")
+def compare_vertical_unpaired(key: str, split: tuple, fpr: float, confidence_level: float, _ya, _sa, _yb, _sb):
+    """``rocci.compare_vertical_unpaired`` at one FPR: the convolution of the two sets' exact TPR laws."""
+    return _picklable(rocci.compare_vertical_unpaired(_ya, _sa, _yb, _sb, fpr=[fpr],
+                                                      confidence_level=confidence_level))
