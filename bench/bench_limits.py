@@ -171,7 +171,8 @@ def checks(quick: bool) -> list[Check]:
     n_scores = scores.n_pos + scores.n_neg
     for name, fn in (("threshold_table", lambda c: rocci.threshold_table(c)),
                      ("gain_curve", lambda c: rocci.gain_curve(c)),
-                     ("precision_recall_curve", lambda c: rocci.precision_recall_curve(c)),
+                     # the key keeps rocci 0.2's name of the ROC points' PR curve (the bench's history)
+                     ("precision_recall_curve", lambda c: rocci.pr_curve(c, interpolate=False)),
                      ("reading_curve", lambda c: rocci.reading_curve(c)),
                      ("confusion_at", lambda c: rocci.confusion_at(c, None, 0.5, method="percentile")),
                      ("rate_threshold", lambda c: rocci.rate_threshold(c, None, 0.1)),
