@@ -54,7 +54,6 @@ columns.
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +61,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._core.counts import ScoreCounts, binary_counts
+from .._core.compat import renamed_keyword
+from .._core.counts import binary_counts
 from .._core.inputs import InputError, _check_add, check_choice, check_confidence_level
 from .._core.intervals import PROPORTION_METHODS, proportion_interval
 from .._core.results import ConfidenceInterval, _FrameResult
@@ -482,20 +482,24 @@ def rate_threshold(y_true, y_score=None, total_positive_rate=None, *, pos_label=
     The ``⌈q·n⌉``-th largest score, so that at least ``q·n`` instances
     have ``score >= t`` (exactly, when ``q·n`` is whole and no tie
     straddles the cut); ``q = 0`` gives ``+inf`` (everything negative).
-    The same rule as ``rocci.threshold_ci(total_positive_rate=...)``.
-    ``y_true`` may be a :class:`~rocci.ScoreCounts` (``y_score`` then None).
-    ``rate=`` is rocci 0.2's name of ``total_positive_rate`` (FutureWarning).
+    The same rule as ``rocci.threshold_ci(total_positive_rate=...)``,
+    ``compare_thresholds`` and ``gain_ci``: all of them, this function too,
+    read the threshold with
+    :func:`rocci.roc.threshold.thresholds_for_total_positive_rate`, the
+    vectorised kernel on counts (no checks; not in ``rocci.__all__``), so
+    they agree to the bit.  ``y_true`` may be a :class:`~rocci.ScoreCounts`
+    (``y_score`` then None).
 
     Returns
     -------
     float
+
+    Other Parameters
+    ----------------
+    rate : float, optional
+        rocci 0.2's name of ``total_positive_rate`` (DeprecationWarning; goes in 0.4).
     """
-    if rate is not None:
-        if total_positive_rate is not None:
-            raise InputError("Give total_positive_rate only (rate is its old name), not both.")
-        warnings.warn("rate_threshold(rate=...) is rate_threshold(total_positive_rate=...) since rocci 0.3: one "
-                      "name for the share predicted positive across rocci.", FutureWarning, stacklevel=2)
-        total_positive_rate = rate
+    total_positive_rate = renamed_keyword("rate_threshold", "rate", "total_positive_rate", rate, total_positive_rate)
     if total_positive_rate is None:
         raise InputError("rate_threshold needs the share of instances to predict positive, e.g. "
                          "rate_threshold(y_true, y_score, total_positive_rate=0.1).")

@@ -3,7 +3,8 @@
 * :func:`metric_ci`: any metric of the confusion matrix at fixed thresholds
   (stratified or full bootstrap).
 * :func:`precision_ci`: the precision at fixed thresholds, or at fixed recall
-  levels (the PR analogue of vertical averaging).
+  levels (the PR analogue of vertical averaging; ``precision_at_recall``, its
+  rocci 0.2 name at recall levels, is a deprecated alias).
 * :func:`compare_precision`: two models on the same instances, the paired law of
   ``metric_a − metric_b`` at threshold pairs or at recall levels.
 * :func:`compare_fpr_at_recall`: two models at recall levels by their false positive rates
@@ -26,9 +27,8 @@ from ._results import FPRAtRecallComparison, MetricCI, PrecisionComparison, Reca
 from .average import AveragePrecision, average_precision
 from .curve import PrecisionRecallCurve, pr_curve, precision_recall_curve
 from .gain import GainCI, GainCurve, gain_ci, gain_curve
-from .metrics import metric_ci, precision_ci
+from .metrics import metric_ci, precision_at_recall, precision_ci
 from .paired import compare_fpr_at_recall, compare_precision, recall_grid_cells
-from .recall import precision_at_recall
 
 __all__ = [
     "metric_ci",

@@ -55,7 +55,7 @@ from ._laws import (CELL_EPS, INTERPOLATION_MARGIN, Law, SaturatedMixture, berns
                     order_statistic_weights, score_interval, window_tails)
 from ._results import RecallPrecisionCI
 
-__all__ = ["precision_at_recall", "recall_levels", "DEFAULT_RECALL", "RECALL_METHODS"]
+__all__ = ["recall_levels", "DEFAULT_RECALL", "RECALL_METHODS"]
 
 #: Interval methods at fixed recall (``"percentile"`` is the default).
 RECALL_METHODS = ("percentile", "score", "wald")
@@ -112,7 +112,7 @@ def _chebyshev_values(x: np.ndarray, coef: np.ndarray) -> np.ndarray:
 
 
 class _Work:
-    """Work arrays reused from call to call within one :func:`precision_at_recall` (fresh arrays of this size
+    """Work arrays reused from call to call within one :func:`_precision_at_recall` (fresh arrays of this size
     cost more in page faults than in arithmetic); one per call, never shared between threads."""
 
     def __init__(self):
@@ -331,9 +331,10 @@ def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: fl
     return build
 
 
-def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
-                        pos_label=None) -> RecallPrecisionCI:
-    """Exact bootstrap law of the precision at fixed recall levels (stratified bootstrap).
+def _precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
+                         pos_label=None) -> RecallPrecisionCI:
+    """Exact bootstrap law of the precision at fixed recall levels (stratified bootstrap):
+    ``rocci.precision_ci(..., recall=...)``.
 
     At level ``r/m+`` (``1 <= r <= m+``) the bootstrap threshold is ``T_r``, the r-th
     largest positive score drawn, and the precision ``r/(r + FP*)`` with
