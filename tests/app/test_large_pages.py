@@ -156,7 +156,7 @@ def test_compare_map_and_mcnemar_from_the_pair_table(data_dir):
     assert "χ² (McNemar, 1 df)" in [m.label for m in at.metric], [m.label for m in at.metric]
     mc_table = at.dataframe[-1].value
     t_a, t_b = _first_pair(at)  # (scores with two decimals: the label's six digits are the threshold)
-    mc = rocci.mcnemar(pair, threshold_a=t_a, threshold_b=t_b)
+    mc = rocci.mcnemar(pair, thresholds_a=t_a, thresholds_b=t_b)
     assert mc_table.to_numpy().tolist() == mc.table().to_numpy().tolist()
     assert any(m.value == f"{mc.statistic:.3f}" for m in at.metric)
 
