@@ -70,7 +70,7 @@ from ..cost import AGRESTI_ADD, cost_curve, operating_point
 from ..precision.curve import precision_recall_curve  # noqa: F401  (rocci 0.2's path, rocci.explore; deprecated)
 from ..precision.gain import gain_curve  # noqa: F401  (rocci 0.2's path, rocci.explore)
 from ..roc.threshold import thresholds_for_total_positive_rate
-from .tables import _table_counts, reading_curve, threshold_table  # noqa: F401  (threshold_table, reading_curve: here before 0.3)
+from .tables import _table_counts, reading_curve, threshold_table  # noqa: F401  (the last two: here before 0.3)
 
 __all__ = [
     "Confusion",

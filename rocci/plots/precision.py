@@ -275,8 +275,8 @@ def gain_figure(curves: Mapping[str, Any], *, positive_share: float | None = Non
     ----------
     curves : mapping of model name -> GainCurve or DataFrame
         Results of :func:`rocci.gain_curve` or their ``to_frame()`` (columns ``threshold, target_size,
-        target_rate, recall, tp, lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds (the gain of a random
-        order of tied scores).
+        target_rate, recall, tp, lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds
+        (the gain of a random order of tied scores).
     positive_share : float, optional
         ``n+/n``: draws the perfect model (gain 1 once that share is targeted) as a thin dotted line.
     colors : mapping of model name -> int, optional

@@ -142,7 +142,8 @@ def test_thresholds_stratified_equal_enumeration(name, m):
         p, q = np.mean(np.asarray(pos) >= ti), np.mean(np.asarray(neg) >= ti)
         M = mp + mn
         assert res.total_positive_rate_mean[i] == pytest.approx((mp * p + mn * q) / M, abs=TOL)
-        assert res.total_positive_rate_std[i] == pytest.approx(math.sqrt(mp * p * (1 - p) + mn * q * (1 - q)) / M, abs=TOL)
+        sd = math.sqrt(mp * p * (1 - p) + mn * q * (1 - q)) / M
+        assert res.total_positive_rate_std[i] == pytest.approx(sd, abs=TOL)
         assert res.p_undefined[i] == pytest.approx((1 - p) ** mp * (1 - q) ** mn, abs=TOL)
 
 
