@@ -27,7 +27,8 @@ from ._results import FPRAtRecallComparison, MetricCI, PrecisionComparison, Reca
 from .average import AveragePrecision, average_precision
 from .curve import PrecisionRecallCurve, pr_curve, precision_recall_curve
 from .gain import GainCI, GainCurve, gain_ci, gain_curve
-from .metrics import metric_ci, precision_at_recall, precision_ci
+from .metrics import metric_ci, precision_ci
+from .recall import precision_at_recall
 from .paired import compare_fpr_at_recall, compare_precision, recall_grid_cells
 
 __all__ = [

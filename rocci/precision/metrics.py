@@ -20,7 +20,6 @@ from functools import partial
 import numpy as np
 from scipy import special
 
-from .._core.compat import warn_deprecated
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
 from .._core.counts import binary_counts
 from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
@@ -28,7 +27,7 @@ from ._laws import Law, score_interval
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
 from ._results import LawBuilders, MetricCI, RecallPrecisionCI
 
-__all__ = ["metric_ci", "precision_ci", "precision_at_recall", "METRICS", "METHODS", "BOOTSTRAPS"]
+__all__ = ["metric_ci", "precision_ci", "METRICS", "METHODS", "BOOTSTRAPS"]
 
 METHODS = ("percentile", "wald", "score")
 BOOTSTRAPS = ("stratified", "full")
@@ -322,26 +321,6 @@ def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confiden
                                     method=method, m=m, pos_label=pos_label)
     return _metric_ci(y_true, y_score, "precision", 1.0, thresholds, confidence_level, method, bootstrap, m,
                       pos_label)
-
-
-def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
-                        pos_label=None) -> RecallPrecisionCI:
-    """Deprecated: ``rocci.precision_ci(y_true, y_score, recall=...)``, the one function of the precision.
-
-    The same result (``recall=None``: the levels 0.01, 0.02, …, 0.99, as before).  DeprecationWarning; goes
-    in rocci 0.4.
-
-    Returns
-    -------
-    RecallPrecisionCI
-    """
-    from .recall import DEFAULT_RECALL
-
-    warn_deprecated("rocci.precision_at_recall(y_true, y_score, recall=...) is rocci.precision_ci(y_true, y_score, "
-                    "recall=...) since rocci 0.3 (one function of the precision, at thresholds or at recall "
-                    "levels).")
-    return precision_ci(y_true, y_score, recall=DEFAULT_RECALL if recall is None else recall,
-                        confidence_level=confidence_level, method=method, m=m, pos_label=pos_label)
 
 
 assert set(UNDEFINED) == set(METRICS)

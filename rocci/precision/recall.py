@@ -39,6 +39,7 @@ import math
 import numpy as np
 from scipy import special
 
+from .._core.compat import warn_deprecated
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
 from .._core.counts import ScoreCounts, _at_rank
@@ -55,7 +56,7 @@ from ._laws import (CELL_EPS, INTERPOLATION_MARGIN, Law, SaturatedMixture, berns
                     order_statistic_weights, score_interval, window_tails)
 from ._results import RecallPrecisionCI
 
-__all__ = ["recall_levels", "DEFAULT_RECALL", "RECALL_METHODS"]
+__all__ = ["recall_levels", "DEFAULT_RECALL", "RECALL_METHODS", "precision_at_recall"]
 
 #: Interval methods at fixed recall (``"percentile"`` is the default).
 RECALL_METHODS = ("percentile", "score", "wald")
@@ -329,6 +330,24 @@ def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: fl
         f, probs = mixture_pmf(weights, q, m)
         return Law(r / (r + f), probs, truncated=truncated)
     return build
+
+
+def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
+                        pos_label=None) -> RecallPrecisionCI:
+    """Deprecated: ``rocci.precision_ci(y_true, y_score, recall=...)``, the one function of the precision.
+
+    The same result (``recall=None``: the levels 0.01, 0.02, …, 0.99, as before): both call the one
+    implementation below.  DeprecationWarning; goes in rocci 0.4.
+
+    Returns
+    -------
+    RecallPrecisionCI
+    """
+    warn_deprecated("rocci.precision_at_recall(y_true, y_score, recall=...) is rocci.precision_ci(y_true, y_score, "
+                    "recall=...) since rocci 0.3 (one function of the precision, at thresholds or at recall "
+                    "levels).")
+    return _precision_at_recall(y_true, y_score, recall=DEFAULT_RECALL if recall is None else recall,
+                                confidence_level=confidence_level, method=method, m=m, pos_label=pos_label)
 
 
 def _precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
