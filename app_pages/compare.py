@@ -634,8 +634,8 @@ def mcnemar_tab(an, cmp, a: str, b: str, y, sa, sb) -> None:
         table.index = [f"{a} correct", f"{a} wrong"]
         table.columns = [f"{b} correct", f"{b} wrong"]
         st.dataframe(table, key="cmp_mc_table")
-        download_csv(mc.to_frame().assign(model_a=str(a), model_b=str(b), threshold_a=mc.threshold_a,
-                                          threshold_b=mc.threshold_b, correction=mc.correction),
+        download_csv(mc.to_frame().assign(model_a=str(a), model_b=str(b), threshold_a=mc.thresholds_a,
+                                          threshold_b=mc.thresholds_b, correction=mc.correction),
                      label="Download McNemar (CSV)", file_name="rocci_mcnemar.csv", key="dl_cmp_mc")
 
 

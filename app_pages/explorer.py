@@ -547,7 +547,7 @@ def results(an: cache.Analysis, choice: Choice, conf, exact, reading, cfg) -> No
         st.dataframe(shown, hide_index=True, column_config=cfg_cols, height=360, key="ex_table")
         # Built on click, in a thread outside the script run: rocci directly (the session-scoped cache
         # cannot be read there; Streamlit refuses it and the download would never start).
-        download_csv(lambda: rocci.threshold_table(y, s).assign(model=choice.model),
+        download_csv(lambda: rocci.threshold_table(y, s).to_frame().assign(model=choice.model),
                      label="Download the full table (CSV)", file_name="rocci_thresholds.csv", key="dl_ex_table")
 
 

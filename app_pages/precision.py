@@ -107,14 +107,14 @@ REGION_COLUMNS = {
 }
 
 GAIN_COLUMNS = {
-    "depth": ("Depth", "Share of the population targeted: (TP + FP) / n.", "%.4f"),
+    "total_positive_rate": ("Depth", "Share of the population targeted: (TP + FP) / n.", "%.4f"),
     "k": ("k", "Instances targeted in each resample (the top k by score).", "%d"),
     "threshold": ("Threshold", "score ≥ threshold is targeted (at a fixed depth: the threshold reaching it on the "
                   "data).", "%.6g"),
     "tp": ("TP", "Positives targeted on the data (at a fixed depth cutting through tied scores: the expected "
            "number, ties in random order).", "%.6g"),
-    "depth_low": ("Depth low", "Lower end of the depth interval (the threshold held fixed).", "%.4f"),
-    "depth_high": ("Depth high", "Upper end of the depth interval.", "%.4f"),
+    "total_positive_rate_low": ("Depth low", "Lower end of the depth interval (the threshold held fixed).", "%.4f"),
+    "total_positive_rate_high": ("Depth high", "Upper end of the depth interval.", "%.4f"),
     "gain": ("Gain", "Share of the positives captured: TP / n+.", "%.4f"),
     "gain_low": ("Gain low", "Lower end of the gain interval.", "%.4f"),
     "gain_high": ("Gain high", "Upper end of the gain interval.", "%.4f"),
@@ -676,9 +676,10 @@ def gain_lift_panel(an, opts: Options) -> None:
                       "for the precision; these bars are percentile intervals.)"))
     frame = res.to_frame()
     if res.at == "threshold":
-        frame = frame.drop(columns=["depth_mean", "depth_std"])
+        frame = frame.drop(columns=["total_positive_rate_mean", "total_positive_rate_std"])
     else:  # the depth is fixed and the lift always defined
-        frame = frame.drop(columns=["depth_mean", "depth_std", "depth_low", "depth_high", "p_undefined"])
+        frame = frame.drop(columns=["total_positive_rate_mean", "total_positive_rate_std", "total_positive_rate_low",
+                                    "total_positive_rate_high", "p_undefined"])
     order = [c for c in GAIN_COLUMNS if c in frame.columns]
     st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(GAIN_COLUMNS, frame),
                  key="pr_gain_table")

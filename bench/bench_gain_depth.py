@@ -1,4 +1,5 @@
-"""Benchmark of the gain at fixed depths, ``gain_ci(..., depth=[0.01, 0.1, 0.5])``, against the code before
+"""Benchmark of the gain at fixed depths, ``gain_ci(..., total_positive_rate=[0.01, 0.1, 0.5])`` (rocci 0.2's
+``depth=``), against the code before
 the per-draw law (the whole package at ``_ANCHOR``, imported under another name) in the same run.
 
 Cases: binormal scores (positives shifted by 1.2), 10⁴–10⁶ rows in memory, continuous or rounded (ties
@@ -72,7 +73,7 @@ def main(argv=None):
     cases = [(10**4, 1), (10**4, None), (10**5, 2), (10**5, None)]
     if not args.quick:
         cases += [(10**6, None), (10**6, 3), ("counts", 10**8)]
-    print(f"gain_ci(depth={DEPTHS}); anchor = rocci at {_ANCHOR}; load {load_average()}")
+    print(f"gain_ci(total_positive_rate={DEPTHS}); anchor = rocci at {_ANCHOR}; load {load_average()}")
     print(f"{'case':<34}{'now s':>8}{'anchor s':>10}{'ratio':>8}{'argsort s':>10}{'now/argsort':>12}  max |Δbound|")
     for case in cases:
         if case[0] == "counts":
@@ -85,11 +86,11 @@ def main(argv=None):
             scores = s
             label = f"{case[0]:.0e} rows, " + ("no ties" if case[1] is None else f"{case[1]} decimals")
         reps = args.repeats if case[0] != 10**6 else 1
-        t_now, res = _median_time(lambda: rocci.precision.gain_ci(*data, depth=DEPTHS), reps)
+        t_now, res = _median_time(lambda: rocci.precision.gain_ci(*data, total_positive_rate=DEPTHS), reps)
         t_old, old_res, note = float("nan"), None, ""
         if old is not None and case[0] != "counts":
             try:
-                t_old, old_res = _median_time(lambda: old.precision.gain_ci(*data, depth=DEPTHS), reps)
+                t_old, old_res = _median_time(lambda: old.precision.gain_ci(*data, depth=DEPTHS), reps)  # 0.2 API
             except old.InputError as exc:
                 note = "anchor refused: " + str(exc)[:50] + "…"
         elif case[0] == "counts":

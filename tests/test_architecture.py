@@ -26,6 +26,8 @@ DOC = ROOT / "docs" / "architecture.md"
 RANKS = {
     "rocci._core": 0,  # the package's docstring only
     "rocci._core.errors": 0,  # InputError: a leaf
+    "rocci._core.compat": 0,  # rocci 0.2's spellings (module paths, keywords, names), deprecated
+    "rocci._core.frames": 0,  # _FrameResult, the base of every result (pandas only: data's ScanResult uses it)
     "rocci._core.inputs": 0,
     "rocci._core.sorting": 0,  # argsort_scores: a numpy-only sort any layer may use
     "rocci._core.counts": 0,  # the engine's input (ScoreCounts, PairedCounts): validation accepts it, data produces it

@@ -94,7 +94,7 @@ PAIRED = [
     ("compare_thresholds", lambda f, *a: f(*a, total_positive_rate=[0.2, 0.5])),
     ("compare_auc", lambda f, *a: f(*a)),
     ("compare_vertical", lambda f, *a: f(*a, fpr=[0.2])),
-    ("mcnemar", lambda f, *a: f(*a, threshold_a=0.5, threshold_b=0.4)),
+    ("mcnemar", lambda f, *a: f(*a, thresholds_a=[0.5, 0.2], thresholds_b=[0.4, 0.6])),
     ("compare_cost", lambda f, *a: f(*a, w=[0.3, 0.6])),
     ("compare_precision", lambda f, *a: f(*a, thresholds_a=[0.5], thresholds_b=[0.4])),
 ]

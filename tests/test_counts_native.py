@@ -185,10 +185,10 @@ def _explore_calls():
         return data if len(data) == 2 else (data[0], None)
 
     return [
-        ("threshold_table", lambda d: rocci.threshold_table(*d, **kw(d))),
-        ("gain_curve", lambda d: rocci.gain_curve(*d, **kw(d))),
-        ("precision_recall_curve", lambda d: rocci.precision_recall_curve(*d, **kw(d))),
-        ("reading_curve", lambda d: rocci.reading_curve(*d, **kw(d))),
+        ("threshold_table", lambda d: rocci.threshold_table(*d, **kw(d)).to_frame()),
+        ("gain_curve", lambda d: rocci.gain_curve(*d, **kw(d)).to_frame()),
+        ("pr_curve", lambda d: rocci.pr_curve(*d, interpolate=False, **kw(d)).to_frame()),
+        ("reading_curve", lambda d: rocci.reading_curve(*d, **kw(d)).to_frame()),
         ("confusion_at", lambda d: rocci.confusion_at(*pair(d), 0.35, method="percentile", **kw(d)).to_frame()),
         ("confusion_at agresti", lambda d: rocci.confusion_at(*pair(d), -0.6, method="agresti-coull", add=1,
                                                                **kw(d)).to_frame()),
@@ -219,7 +219,7 @@ def test_explorer_functions_from_the_table_are_the_raw_results(name, call, no_ex
 def test_threshold_table_counts_the_instances_at_each_score():
     """``n_at_threshold`` from the cumulative counts is what ``numpy.unique`` counts on the raw scores."""
     y, a, _ = _raw(seed=9)
-    table = rocci.threshold_table(_table(y, a, "churn"))
+    table = rocci.threshold_table(_table(y, a, "churn")).to_frame()
     values, counts = np.unique(a, return_counts=True)
     np.testing.assert_array_equal(table["threshold"], values[::-1])
     np.testing.assert_array_equal(table["n_at_threshold"], counts[::-1])
@@ -299,12 +299,12 @@ def test_a_table_of_billions_runs_without_expanding(no_expansion):
     n = counts.n_pos + counts.n_neg
     assert n > 10**10 and counts.table()[0].size < 300
     for call in (lambda: rocci.threshold_table(counts), lambda: rocci.gain_curve(counts),
-                 lambda: rocci.precision_recall_curve(counts), lambda: rocci.reading_curve(counts),
+                 lambda: rocci.pr_curve(counts, interpolate=False), lambda: rocci.reading_curve(counts),
                  lambda: rocci.confusion_at(counts, None, 0.5, method="percentile"),
                  lambda: rocci.rate_threshold(counts, None, 0.1), lambda: rocci.youden_threshold(counts),
                  lambda: rocci.cost_threshold(counts, w=0.3)):
         call()
-    table = rocci.threshold_table(counts)
+    table = rocci.threshold_table(counts).to_frame()
     assert table["n_at_threshold"].sum() == n and table["tp"].iloc[-1] == counts.n_pos
     # n+·n− > 2⁶³ here, so TP·n− − FP·n+ leaves int64: Youden's threshold is still the exact maximiser
     assert counts.n_pos * counts.n_neg > 2**63

@@ -67,7 +67,7 @@ TANAGRA = [
 
 def test_tanagra_threshold_table():
     y, s = heart()
-    table = rocci.threshold_table(y, s, pos_label="positive")
+    table = rocci.threshold_table(y, s, pos_label="positive").to_frame()
     ref = np.array(TANAGRA)
     assert len(table) == 20
     np.testing.assert_array_equal(table["threshold"], ref[:, 0])
@@ -376,7 +376,7 @@ def test_monte_carlo_stratified_bootstrap():
 def test_table_groups_ties_and_matches_confusion_at():
     pos, neg = mc_tied()
     y, s = as_labels(pos, neg)
-    table = rocci.threshold_table(y, s)
+    table = rocci.threshold_table(y, s).to_frame()
     distinct = np.unique(s)[::-1]
     np.testing.assert_array_equal(table["threshold"], distinct)
     assert table["n_at_threshold"].sum() == y.size
@@ -397,8 +397,8 @@ def test_table_groups_ties_and_matches_confusion_at():
 
 def test_gain_and_precision_recall_curves():
     y, s = heart()
-    table = rocci.threshold_table(y, s, pos_label="positive")
-    gain = rocci.gain_curve(y, s, pos_label="positive")
+    table = rocci.threshold_table(y, s, pos_label="positive").to_frame()
+    gain = rocci.gain_curve(y, s, pos_label="positive").to_frame()
     assert gain.iloc[0][["target_rate", "recall", "tp"]].tolist() == [0.0, 0.0, 0]
     assert np.isinf(gain["threshold"].iloc[0]) and np.isnan(gain["lift"].iloc[0])
     np.testing.assert_allclose(gain["target_rate"].iloc[1:], table["target_rate"])
@@ -408,7 +408,7 @@ def test_gain_and_precision_recall_curves():
     order = np.argsort(-s, kind="stable")
     yy = (y[order] == "positive").astype(int)
     np.testing.assert_allclose(gain["recall"], np.r_[0, np.cumsum(yy) / yy.sum()])
-    pr = rocci.precision_recall_curve(y, s, pos_label="positive")
+    pr = rocci.pr_curve(y, s, pos_label="positive", interpolate=False).to_frame()
     # seed 004's recall_prec: x = cumsum/pos, y = cumsum/(1:n)
     np.testing.assert_allclose(pr["recall"], np.cumsum(yy) / yy.sum())
     np.testing.assert_allclose(pr["precision"], np.cumsum(yy) / np.arange(1, 21))
@@ -422,7 +422,7 @@ def test_reading_curve_is_mlstatpy_definition_and_not_monotone():
     # θ_i = 1 when the answer is right (our positive class).
     pos, neg = mc_tied()
     y, s = as_labels(pos, neg)
-    curve = rocci.reading_curve(y, s)
+    curve = rocci.reading_curve(y, s).to_frame()
     for _, row in curve.iterrows():
         above = s >= row["threshold"]
         r = above.mean()
@@ -432,7 +432,7 @@ def test_reading_curve_is_mlstatpy_definition_and_not_monotone():
     assert (e > 0).any() and (e < 0).any()
     assert (np.diff(curve["reading_rate"].to_numpy()) > 0).all()
     hy, hs = heart()
-    hc = rocci.reading_curve(hy, hs, pos_label="positive")
+    hc = rocci.reading_curve(hy, hs, pos_label="positive").to_frame()
     # Tanagra table: the 3rd instance (0.8897) is wrong: E' goes 0, 0, 1/3, then 1/4 (right answer).
     np.testing.assert_allclose(hc["substitution_rate"].iloc[:4], [0, 0, 1 / 3, 1 / 4])
 
@@ -493,7 +493,7 @@ def test_cost_threshold_minimises_expected_cost():
         assert t == t_all[best]
     assert rocci.cost_threshold(y, s, w=0.0) == np.inf
     # the data's own prior and equal costs: the threshold of highest accuracy (ties -> highest threshold)
-    table = rocci.threshold_table(y, s)
+    table = rocci.threshold_table(y, s).to_frame()
     acc = np.r_[neg.size / y.size, table["accuracy"]]
     best = np.flatnonzero(acc >= acc.max() - 1e-12)[0]
     assert rocci.cost_threshold(y, s) == np.r_[np.inf, table["threshold"]][best]
@@ -579,7 +579,7 @@ def test_a_million_rows_run_fast():
     res = rocci.confusion_at(y, s, 0.5)
     table = rocci.threshold_table(y, s)
     rocci.gain_curve(y, s)
-    rocci.precision_recall_curve(y, s)
+    rocci.pr_curve(y, s, interpolate=False)
     rocci.reading_curve(y, s)
     t_y = rocci.youden_threshold(y, s)
     rocci.cost_threshold(y, s, p_pos=0.1, cost_fn=5)

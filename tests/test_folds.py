@@ -17,6 +17,7 @@ from fractions import Fraction
 from statistics import mean, stdev
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -285,7 +286,7 @@ def two_models(seed, n=300, k=10):
 @pytest.mark.parametrize("measure", ["auc", "error"])
 def test_paired_t_test_matches_scipy(measure, alternative):
     y, a, b, f = two_models(1)
-    kw = dict(threshold_a=0.5, threshold_b=0.3) if measure == "error" else {}
+    kw = dict(thresholds_a=0.5, thresholds_b=0.3) if measure == "error" else {}
     res = rocci.compare_folds(y, a, b, f, measure=measure, alternative=alternative, confidence_level=0.9, **kw)
     # Direct per-fold values.
     for j, fold in enumerate(res.folds):
@@ -348,7 +349,7 @@ def test_bad_input_messages():
         rocci.fold_vertical_average(y, s, [1, 1, 2, 2], fpr=[0.5, 1.5])
     with pytest.raises(InputError, match="n_thresholds"):
         rocci.fold_threshold_average(y, s, [1, 1, 2, 2], n_thresholds=1)
-    with pytest.raises(InputError, match="needs threshold_a"):
+    with pytest.raises(InputError, match="needs thresholds_a"):
         rocci.compare_folds(y, s, s, [1, 1, 2, 2], measure="error")
     with pytest.raises(InputError, match="measure"):
         rocci.compare_folds(y, s, s, [1, 1, 2, 2], measure="f1")
@@ -469,7 +470,28 @@ def test_fold_functions_from_counts_equal_the_rows(seed):
     assert rocci.fold_roc_curves(counts_inputs(rows, "a")[0][1], model="a").pos_label == "fraud"
 
 
-@pytest.mark.parametrize("measure,kw", [("auc", {}), ("error", dict(threshold_a=0.3, threshold_b=0.1)),
+def test_compare_folds_takes_lists_of_threshold_pairs():
+    """measure="error" with lists: one t-test per threshold pair, each the one-pair call's numbers."""
+    y, a, b, f = two_models(2)
+    ta, tb = [0.5, 0.0, 1.0], [0.3, 0.3, 0.8]
+    res = rocci.compare_folds(y, a, b, f, measure="error", thresholds_a=ta, thresholds_b=tb, alternative="less")
+    k = len(res.folds)
+    assert res.value_a.shape == (3, k) and res.pvalue.shape == (3,) and res.thresholds_a.tolist() == ta
+    summary, frame = res.summary_frame(), res.to_frame()
+    assert list(summary.columns[:2]) == ["threshold_a", "threshold_b"] and len(summary) == 3
+    assert list(frame.columns[:3]) == ["threshold_a", "threshold_b", "fold"] and len(frame) == 3 * k
+    for i, (x, z) in enumerate(zip(ta, tb)):
+        one = rocci.compare_folds(y, a, b, f, measure="error", thresholds_a=x, thresholds_b=z, alternative="less")
+        assert isinstance(one.pvalue, float) and one.thresholds_a == x
+        pd.testing.assert_frame_equal(summary.iloc[[i], 2:].reset_index(drop=True), one.summary_frame())
+        pd.testing.assert_frame_equal(frame.iloc[i * k:(i + 1) * k, 2:].reset_index(drop=True), one.to_frame())
+    assert "one test per threshold pair" in repr(res)
+    with pytest.raises(InputError, match="as many of each"):
+        rocci.compare_folds(y, a, b, f, measure="error", thresholds_a=[0.1, 0.2], thresholds_b=[0.1, 0.2, 0.3])
+
+
+@pytest.mark.parametrize("measure,kw", [("auc", {}), ("error", dict(thresholds_a=0.3, thresholds_b=0.1)),
+                                        ("error", dict(thresholds_a=[0.3, 0.6], thresholds_b=[0.1, 0.6])),
                                         ("auc", dict(alternative="less", confidence_level=0.8))])
 def test_compare_folds_from_counts_equals_the_rows(measure, kw):
     rows = cv_rows(4)
@@ -482,7 +504,8 @@ def test_compare_folds_from_counts_equals_the_rows(measure, kw):
     per_fold = {g: r.paired("a", "b") for g, r in paired.groups.items()}
     assert_same_result(rocci.compare_folds(per_fold, measure=measure, **kw), ref)
     # the other way round is the other difference
-    back = {**kw, **({"threshold_a": kw["threshold_b"], "threshold_b": kw["threshold_a"]} if "threshold_a" in kw else {})}
+    back = {**kw, **({"thresholds_a": kw["thresholds_b"], "thresholds_b": kw["thresholds_a"]}
+                     if "thresholds_a" in kw else {})}
     swapped = rocci.compare_folds(plain, model_a="b", model_b="a", measure=measure, **back)
     np.testing.assert_array_equal(swapped.difference, -ref.difference)
 

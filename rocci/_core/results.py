@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from .frames import _FrameResult, _fmt  # noqa: F401  (the base every result module imports from here)
+
 __all__ = [
     "ConfidenceInterval",
     "RocCurve",
@@ -27,44 +29,6 @@ class ConfidenceInterval(NamedTuple):
 
     low: float
     high: float
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_fmt(v) for v in value) + ")"
-    return repr(value)
-
-
-class _FrameResult:
-    """Shared repr: the scalar fields, then the head of ``to_frame()``."""
-
-    _scalar_fields: tuple[str, ...] = ()
-
-    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def __len__(self) -> int:
-        return len(self.to_frame())
-
-    def __repr__(self) -> str:
-        head = ", ".join(f"{name}={_fmt(getattr(self, name))}" for name in self._scalar_fields)
-        frame = self.to_frame()
-        with pd.option_context("display.max_columns", 12, "display.width", 120):
-            body = frame.head(10).to_string(index=False, float_format=lambda v: f"{v:.4g}")
-        more = f"\n... ({len(frame)} rows; .to_frame() for all)" if len(frame) > 10 else ""
-        return f"{type(self).__name__}({head})\n{body}{more}"
-
-    def _repr_html_(self) -> str:
-        """Jupyter's view: the class and scalar fields as a caption, then the first 20 rows as a table."""
-        import html
-
-        head = ", ".join(f"{name}={_fmt(getattr(self, name))}" for name in self._scalar_fields)
-        frame = self.to_frame()
-        table = frame.head(20).to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0)
-        more = (f"<p>{len(frame):,} rows; <code>.to_frame()</code> for all.</p>" if len(frame) > 20 else "")
-        return f"<p><b>{html.escape(type(self).__name__)}</b>({html.escape(head)})</p>{table}{more}"
 
 
 @dataclass(repr=False)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from .._core.compat import warn_deprecated
 from .._core.results import _FrameResult
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
 from .._core.counts import binary_counts
@@ -695,9 +696,8 @@ def roc_band(y_true, y_score=None, *, thresholds=None, fpr=None, kind="threshold
     level = check_confidence_level(confidence_level)
     check_choice("kind", kind, BAND_KINDS)
     if method == "montecarlo":  # rocci 0.2's spelling
-        warnings.warn("roc_band(method='montecarlo') is spelt method='monte-carlo' since rocci 0.3 (one spelling "
-                      "across rocci, as in average_precision); the old spelling still works for now.",
-                      FutureWarning, stacklevel=2)
+        warn_deprecated("roc_band(method='montecarlo') is roc_band(method='monte-carlo') since rocci 0.3 (one "
+                        "spelling across rocci, as in average_precision).")
         method = "monte-carlo"
     if kind == "vertical" and method == "exact":
         raise InputError(

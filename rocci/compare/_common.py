@@ -144,10 +144,3 @@ def _threshold_pairs(data: _PairedClasses, thresholds_a, thresholds_b, total_pos
                 "they are compared in pairs, so give as many of each (or a single value for one model)."
             )
     return ta, tb, None
-
-
-def _scalar_threshold(name, value) -> float:
-    arr = _as_float_array(name, value)
-    if arr.size != 1:
-        raise InputError(f"{name} must be a single number (one threshold); got {arr.size} values.")
-    return float(arr[0])

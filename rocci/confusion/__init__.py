@@ -1,8 +1,11 @@
 """The threshold explorer's functions: the confusion matrix and its indicators at one threshold, the
-table of every threshold, thresholds chosen by rate, Youden's J or cost, and the exact binomial test."""
+table of every threshold (``tables``), thresholds chosen by rate, Youden's J or cost, and the exact binomial
+test.  The gain chart and the precision–recall curve moved to :mod:`rocci.precision` in 0.3 (still importable
+from here)."""
 
 from .clinical import ClinicalPanel, clinical_panel
 from .stability import ThresholdStability, threshold_stability
+from .tables import ReadingCurve, ThresholdTable
 from .explorer import (
     Confusion,
     BinomialTest,
@@ -30,6 +33,8 @@ __all__ = [
     "ALTERNATIVES",
     "confusion_at",
     "threshold_table",
+    "ThresholdTable",
+    "ReadingCurve",
     "gain_curve",
     "precision_recall_curve",
     "reading_curve",

@@ -1,7 +1,9 @@
 """The threshold explorer: a confusion matrix and its indicators at one threshold,
-the table of indicators at every threshold, gain, precision–recall and
-reading-rate curves, ways to choose a threshold, and a binomial test of an
-error rate.
+ways to choose a threshold, and a binomial test of an error rate.  The table of
+indicators at every threshold and the reading-rate curve are in
+:mod:`rocci.confusion.tables`, the gain chart and the precision–recall curve in
+:mod:`rocci.precision` (:func:`rocci.gain_curve`, :func:`rocci.pr_curve`); their
+names are importable from here as before 0.3.
 
 Notation (math.md, Conventions).  An instance is predicted positive at
 threshold ``t`` when ``score >= t``.  At a threshold the four cells of the
@@ -52,7 +54,6 @@ columns.
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +61,16 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._core.counts import ScoreCounts, binary_counts
+from .._core.compat import renamed_keyword
+from .._core.counts import binary_counts
 from .._core.inputs import InputError, _check_add, check_choice, check_confidence_level
 from .._core.intervals import PROPORTION_METHODS, proportion_interval
 from .._core.results import ConfidenceInterval, _FrameResult
 from ..cost import AGRESTI_ADD, cost_curve, operating_point
+from ..precision.curve import precision_recall_curve  # noqa: F401  (rocci 0.2's path, rocci.explore; deprecated)
+from ..precision.gain import gain_curve  # noqa: F401  (rocci 0.2's path, rocci.explore)
 from ..roc.threshold import thresholds_for_total_positive_rate
+from .tables import _table_counts, reading_curve, threshold_table  # noqa: F401  (the last two: here before 0.3)
 
 __all__ = [
     "Confusion",
@@ -467,175 +472,6 @@ def confusion_at(
 
 
 # ---------------------------------------------------------------------------
-# Indicators at every threshold; gain, precision–recall and reading curves
-# ---------------------------------------------------------------------------
-
-
-def _table_counts(counts: ScoreCounts):
-    """Distinct scores ``t_1 > t_2 > …`` (decreasing), the instances at each, and ``TP``, ``FP`` at each as threshold.
-
-    ``TP_i = #{positives with score >= t_i}`` and ``FP_i`` likewise, from
-    :meth:`rocci.ScoreCounts.threshold_counts` (a table's cumulative counts, or
-    one merge of the sorted classes); the instances scoring exactly ``t_i`` are
-    ``(TP_i + FP_i) − (TP_{i−1} + FP_{i−1})`` (``TP_0 = FP_0 = 0`` at ``+inf``).
-    O(distinct scores) for a table, O(n) for sorted classes.
-    """
-    thresholds, tp, fp = counts.threshold_counts()
-    at = np.diff(tp + fp)
-    return thresholds[1:], at.astype(np.int64), tp[1:].astype(np.int64), fp[1:].astype(np.int64)
-
-
-def threshold_table(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
-    """Indicators at every threshold, by decreasing score (the Tanagra tutorial's table).
-
-    One row per distinct score ``t`` (tied scores share one row, so a row can
-    add several instances to the target), taken as the threshold ``score >=
-    t``:
-
-    * ``tp, fn, fp, tn`` — Tanagra's ``a, b, c, d``;
-    * ``target_size = TP + FP`` (#cible) and ``target_rate = (TP + FP)/n``
-      (TRC, the total positive rate);
-    * ``recall = TP/n+``, ``precision = TP/(TP + FP)``, ``fpr = FP/n−``,
-      ``specificity = TN/n−``;
-    * ``accuracy = (TP + TN)/n``, ``error_rate = (FP + FN)/n``,
-      ``f1 = 2·TP/(2·TP + FP + FN)``;
-    * ``lift = precision / (n+/n) = recall / target_rate``.
-
-    Parameters
-    ----------
-    y_true, y_score, pos_label
-        As in :func:`rocci.roc_curve`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``threshold, n_at_threshold, tp, fn, fp, tn, target_size,
-        target_rate, recall, precision, fpr, specificity, accuracy,
-        error_rate, f1, lift``; ``n_at_threshold`` is the number of
-        instances scoring exactly ``t``.  O(n log n).
-
-    Examples
-    --------
-    >>> import rocci
-    >>> table = rocci.threshold_table([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
-    >>> table[["threshold", "n_at_threshold", "tp", "fp"]].values.tolist()
-    [[0.9, 1.0, 1.0, 0.0], [0.8, 2.0, 2.0, 1.0], [0.1, 1.0, 2.0, 2.0]]
-    """
-    counts, _ = _counts(y_true, y_score, pos_label)
-    t, at, tp, fp = _table_counts(counts)
-    n_pos, n_neg = counts.n_pos, counts.n_neg
-    n = n_pos + n_neg
-    fn, tn = n_pos - tp, n_neg - fp
-    target = tp + fp  # >= 1 on every row: each row's score is held by some instance
-    recall = tp / n_pos
-    return pd.DataFrame(
-        {
-            "threshold": t,
-            "n_at_threshold": at,
-            "tp": tp,
-            "fn": fn,
-            "fp": fp,
-            "tn": tn,
-            "target_size": target,
-            "target_rate": target / n,
-            "recall": recall,
-            "precision": tp / target,
-            "fpr": fp / n_neg,
-            "specificity": tn / n_neg,
-            "accuracy": (tp + tn) / n,
-            "error_rate": (fp + fn) / n,
-            "f1": 2 * tp / (2 * tp + fp + fn),
-            "lift": recall / (target / n),
-        }
-    )
-
-
-def gain_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
-    """Gain chart (cumulative lift curve): recall against the relative target size.
-
-    ``x = (TP + FP)/n`` (share of all instances predicted positive) and
-    ``y = TP/n+`` (recall) at every threshold, from the point (0, 0)
-    (threshold ``+inf``) to (1, 1).  A model whose scores carry no
-    information follows the diagonal; a perfect one reaches recall 1 at
-    ``x = n+/n``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``threshold, target_size, target_rate, recall, tp, lift``
-        (``lift = recall/target_rate``, NaN on the first row); thresholds
-        decreasing, ``+inf`` first.
-    """
-    counts, _ = _counts(y_true, y_score, pos_label)
-    t, _, tp, fp = _table_counts(counts)
-    n = counts.n_pos + counts.n_neg
-    t = np.concatenate([[np.inf], t])
-    tp = np.concatenate([[0], tp])
-    target = np.concatenate([[0], tp[1:] + fp])
-    rate = target / n
-    recall = tp / counts.n_pos
-    with np.errstate(invalid="ignore", divide="ignore"):
-        lift = np.where(target > 0, recall / np.where(target > 0, rate, 1.0), np.nan)
-    return pd.DataFrame(
-        {"threshold": t, "target_size": target, "target_rate": rate, "recall": recall, "tp": tp, "lift": lift}
-    )
-
-
-def precision_recall_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
-    """Precision against recall at every threshold.
-
-    ``recall = TP/n+`` and ``precision = TP/(TP + FP)`` at each distinct
-    score taken as the threshold (thresholds decreasing; the threshold
-    ``+inf``, where precision is undefined, is left out).  The curve is not
-    monotone; at the lowest threshold the precision is the share of
-    positives ``n+/n``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``threshold, recall, precision, tp, fp``.
-    """
-    counts, _ = _counts(y_true, y_score, pos_label)
-    t, _, tp, fp = _table_counts(counts)
-    return pd.DataFrame(
-        {"threshold": t, "recall": tp / counts.n_pos, "precision": tp / (tp + fp), "tp": tp, "fp": fp}
-    )
-
-
-def reading_curve(y_true, y_score=None, *, pos_label=None) -> pd.DataFrame:
-    """Reading rate and substitution rate at every threshold (mlstatpy's "taux de lecture").
-
-    In this setting the classifier gives an answer with a confidence score,
-    and the label says whether the answer is right (the positive class) or
-    wrong.  Answers scoring ``>= s`` are accepted ("read"):
-
-    * reading rate ``R'(s) = (1/n)·Σ 1{X_i >= s} = (TP + FP)/n``;
-    * substitution rate ``E'(s) = Σ (1 − θ_i)·1{X_i >= s} / (n·R'(s)) =
-      FP/(TP + FP)``, the error rate among the accepted answers
-      (``1 − precision``).
-
-    ``R'`` decreases with ``s`` but ``E'`` does not move monotonically:
-    lowering the threshold past a right answer lowers ``E'``, past a wrong
-    one raises it, so one substitution rate can have several reading rates.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``threshold, reading_rate, substitution_rate, accepted,
-        errors`` (``accepted = TP + FP``, ``errors = FP``), thresholds
-        decreasing (``+inf``, where nothing is read, is left out).
-    """
-    counts, _ = _counts(y_true, y_score, pos_label)
-    t, _, tp, fp = _table_counts(counts)
-    accepted = tp + fp
-    n = counts.n_pos + counts.n_neg
-    return pd.DataFrame(
-        {"threshold": t, "reading_rate": accepted / n, "substitution_rate": fp / accepted,
-         "accepted": accepted, "errors": fp}
-    )
-
-
-# ---------------------------------------------------------------------------
 # Choosing a threshold
 # ---------------------------------------------------------------------------
 
@@ -646,20 +482,24 @@ def rate_threshold(y_true, y_score=None, total_positive_rate=None, *, pos_label=
     The ``⌈q·n⌉``-th largest score, so that at least ``q·n`` instances
     have ``score >= t`` (exactly, when ``q·n`` is whole and no tie
     straddles the cut); ``q = 0`` gives ``+inf`` (everything negative).
-    The same rule as ``rocci.threshold_ci(total_positive_rate=...)``.
-    ``y_true`` may be a :class:`~rocci.ScoreCounts` (``y_score`` then None).
-    ``rate=`` is rocci 0.2's name of ``total_positive_rate`` (FutureWarning).
+    The same rule as ``rocci.threshold_ci(total_positive_rate=...)``,
+    ``compare_thresholds`` and ``gain_ci``: all of them, this function too,
+    read the threshold with
+    :func:`rocci.roc.threshold.thresholds_for_total_positive_rate`, the
+    vectorised kernel on counts (no checks; not in ``rocci.__all__``), so
+    they agree to the bit.  ``y_true`` may be a :class:`~rocci.ScoreCounts`
+    (``y_score`` then None).
 
     Returns
     -------
     float
+
+    Other Parameters
+    ----------------
+    rate : float, optional
+        rocci 0.2's name of ``total_positive_rate`` (DeprecationWarning; goes in 0.4).
     """
-    if rate is not None:
-        if total_positive_rate is not None:
-            raise InputError("Give total_positive_rate only (rate is its old name), not both.")
-        warnings.warn("rate_threshold(rate=...) is rate_threshold(total_positive_rate=...) since rocci 0.3: one "
-                      "name for the share predicted positive across rocci.", FutureWarning, stacklevel=2)
-        total_positive_rate = rate
+    total_positive_rate = renamed_keyword("rate_threshold", "rate", "total_positive_rate", rate, total_positive_rate)
     if total_positive_rate is None:
         raise InputError("rate_threshold needs the share of instances to predict positive, e.g. "
                          "rate_threshold(y_true, y_score, total_positive_rate=0.1).")

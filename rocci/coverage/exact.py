@@ -31,6 +31,7 @@ from scipy import special
 from .._core.inputs import InputError, check_choice, check_confidence_level
 from ..compare import paired_score_interval
 from .._core.exact import binomial_pmf
+from .._core.results import _FrameResult
 from .._core.intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
 
 __all__ = [
@@ -51,8 +52,8 @@ COST_FORMULAS = ("stratified", "full")
 COST_INTERVALS = ("agresti-coull", "wald")
 
 
-@dataclass(frozen=True)
-class CoverageResult:
+@dataclass(frozen=True, repr=False)
+class CoverageResult(_FrameResult):
     """Exact coverage probabilities of a threshold-averaging region.
 
     Attributes
@@ -61,11 +62,35 @@ class CoverageResult:
         Probability that the TPR (FPR) interval covers the true rate.
     region : float
         Probability that the region covers the true ROC point (``tpr·fpr``).
+    p_pos, p_neg : float
+        The true TPR and FPR.
+    n_pos, n_neg : int
+        The test set's class sizes.
+    confidence_level : float
+    method : str
+        The interval of each axis.
+    region_kind : str
+        ``"rectangle"`` or ``"marginal"`` (``threshold_coverage``'s ``region``).
     """
 
     tpr: float
     fpr: float
     region: float
+    p_pos: float = float("nan")
+    p_neg: float = float("nan")
+    n_pos: int = 0
+    n_neg: int = 0
+    confidence_level: float = float("nan")
+    method: str = ""
+    region_kind: str = ""
+
+    _scalar_fields = ("region", "confidence_level", "method", "region_kind")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``tpr, fpr, region, p_pos, p_neg, n_pos, n_neg, confidence_level, method, region_kind``."""
+        keys = ("tpr", "fpr", "region", "p_pos", "p_neg", "n_pos", "n_neg", "confidence_level", "method",
+                "region_kind")
+        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
 
 
 def _check_n(name, value) -> int:
@@ -160,7 +185,9 @@ def threshold_coverage(p_pos, p_neg, n_pos, n_neg, *, confidence_level=0.95, met
     a = axis_alpha(level, region)
     cov_tpr = float(axis_coverage(float(p_pos), n_pos, a, method, add=add)[0])
     cov_fpr = float(axis_coverage(float(p_neg), n_neg, a, method, add=add)[0])
-    return CoverageResult(tpr=cov_tpr, fpr=cov_fpr, region=cov_tpr * cov_fpr)
+    return CoverageResult(tpr=cov_tpr, fpr=cov_fpr, region=cov_tpr * cov_fpr, p_pos=float(p_pos),
+                          p_neg=float(p_neg), n_pos=n_pos, n_neg=n_neg, confidence_level=level, method=method,
+                          region_kind=region)
 
 
 def threshold_coverage_curve(population, n_pos, n_neg, rates, *, confidence_level=0.95, method="wilson",

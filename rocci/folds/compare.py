@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._core.compat import renamed_attribute, renamed_keyword
 from .._core.counts import PairedCounts
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_scores
 from .._core.results import _FrameResult
@@ -30,6 +31,10 @@ from .cv import (
 class FoldComparison(_FrameResult):
     """Paired t-test over folds of two models scored in the same folds.
 
+    With ``measure="error"`` and lists of thresholds there is one test per threshold pair: the per-fold
+    arrays gain a first axis of length ``h`` (the pairs) and the test's numbers are arrays of shape ``(h,)``;
+    with scalar thresholds (or the AUC) they are as below, one test.
+
     Attributes
     ----------
     measure : str
@@ -37,25 +42,27 @@ class FoldComparison(_FrameResult):
         thresholds; lower is better).
     folds : list
     n_pos, n_neg : ndarray of int64, shape (K,)
-    value_a, value_b : ndarray of shape (K,)
+    value_a, value_b : ndarray of shape (K,) or (h, K)
         The measure of each model in each fold.
-    difference : ndarray of shape (K,)
+    difference : ndarray of shape (K,) or (h, K)
         ``d_k = value_a − value_b``.
-    mean, std, se : float
+    mean, std, se : float or ndarray of shape (h,)
         ``d̄``, ``S`` (``ddof = 1``) and ``S/√K``.
-    statistic : float
+    statistic : float or ndarray
         ``t = √K·d̄/S`` (``±inf`` when ``S = 0 ≠ d̄``; NaN when every ``d_k`` is 0).
     df : int
         ``K − 1``.
-    pvalue : float
+    pvalue : float or ndarray
         Under ``H0: E[d] = 0``, from Student's t with ``K − 1`` degrees of freedom.
-    low, high : float
+    low, high : float or ndarray
         Confidence interval for ``E[d]`` at ``confidence_level`` (one-sided
         intervals are open on one side: ``-inf`` or ``inf``).
     confidence_level : float
     alternative : str
-    threshold_a, threshold_b : float or None
+    thresholds_a, thresholds_b : float, ndarray of shape (h,) or None
         The thresholds of the error rates (``measure="error"`` only).
+    threshold_a, threshold_b
+        rocci 0.2's names of ``thresholds_a`` and ``thresholds_b`` (DeprecationWarning).
     """
 
     measure: str
@@ -75,27 +82,48 @@ class FoldComparison(_FrameResult):
     high: float
     confidence_level: float
     alternative: str
-    threshold_a: float | None = None
-    threshold_b: float | None = None
+    thresholds_a: float | np.ndarray | None = None
+    thresholds_b: float | np.ndarray | None = None
 
     _scalar_fields = ("measure", "mean", "std", "statistic", "df", "pvalue", "low", "high", "alternative")
+    threshold_a = renamed_attribute("FoldComparison", "threshold_a", "thresholds_a")
+    threshold_b = renamed_attribute("FoldComparison", "threshold_b", "thresholds_b")
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``."""
+        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``; for lists of thresholds
+        one row per threshold pair and fold, ``threshold_a, threshold_b`` first."""
+        if np.ndim(self.value_a) == 1:
+            return pd.DataFrame({
+                "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,
+                "value_a": self.value_a, "value_b": self.value_b, "difference": self.difference,
+            })
+        h, k = np.shape(self.value_a)
         return pd.DataFrame({
-            "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,
-            "value_a": self.value_a, "value_b": self.value_b, "difference": self.difference,
+            "threshold_a": np.repeat(self.thresholds_a, k), "threshold_b": np.repeat(self.thresholds_b, k),
+            "fold": pd.Series(list(self.folds) * h, dtype=object), "n_pos": np.tile(self.n_pos, h),
+            "n_neg": np.tile(self.n_neg, h), "value_a": np.ravel(self.value_a), "value_b": np.ravel(self.value_b),
+            "difference": np.ravel(self.difference),
         })
 
     def summary_frame(self) -> pd.DataFrame:
         """One row: ``measure, n_folds, mean, std, se, statistic, df, pvalue, low, high,
-        confidence_level, alternative``."""
-        return pd.DataFrame([{
-            "measure": self.measure, "n_folds": len(self.folds), "mean": self.mean, "std": self.std,
-            "se": self.se, "statistic": self.statistic, "df": self.df, "pvalue": self.pvalue,
-            "low": self.low, "high": self.high, "confidence_level": self.confidence_level,
-            "alternative": self.alternative,
-        }])
+        confidence_level, alternative``; for lists of thresholds one row per pair, ``threshold_a,
+        threshold_b`` first."""
+        test = {"measure": self.measure, "n_folds": len(self.folds), "mean": self.mean, "std": self.std,
+                "se": self.se, "statistic": self.statistic, "df": self.df, "pvalue": self.pvalue,
+                "low": self.low, "high": self.high, "confidence_level": self.confidence_level,
+                "alternative": self.alternative}
+        if np.ndim(self.mean) == 0:
+            return pd.DataFrame([test])
+        return pd.DataFrame({"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b, **test})
+
+    def __repr__(self) -> str:
+        if np.ndim(self.mean) == 0:
+            return super().__repr__()
+        cols = ["threshold_a", "threshold_b", "mean", "low", "high", "statistic", "pvalue"]
+        body = self.summary_frame()[cols].to_string(index=False, float_format=lambda v: f"{v:.4g}")
+        return (f"FoldComparison(measure={self.measure!r}, folds={len(self.folds)}, df={self.df}, "
+                f"alternative={self.alternative!r}; one test per threshold pair)\n{body}")
 
 
 def _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b) -> tuple[_Folded, _Folded]:
@@ -144,11 +172,13 @@ def compare_folds(
     model_a=None,
     model_b=None,
     measure="auc",
-    threshold_a=None,
-    threshold_b=None,
+    thresholds_a=None,
+    thresholds_b=None,
     pos_label=None,
     confidence_level=0.95,
     alternative="two-sided",
+    threshold_a=None,
+    threshold_b=None,
 ) -> FoldComparison:
     """Paired t-test over folds (k-fold cross-validated paired t-test).
 
@@ -183,9 +213,11 @@ def compare_folds(
         ``"auc"``: each fold's AUC (Mann–Whitney, ties 1/2).  ``"error"``:
         each fold's error rate ``(FN + FP)/n_k`` with ``score >= threshold``
         predicted positive.
-    threshold_a, threshold_b : float
-        Thresholds of the error rates (``measure="error"``; ``threshold_b``
-        defaults to ``threshold_a``).
+    thresholds_a, thresholds_b : float or array_like
+        Thresholds of the error rates (``measure="error"``; ``thresholds_b``
+        defaults to ``thresholds_a``, and a single value pairs with every
+        value of the other): one number, or lists paired element by element,
+        one test per pair.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
         ``H1: E[d] ≠ 0``, ``E[d] < 0`` or ``E[d] > 0``.
@@ -194,7 +226,13 @@ def compare_folds(
     -------
     FoldComparison
         ``to_frame()``: ``fold, n_pos, n_neg, value_a, value_b, difference``;
-        ``summary_frame()``: the test in one row.
+        ``summary_frame()``: the test in one row.  With lists of thresholds,
+        one row per threshold pair (and fold), ``threshold_a, threshold_b`` first.
+
+    Other Parameters
+    ----------------
+    threshold_a, threshold_b : float, optional
+        rocci 0.2's names of ``thresholds_a`` and ``thresholds_b`` (DeprecationWarning; goes in 0.4).
 
     Notes
     -----
@@ -215,35 +253,72 @@ def compare_folds(
     >>> res.value_a.tolist(), res.value_b.tolist(), res.df
     ([1.0, 0.75], [0.5, 0.5], 1)
     """
+    thresholds_a = renamed_keyword("compare_folds", "threshold_a", "thresholds_a", threshold_a, thresholds_a)
+    thresholds_b = renamed_keyword("compare_folds", "threshold_b", "thresholds_b", threshold_b, thresholds_b)
     level = check_confidence_level(confidence_level)
     check_choice("measure", measure, MEASURES)
     check_choice("alternative", alternative, ALTERNATIVES)
     fa, fb = _two_folded(y_true, score_a, score_b, folds, pos_label, model_a, model_b)
     labels = fa.labels
-    if measure == "error":
-        if threshold_a is None:
-            raise InputError(
-                "measure='error' needs threshold_a (and optionally threshold_b): the score at or above "
-                "which an instance is predicted positive, e.g. 0.5 for probabilities."
-            )
-        ta = _threshold_value("threshold_a", threshold_a)
-        tb = ta if threshold_b is None else _threshold_value("threshold_b", threshold_b)
-    else:
-        ta = tb = None
+    if measure != "error":
+        va, vb = _values(fa, None), _values(fb, None)
+        return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb,
+                              difference=va - vb, **_paired_t(va - vb, level, alternative),
+                              confidence_level=level, alternative=alternative)
+    ta, tb, scalar = _error_thresholds(thresholds_a, thresholds_b)
+    va = np.array([_values(fa, float(t)) for t in ta])
+    vb = np.array([_values(fb, float(t)) for t in tb])
+    tests = [_paired_t(a - b, level, alternative) for a, b in zip(va, vb)]
+    if scalar:
+        return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va[0],
+                              value_b=vb[0], difference=va[0] - vb[0], **tests[0], confidence_level=level,
+                              alternative=alternative, thresholds_a=float(ta[0]), thresholds_b=float(tb[0]))
+    test = {k: (np.array([t[k] for t in tests]) if k != "df" else tests[0][k]) for k in tests[0]}
+    return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb,
+                          difference=va - vb, **test, confidence_level=level, alternative=alternative,
+                          thresholds_a=ta, thresholds_b=tb)
 
-    def values(folded: _Folded, t) -> np.ndarray:
-        out = np.empty(len(folded.counts))
-        for k, c in enumerate(folded.counts):
-            if t is None:
-                _, tp, fp = c.threshold_counts()
-                out[k] = _auc_from_counts(tp, fp, c.n_pos, c.n_neg)
-            else:
-                fn = c.n_pos - int(c.n_pos_ge(t))
-                out[k] = (fn + int(c.n_neg_ge(t))) / (c.n_pos + c.n_neg)
+
+def _error_thresholds(thresholds_a, thresholds_b) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The threshold pairs of ``measure="error"`` as two arrays of one length, and whether both were scalars."""
+    if thresholds_a is None:
+        raise InputError(
+            "measure='error' needs thresholds_a (and optionally thresholds_b): the score at or above "
+            "which an instance is predicted positive, e.g. 0.5 for probabilities (or a list of them)."
+        )
+    scalar = np.ndim(thresholds_a) == 0 and (thresholds_b is None or np.ndim(thresholds_b) == 0)
+
+    def values(name, given):
+        out = np.array([_threshold_value(name, v) for v in np.ravel(np.asarray(given, dtype=object))])
+        if out.size == 0:
+            raise InputError(f"{name} is empty: give at least one threshold.")
         return out
 
-    va, vb = values(fa, ta), values(fb, tb)
-    d = va - vb
+    ta = values("thresholds_a", thresholds_a)
+    tb = ta.copy() if thresholds_b is None else values("thresholds_b", thresholds_b)
+    if ta.size != tb.size:
+        if min(ta.size, tb.size) != 1:
+            raise InputError(f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: they are compared "
+                             "in pairs, so give as many of each (or a single value for one model).")
+        ta, tb = np.broadcast_arrays(ta, tb)
+    return np.array(ta, dtype=float), np.array(tb, dtype=float), scalar
+
+
+def _values(folded: _Folded, t) -> np.ndarray:
+    """Each fold's AUC (``t`` None) or error rate at the threshold ``t``."""
+    out = np.empty(len(folded.counts))
+    for k, c in enumerate(folded.counts):
+        if t is None:
+            _, tp, fp = c.threshold_counts()
+            out[k] = _auc_from_counts(tp, fp, c.n_pos, c.n_neg)
+        else:
+            fn = c.n_pos - int(c.n_pos_ge(t))
+            out[k] = (fn + int(c.n_neg_ge(t))) / (c.n_pos + c.n_neg)
+    return out
+
+
+def _paired_t(d: np.ndarray, level: float, alternative: str) -> dict:
+    """The paired t-test of the per-fold differences ``d``: ``mean, std, se, statistic, df, pvalue, low, high``."""
     k = d.size
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
@@ -265,8 +340,4 @@ def compare_folds(
     else:
         q = float(stats.t.ppf(level, df))
         low, high = (-np.inf, mean + q * se) if alternative == "less" else (mean - q * se, np.inf)
-    return FoldComparison(
-        measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb, difference=d,
-        mean=mean, std=sd, se=float(se), statistic=t, df=int(df), pvalue=p, low=float(low), high=float(high),
-        confidence_level=level, alternative=alternative, threshold_a=ta, threshold_b=tb,
-    )
+    return dict(mean=mean, std=sd, se=float(se), statistic=t, df=int(df), pvalue=p, low=float(low), high=float(high))

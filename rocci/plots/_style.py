@@ -42,6 +42,12 @@ def _text(value: Any) -> str:
     return html.escape(str(value), quote=False)
 
 
+def _frame(curve: Any) -> Any:
+    """A curve's table: a result's ``to_frame()`` (``rocci.gain_curve``, ``rocci.pr_curve``, …), or the frame
+    itself (what those functions returned before rocci 0.3, and what the dashboard caches)."""
+    return curve.to_frame() if hasattr(curve, "to_frame") else curve
+
+
 def color_for(index: int) -> str:
     """The colour of the ``index``-th model."""
     return COLORS[index % len(COLORS)]

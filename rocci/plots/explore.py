@@ -1,8 +1,8 @@
 """Plotly figure builders for the threshold explorer (:mod:`rocci.confusion.explorer` results).
 
 Like :mod:`rocci.plots`, nothing here computes a statistic: the curves come
-from :func:`rocci.gain_curve`, :func:`rocci.precision_recall_curve` and
-:func:`rocci.reading_curve` as they are, and the current threshold's point
+from :func:`rocci.gain_curve`, :func:`rocci.pr_curve` (``interpolate=False``) and
+:func:`rocci.reading_curve` as they are (the results or their ``to_frame()``), and the current threshold's point
 and intervals from a :class:`rocci.Confusion`.  The only arithmetic is
 drawing arithmetic: choosing which vertices of a long curve to draw
 (:func:`curve_indices`), the reference lines (chance, an ideal model, the
@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ._style import MAX_CURVE_POINTS, _base_layout, _percent, _text, _threshold_text, color_for, compact_indices
+from ._style import (MAX_CURVE_POINTS, _base_layout, _frame, _percent, _text, _threshold_text, color_for,
+                     compact_indices)
 
 try:  # pragma: no cover
     import plotly.graph_objects as go
@@ -96,6 +97,7 @@ def _current_trace(x, y, *, x_int, y_int, name: str, text: str, hover: str) -> "
 def _add_curve(fig: "go.Figure", frame: Any, x_col: str, y_col: str, extra: tuple, *, kind: str, name: str,
                label: str, color_index: int, max_points: int, markers: bool, hover: str) -> None:
     """One model's curve from ``frame``'s columns; ``customdata`` = threshold text, then ``extra`` columns."""
+    frame = _frame(frame)
     x = np.asarray(frame[x_col], dtype=float)
     y = np.asarray(frame[y_col], dtype=float)
     idx = curve_indices(x, y, max_points=max_points)
@@ -128,7 +130,7 @@ def gain_figure(gain: Any, *, current: Any = None, intervals: Any = None, name: 
 
     Parameters
     ----------
-    gain : DataFrame from :func:`rocci.gain_curve`
+    gain : :func:`rocci.gain_curve`'s result or its ``to_frame()``
     current : Confusion, optional
         The current threshold, drawn as a diamond with its total positive
         rate and recall intervals; also gives the ideal model's line (recall
@@ -183,7 +185,7 @@ def pr_figure(pr: Any, *, current: Any = None, intervals: Any = None, name: str 
 
     Parameters
     ----------
-    pr : DataFrame from :func:`rocci.precision_recall_curve`
+    pr : :func:`rocci.pr_curve`'s result (``interpolate=False``) or its ``to_frame()``
     current : Confusion, optional
         The current threshold, with its recall and precision intervals; also
         gives the precision of random scores, ``n+/n`` (a horizontal line).
@@ -230,7 +232,7 @@ def reading_figure(reading: Any, *, current: Any = None, intervals: Any = None, 
 
     Parameters
     ----------
-    reading : DataFrame from :func:`rocci.reading_curve`
+    reading : :func:`rocci.reading_curve`'s result or its ``to_frame()``
     current : Confusion, optional
         The current threshold: reading rate = total positive rate, and
         substitution rate = 1 − precision (its interval is one minus the

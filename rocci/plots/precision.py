@@ -1,11 +1,11 @@
 """The Precision–recall page's figures: PR curves, the baseline, intervals at recall levels and regions at
 thresholds; gain and lift charts with their intervals.
 
-Nothing here computes a statistic: the curves are :func:`rocci.precision.curve.pr_curve`'s frames as they
+Nothing here computes a statistic: the curves are :func:`rocci.pr_curve`'s results (or frames) as they
 are (Davis and Goadrich's interpolation included), the intervals come from
 :func:`rocci.precision.precision_ci` (``recall=...``: a :class:`~rocci.precision.RecallPrecisionCI`) and
 the regions from two :class:`~rocci.precision.MetricCI` (precision and recall at the same thresholds); the
-gain and lift curves are :func:`rocci.gain_curve`'s frames and their intervals a
+gain and lift curves are :func:`rocci.gain_curve`'s results (or frames) and their intervals a
 :class:`~rocci.precision.GainCI`.  The only arithmetic is drawing arithmetic: which vertices of a long
 curve to draw, rectangle outlines and error-bar lengths.  Text from the user's data (model names) is HTML-escaped before it reaches plotly.
 """
@@ -21,7 +21,7 @@ try:  # pragma: no cover - exercised only when plotly is missing
 except ImportError as exc:  # pragma: no cover
     raise ImportError("rocci.plots needs plotly: pip install plotly") from exc
 
-from ._style import MAX_CURVE_POINTS, _base_layout, _percent, _rgba, _text, color_for, dash_for, style_index
+from ._style import MAX_CURVE_POINTS, _base_layout, _frame, _percent, _rgba, _text, color_for, dash_for, style_index
 from .explore import curve_indices
 
 __all__ = ["pr_figure", "add_recall_intervals", "add_threshold_regions", "add_current_point", "gain_figure",
@@ -43,8 +43,8 @@ def pr_figure(curves: Mapping[str, Any], *, baseline: float, colors: Mapping[str
 
     Parameters
     ----------
-    curves : mapping of model name -> DataFrame
-        Frames of :func:`rocci.precision.curve.pr_curve` (columns ``threshold, recall, precision, tp, fp,
+    curves : mapping of model name -> PrecisionRecallCurve or DataFrame
+        Results of :func:`rocci.pr_curve` or their ``to_frame()`` (columns ``threshold, recall, precision, tp, fp,
         interpolated, threshold_above, threshold_below``), drawn in curve order as lines: between two ROC
         points they follow the interpolated points, so the drawn curve is the achievable one.
     baseline : float
@@ -68,6 +68,7 @@ def pr_figure(curves: Mapping[str, Any], *, baseline: float, colors: Mapping[str
     ))
     for pos, (name, frame) in enumerate(curves.items()):
         idx_style = style_index(name, pos, colors)
+        frame = _frame(frame)
         x = np.asarray(frame["recall"], dtype=float)
         y = np.asarray(frame["precision"], dtype=float)
         idx = curve_indices(x, y, max_points=max_points)
@@ -239,6 +240,7 @@ def _gain_layout(fig: go.Figure, height: int, y_title: str) -> None:
 def _curve_traces(fig: go.Figure, curves: Mapping[str, Any], colors, max_points: int, *, lift: bool) -> None:
     for pos, (name, frame) in enumerate(curves.items()):
         idx_style = style_index(name, pos, colors)
+        frame = _frame(frame)
         x = np.asarray(frame["target_rate"], dtype=float)
         g = np.asarray(frame["recall"], dtype=float)
         idx = curve_indices(x, g, max_points=max_points)  # thinned on the gain chart: every corner kept
@@ -271,10 +273,10 @@ def gain_figure(curves: Mapping[str, Any], *, positive_share: float | None = Non
 
     Parameters
     ----------
-    curves : mapping of model name -> DataFrame
-        Frames of :func:`rocci.gain_curve` (columns ``threshold, target_size, target_rate, recall, tp,
-        lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds (the gain of a random
-        order of tied scores).
+    curves : mapping of model name -> GainCurve or DataFrame
+        Results of :func:`rocci.gain_curve` or their ``to_frame()`` (columns ``threshold, target_size,
+        target_rate, recall, tp, lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds
+        (the gain of a random order of tied scores).
     positive_share : float, optional
         ``n+/n``: draws the perfect model (gain 1 once that share is targeted) as a thin dotted line.
     colors : mapping of model name -> int, optional
@@ -348,11 +350,11 @@ def add_gain_intervals(fig: go.Figure, res: Any, *, quantity: str = "gain", name
     -------
     The same figure, with a trace whose ``meta[0]`` is "gain-intervals" or "lift-intervals".
     """
-    x = np.asarray(res.depth, dtype=float)
+    x = np.asarray(res.total_positive_rate, dtype=float)
     y = np.asarray(getattr(res, quantity), dtype=float)
     lo = np.asarray(getattr(res, f"{quantity}_low"), dtype=float)
     hi = np.asarray(getattr(res, f"{quantity}_high"), dtype=float)
-    xl, xh = np.asarray(res.depth_low, dtype=float), np.asarray(res.depth_high, dtype=float)
+    xl, xh = np.asarray(res.total_positive_rate_low, float), np.asarray(res.total_positive_rate_high, float)
     ok = np.isfinite(y) & np.isfinite(lo) & np.isfinite(hi)
     level = _percent(res.confidence_level)
     method = _METHODS.get(res.method, res.method)

@@ -3,16 +3,18 @@
 * :func:`metric_ci`: any metric of the confusion matrix at fixed thresholds
   (stratified or full bootstrap).
 * :func:`precision_ci`: the precision at fixed thresholds, or at fixed recall
-  levels (the PR analogue of vertical averaging).
+  levels (the PR analogue of vertical averaging; ``precision_at_recall``, its
+  rocci 0.2 name at recall levels, is a deprecated alias).
 * :func:`compare_precision`: two models on the same instances, the paired law of
   ``metric_a − metric_b`` at threshold pairs or at recall levels.
 * :func:`compare_fpr_at_recall`: two models at recall levels by their false positive rates
   (:func:`rocci.compare_vertical` with the classes swapped): the same ``P(A better)`` as the precision,
   at any size; :func:`recall_grid_cells` says what :func:`compare_precision`'s law at a level costs.
-* :func:`gain_ci`: the gain (recall against the share targeted) and the lift of a gain chart, at fixed
-  thresholds or at fixed depths.
-* :func:`pr_curve`: the precision–recall curve with Davis and Goadrich's
-  interpolation between ROC points (precision is not linear in recall).
+* :func:`gain_curve`: the gain chart at every threshold (recall against the share targeted, the total
+  positive rate, and the lift); :func:`gain_ci`: their exact laws at fixed thresholds or at fixed total
+  positive rates (depths).
+* :func:`pr_curve`: rocci's precision–recall curve, with Davis and Goadrich's
+  interpolation between ROC points (precision is not linear in recall), or the ROC points alone.
 
 * :func:`average_precision`: scikit-learn's step-wise average precision, with a
   seeded **Monte Carlo** bootstrap interval and its Monte Carlo error (its exact
@@ -23,17 +25,21 @@ from ._laws import score_interval  # noqa: F401  (the score interval on exact mo
 from ._metrics import METRICS, UNDEFINED
 from ._results import FPRAtRecallComparison, MetricCI, PrecisionComparison, RecallPrecisionCI
 from .average import AveragePrecision, average_precision
-from .curve import pr_curve
-from .gain import GainCI, gain_ci
+from .curve import PrecisionRecallCurve, pr_curve, precision_recall_curve
+from .gain import GainCI, GainCurve, gain_ci, gain_curve
 from .metrics import metric_ci, precision_ci
-from .paired import compare_fpr_at_recall, compare_precision, recall_grid_cells
 from .recall import precision_at_recall
+from .paired import compare_fpr_at_recall, compare_precision, recall_grid_cells
 
 __all__ = [
     "metric_ci",
     "precision_ci",
     "precision_at_recall",
     "pr_curve",
+    "PrecisionRecallCurve",
+    "precision_recall_curve",
+    "gain_curve",
+    "GainCurve",
     "gain_ci",
     "GainCI",
     "average_precision",

@@ -4,19 +4,84 @@ Between two consecutive points of the ROC curve the precision is **not** linear 
 straight segment that joins two PR points is not achievable by any classifier.  Davis and Goadrich
 (2006, §4) interpolate in the counts instead: a classifier that mixes the two thresholds at random
 moves along the ROC segment, where the false positives grow in proportion to the true positives.
+
+:func:`pr_curve` is rocci's one precision–recall curve: ``interpolate=False`` gives the ROC points alone
+(what ``rocci.precision_recall_curve``, deprecated, returned).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
+from .._core.compat import warn_deprecated
 from .._core.counts import binary_counts
+from .._core.frames import _FrameLike
 
-__all__ = ["pr_curve"]
+__all__ = ["pr_curve", "PrecisionRecallCurve", "precision_recall_curve"]
 
 
-def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = None) -> pd.DataFrame:
+@dataclass(repr=False)
+class PrecisionRecallCurve(_FrameLike):
+    """Precision against recall at every threshold, with Davis and Goadrich's interpolated points between.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (h,)
+        The ROC point's threshold (``score >= threshold`` is predicted positive); NaN on interpolated rows.
+    recall, precision : ndarray of shape (h,)
+        ``tp/n+`` and ``tp/(tp + fp)``.
+    tp, fp : ndarray of shape (h,)
+        The counts: float64, ``fp`` fractional on interpolated rows; int64 with ``interpolate=False``.
+    interpolated : ndarray of bool
+        True for the points between two ROC points.
+    threshold_above, threshold_below : ndarray of shape (h,)
+        The thresholds of the ROC points ``A`` and ``B`` of the segment each row lies on (both the row's
+        own threshold on a ROC row; ``+inf`` above the first segment).
+    n_pos, n_neg : int
+    baseline : float
+        ``n+/n``, the precision of scores that carry no information (the PR plot's horizontal baseline).
+    """
+
+    thresholds: np.ndarray
+    recall: np.ndarray
+    precision: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    interpolated: np.ndarray
+    threshold_above: np.ndarray
+    threshold_below: np.ndarray
+    n_pos: int
+    n_neg: int
+
+    _scalar_fields = ("n_pos", "n_neg", "baseline")
+    _returned_by = "rocci.pr_curve"
+
+    @property
+    def baseline(self) -> float:
+        return self.n_pos / (self.n_pos + self.n_neg)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, recall, precision, tp, fp, interpolated, threshold_above, threshold_below``, in
+        curve order; ``attrs`` holds ``n_pos``, ``n_neg`` and ``baseline``."""
+        frame = pd.DataFrame({
+            "threshold": self.thresholds,
+            "recall": self.recall,
+            "precision": self.precision,
+            "tp": self.tp,
+            "fp": self.fp,
+            "interpolated": self.interpolated,
+            "threshold_above": self.threshold_above,
+            "threshold_below": self.threshold_below,
+        })
+        frame.attrs.update(n_pos=self.n_pos, n_neg=self.n_neg, baseline=self.baseline)
+        return frame
+
+
+def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = None,
+             interpolate: bool = True) -> PrecisionRecallCurve:
     r"""Precision–recall curve with Davis and Goadrich's (2006) interpolation between ROC points.
 
     The ROC points are the thresholds ``t`` (the distinct scores, decreasing; ``score >= t`` is
@@ -36,9 +101,10 @@ def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = N
     undefined) is left out, so the curve starts at the first threshold, or at recall ``1/n+`` on the
     segment from ``(0, 0)`` (where the precision is ``ΔTP/(ΔTP + ΔFP)``, constant along it).
 
-    The rows at ROC points are :func:`rocci.precision_recall_curve`'s, in the same order; at most
-    ``n+`` interpolated rows are added (``ΔTP − 1`` per segment), in O(n log n) for the sort and
-    O(n) after it, with no loop over instances.
+    With ``interpolate=False`` the rows are the ROC points alone, one per distinct score (thresholds
+    decreasing; ``+inf``, where the precision is undefined, left out), their ``tp`` and ``fp`` as
+    integers; otherwise at most ``n+`` interpolated rows are added between them (``ΔTP − 1`` per
+    segment), in O(n log n) for the sort and O(n) after it, with no loop over instances.
 
     Parameters
     ----------
@@ -49,23 +115,27 @@ def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = N
         positives would otherwise give 10⁹ rows.  Every ROC point is kept; a segment keeps at most
         ``k = max(0, ⌊(max_points − segments)/segments⌋)`` interpolated points, at
         ``x = ⌊i·ΔTP/(k + 1)⌋``, ``i = 1 … k`` (points of the same curve, evenly spaced in TP).
+    interpolate : bool, default True
+        False: the ROC points only (no interpolated row; ``tp``, ``fp`` int64).
 
     Returns
     -------
-    pandas.DataFrame
-        In curve order (recall non-decreasing), one row per point, columns:
+    PrecisionRecallCurve
+        ``to_frame()``: in curve order (recall non-decreasing), one row per point, columns:
 
         * ``threshold``: the ROC point's threshold; NaN on interpolated rows;
         * ``recall``, ``precision``;
-        * ``tp``, ``fp`` (float64): the counts, ``fp`` fractional on interpolated rows;
+        * ``tp``, ``fp`` (float64): the counts, ``fp`` fractional on interpolated rows (int64 with
+          ``interpolate=False``);
         * ``interpolated`` (bool): True for the points between two ROC points;
         * ``threshold_above``, ``threshold_below``: the thresholds of the ROC points ``A`` and ``B``
           of the segment the row lies on (both equal to ``threshold`` on a ROC row; ``+inf`` above the
           first segment).
 
-        ``frame.attrs`` holds ``n_pos``, ``n_neg`` and ``baseline = n+/n``: the **baseline** of the PR
-        plot, the precision of scores that carry no information (every threshold of random scores
-        has expected precision ``n+/n``), a horizontal line at the positive share.
+        The frame's ``attrs`` (and the result's attributes) hold ``n_pos``, ``n_neg`` and
+        ``baseline = n+/n``: the **baseline** of the PR plot, the precision of scores that carry no
+        information (every threshold of random scores has expected precision ``n+/n``), a horizontal
+        line at the positive share.  Until rocci 0.3 the function returned this frame itself.
 
     References
     ----------
@@ -74,8 +144,8 @@ def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = N
 
     Examples
     --------
-    >>> import rocci.precision.curve as pc
-    >>> f = pc.pr_curve([1, 1, 0, 1], [0.9, 0.8, 0.8, 0.1])
+    >>> import rocci
+    >>> f = rocci.pr_curve([1, 1, 0, 1], [0.9, 0.8, 0.8, 0.1]).to_frame()
     >>> f[["recall", "precision", "interpolated"]].round(4).values.tolist()
     [[0.3333, 1.0, False], [0.6667, 0.6667, False], [1.0, 0.75, False]]
     """
@@ -86,7 +156,7 @@ def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = N
     fp = np.asarray(fp, np.int64)
     dtp = np.diff(tp)  # segment j goes from point j to point j + 1
     dfp = np.diff(fp)
-    extra = np.maximum(dtp - 1, 0)  # interpolated points strictly inside each segment
+    extra = np.maximum(dtp - 1, 0) if interpolate else np.zeros_like(dtp)  # points strictly inside each segment
     if max_points is not None and dtp.size and int(extra.sum()) + dtp.size > int(max_points):
         extra = np.minimum(extra, max(0, (int(max_points) - dtp.size) // dtp.size))
     size = extra + 1  # each segment's block: its interpolated points, then its end point
@@ -110,16 +180,28 @@ def pr_curve(y_true, y_score=None, *, pos_label=None, max_points: int | None = N
     with np.errstate(divide="ignore", invalid="ignore"):
         rows_fp = np.where(on_point, fp[1:][seg], fp_a + x * (d_fp / np.where(d_tp > 0, d_tp, 1)))
     rows_fp = rows_fp.astype(np.float64)
+    if not interpolate:  # every row a ROC point: the counts are whole
+        rows_tp, rows_fp = rows_tp.astype(np.int64), rows_fp.astype(np.int64)
     threshold = np.where(on_point, t[1:][seg], np.nan)
-    frame = pd.DataFrame({
-        "threshold": threshold,
-        "recall": rows_tp / n_pos,
-        "precision": rows_tp / (rows_tp + rows_fp),
-        "tp": rows_tp,
-        "fp": rows_fp,
-        "interpolated": ~on_point,
-        "threshold_above": np.where(on_point, t[1:][seg], t[:-1][seg]),
-        "threshold_below": t[1:][seg],
-    })
-    frame.attrs.update(n_pos=n_pos, n_neg=n_neg, baseline=n_pos / (n_pos + n_neg))
-    return frame
+    return PrecisionRecallCurve(
+        thresholds=threshold, recall=rows_tp / n_pos, precision=rows_tp / (rows_tp + rows_fp), tp=rows_tp,
+        fp=rows_fp, interpolated=~on_point, threshold_above=np.where(on_point, t[1:][seg], t[:-1][seg]),
+        threshold_below=t[1:][seg], n_pos=n_pos, n_neg=n_neg,
+    )
+
+
+def precision_recall_curve(y_true, y_score=None, *, pos_label=None) -> PrecisionRecallCurve:
+    """Deprecated: ``rocci.pr_curve(y_true, y_score, interpolate=False)``, rocci's one precision–recall curve.
+
+    The same rows and the same ``threshold, recall, precision, tp, fp`` columns as rocci 0.2's
+    ``precision_recall_curve`` (precision against recall at every distinct score, ``+inf`` left out),
+    plus ``pr_curve``'s ``interpolated``, ``threshold_above`` and ``threshold_below``.  DeprecationWarning;
+    goes in rocci 0.4.
+
+    Returns
+    -------
+    PrecisionRecallCurve
+    """
+    warn_deprecated("rocci.precision_recall_curve(y_true, y_score) is rocci.pr_curve(y_true, y_score, "
+                    "interpolate=False) since rocci 0.3 (one precision–recall curve).")
+    return pr_curve(y_true, y_score, pos_label=pos_label, interpolate=False)

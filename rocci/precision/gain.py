@@ -1,17 +1,18 @@
 """Gain and lift curves with exact bootstrap intervals (issue 14).
 
 The **gain curve** (cumulative lift curve, Tanagra's *courbe de gain*) plots the share of the positives
-captured, ``gain = TP/n+`` (the recall, TPR), against the share of the population targeted,
-``depth = (TP + FP)/n``; the **lift** is ``gain/depth = precision/(n+/n)``, how many times more positives the
-target holds than a random target of the same size.  Scores that carry no information follow the diagonal
-``gain = depth`` (lift 1).
+captured, ``gain = TP/n+`` (the recall, TPR), against the share of the population targeted, the **total
+positive rate** ``(TP + FP)/n`` (the *depth* of a gain chart, Tanagra's *taille relative de la cible*; rocci
+calls it ``total_positive_rate`` everywhere, as :func:`rocci.threshold_ci` does); the **lift** is
+``gain/total_positive_rate = precision/(n+/n)``, how many times more positives the target holds than a
+random target of the same size.  Scores that carry no information follow the diagonal (lift 1).
 
-:func:`gain_ci` gives the exact bootstrap laws of the three quantities at fixed thresholds (stratified or
-full bootstrap), from the laws :func:`rocci.precision.metric_ci` already computes (``recall`` for the gain,
-``lift`` for the lift) and a convolution of the same binomial windows for the depth; and, stratified, at
-fixed depths (the top ``k`` of the resample), from the order-statistic law of
-:func:`rocci.vertical_ci` and :func:`rocci.precision.precision_at_recall`.  The derivations are in
-:func:`gain_ci`'s docstring.
+:func:`gain_curve` is the chart itself, every threshold with no interval.  :func:`gain_ci` gives the exact
+bootstrap laws of the three quantities at fixed thresholds (stratified or full bootstrap), from the laws
+:func:`rocci.precision.metric_ci` already computes (``recall`` for the gain, ``lift`` for the lift) and a
+convolution of the same binomial windows for the total positive rate; and, stratified, at fixed total
+positive rates (the top ``k`` of the resample), from the order-statistic law of :func:`rocci.vertical_ci`
+and :func:`rocci.precision_ci` at recall levels.  The derivations are in :func:`gain_ci`'s docstring.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from .._core.compat import renamed_attribute, renamed_keyword, warn_deprecated
+from .._core.frames import _FrameLike
 from .._core.results import _FrameResult
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
@@ -31,16 +34,24 @@ from ._laws import Law, binomial_window
 from ._results import _law_of
 from .metrics import BOOTSTRAPS, _check_thresholds, _full_m, _interval, metric_ci
 
-__all__ = ["gain_ci", "GainCI", "DEFAULT_DEPTH", "QUANTITIES", "METHODS"]
+__all__ = ["gain_ci", "GainCI", "gain_curve", "GainCurve", "DEFAULT_TOTAL_POSITIVE_RATE", "QUANTITIES", "METHODS"]
 
 #: Interval methods of :func:`gain_ci`.
 METHODS = ("percentile", "wald")
 
-#: Depths used when neither thresholds nor depths are given: the deciles of a classic gain (lift) table.
-DEFAULT_DEPTH = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+#: Total positive rates used when neither thresholds nor rates are given: the deciles of a classic gain (lift)
+#: table.
+DEFAULT_TOTAL_POSITIVE_RATE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 #: The quantities of a :class:`GainCI` (``distribution(i, quantity)``).
-QUANTITIES = ("gain", "lift", "depth")
+QUANTITIES = ("gain", "lift", "total_positive_rate")
+
+
+def __getattr__(name: str):
+    if name == "DEFAULT_DEPTH":  # rocci 0.2's name
+        warn_deprecated("rocci.precision.gain.DEFAULT_DEPTH is DEFAULT_TOTAL_POSITIVE_RATE since rocci 0.3.")
+        return DEFAULT_TOTAL_POSITIVE_RATE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Per-tail probability left out of the window of the gain at a fixed depth.
 DEPTH_EPS = 1e-17
@@ -70,30 +81,39 @@ _CHEB_CHECK_TOL = 2e-12
 
 @dataclass(repr=False)
 class GainCI(_FrameResult):
-    """Exact bootstrap laws of the gain, the lift and the depth, at fixed thresholds or at fixed depths.
+    """Exact bootstrap laws of the gain, the lift and the total positive rate, at fixed thresholds or at fixed
+    total positive rates.
 
     Attributes
     ----------
     at : str
-        ``"threshold"`` (the threshold is held fixed; depth, gain and lift all vary between resamples) or
-        ``"depth"`` (the top ``k`` of each resample is targeted: the depth ``k/M`` is fixed).
+        ``"threshold"`` (the threshold is held fixed; total positive rate, gain and lift all vary between
+        resamples) or ``"total_positive_rate"`` (the top ``k`` of each resample is targeted: the total
+        positive rate ``k/M`` is fixed; rocci 0.2 said ``"depth"``).
     thresholds : ndarray
-        The thresholds (``score >= t`` is targeted).  At fixed depths: the threshold reaching the depth on
-        the data (the ``⌈depth·n⌉``-th largest score), for reference.
+        The thresholds (``score >= t`` is targeted).  At fixed rates: the threshold reaching the rate on
+        the data (the ``⌈q·n⌉``-th largest score), for reference.
     k : ndarray of int64 or None
-        At fixed depths: the number of instances targeted in a resample of ``M = m+ + m−``.
+        At fixed rates: the number of instances targeted in a resample of ``M = m+ + m−``.
     tp, fp : ndarray
-        Positives and negatives targeted on the data (at fixed depths: their expected numbers when the
-        ``depth·n`` top instances are targeted and ties are broken at random, so possibly fractional).
-    depth, gain, lift : ndarray
-        Observed values (at fixed depths: read on the data's gain curve, straight between thresholds).
-    depth_mean, depth_std, depth_low, depth_high, gain_mean, … lift_high : ndarray
+        Positives and negatives targeted on the data (at fixed rates: their expected numbers when the
+        ``q·n`` top instances are targeted and ties are broken at random, so possibly fractional).
+    total_positive_rate, gain, lift : ndarray
+        Observed values (at fixed rates: read on the data's gain curve, straight between thresholds).
+        ``total_positive_rate`` is the share targeted, ``(tp + fp)/n``: the *depth* of a gain chart.
+    total_positive_rate_mean, …_std, …_low, …_high, gain_mean, … lift_high : ndarray
         Exact bootstrap mean, standard deviation and interval of each quantity (given that it is defined).
     p_undefined : ndarray
         Exact probability that the lift is undefined in a resample (nothing targeted, or, full bootstrap,
-        no positive drawn); 0 at fixed depths.
+        no positive drawn); 0 at fixed rates.
     truncated_mass : ndarray
         Probability left out of the windows of the laws (below ~1e-15).
+
+    Notes
+    -----
+    rocci 0.2 named the total positive rate ``depth``: ``depth``, ``depth_mean``, … ``depth_high`` still read
+    the ``total_positive_rate`` attributes with a DeprecationWarning (rocci 0.3 only); the frame's columns
+    are renamed.
     """
 
     at: str
@@ -101,11 +121,11 @@ class GainCI(_FrameResult):
     k: np.ndarray | None
     tp: np.ndarray
     fp: np.ndarray
-    depth: np.ndarray
-    depth_mean: np.ndarray
-    depth_std: np.ndarray
-    depth_low: np.ndarray
-    depth_high: np.ndarray
+    total_positive_rate: np.ndarray
+    total_positive_rate_mean: np.ndarray
+    total_positive_rate_std: np.ndarray
+    total_positive_rate_low: np.ndarray
+    total_positive_rate_high: np.ndarray
     gain: np.ndarray
     gain_mean: np.ndarray
     gain_std: np.ndarray
@@ -135,14 +155,15 @@ class GainCI(_FrameResult):
         return self.n_pos / (self.n_pos + self.n_neg)
 
     def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, tp, fp, depth, depth_mean, depth_std, depth_low, depth_high, gain, gain_mean,
-        gain_std, gain_low, gain_high, lift, lift_mean, lift_std, lift_low, lift_high, p_undefined,
-        truncated_mass``; at fixed depths ``k`` follows ``depth`` first (and the depth's sd is 0)."""
+        """Columns ``threshold, tp, fp, total_positive_rate, total_positive_rate_mean, total_positive_rate_std,
+        total_positive_rate_low, total_positive_rate_high, gain, gain_mean, gain_std, gain_low, gain_high, lift,
+        lift_mean, lift_std, lift_low, lift_high, p_undefined, truncated_mass``; at fixed total positive rates
+        ``total_positive_rate, k`` come first (and the rate's sd is 0)."""
         head = {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp}
-        if self.at == "depth":
-            head = {"depth": self.depth, "k": self.k, **head}
+        if self.at == "total_positive_rate":
+            head = {"total_positive_rate": self.total_positive_rate, "k": self.k, **head}
         cols = {}
-        for q in ("depth", "gain", "lift"):
+        for q in ("total_positive_rate", "gain", "lift"):
             for suffix in ("", "_mean", "_std", "_low", "_high"):
                 cols[q + suffix] = getattr(self, q + suffix)
         frame = pd.DataFrame({**head, **cols, "p_undefined": self.p_undefined,
@@ -150,11 +171,112 @@ class GainCI(_FrameResult):
         return frame
 
     def distribution(self, i: int, quantity: str = "gain") -> tuple[np.ndarray, np.ndarray]:
-        """Exact law of ``quantity`` (``"gain"``, ``"lift"`` or ``"depth"``) at row ``i``, given that it is
-        defined: distinct values (increasing) and their probabilities (summing to 1)."""
+        """Exact law of ``quantity`` (``"gain"``, ``"lift"`` or ``"total_positive_rate"``) at row ``i``, given
+        that it is defined: distinct values (increasing) and their probabilities (summing to 1).  ``"depth"``
+        is rocci 0.2's name of ``"total_positive_rate"`` (DeprecationWarning)."""
+        if quantity == "depth":
+            warn_deprecated("GainCI.distribution(i, 'depth') is distribution(i, 'total_positive_rate') since "
+                            "rocci 0.3 (one vocabulary across rocci).")
+            quantity = "total_positive_rate"
         quantity = check_choice("quantity", quantity, QUANTITIES)
         law = _law_of(self._laws[quantity], i)
         return law.values.copy(), law.probs.copy()
+
+
+for _suffix in ("", "_mean", "_std", "_low", "_high"):  # rocci 0.2's names of the total positive rate's fields
+    setattr(GainCI, f"depth{_suffix}", renamed_attribute("GainCI", f"depth{_suffix}", f"total_positive_rate{_suffix}"))
+del _suffix
+
+
+# --------------------------------------------------------------------------------------------------------
+# The gain chart itself: every threshold, no interval
+# --------------------------------------------------------------------------------------------------------
+@dataclass(repr=False)
+class GainCurve(_FrameLike):
+    """The gain chart (cumulative lift curve) at every threshold: the recall against the share targeted.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (h + 1,)
+        ``+inf`` (nothing targeted, the point (0, 0)) then the distinct scores, decreasing; ``score >= t``
+        is targeted.
+    target_size : ndarray of int64
+        Instances targeted, ``TP + FP`` (Tanagra's *#cible*).
+    target_rate : ndarray
+        The total positive rate ``(TP + FP)/n``, the share targeted (the depth; the ``total_positive_rate``
+        of :class:`GainCI`, which keeps the explorer's column name here).
+    recall : ndarray
+        The gain, ``TP/n+``.
+    tp : ndarray of int64
+    lift : ndarray
+        ``recall/target_rate``, NaN on the first row.
+    n_pos, n_neg : int
+    """
+
+    thresholds: np.ndarray
+    target_size: np.ndarray
+    target_rate: np.ndarray
+    recall: np.ndarray
+    tp: np.ndarray
+    lift: np.ndarray
+    n_pos: int
+    n_neg: int
+
+    _scalar_fields = ("n_pos", "n_neg", "positive_share")
+    _returned_by = "rocci.gain_curve"
+
+    @property
+    def positive_share(self) -> float:
+        """``n+/n``: the gain of a random target at each rate is this rate (the diagonal), its lift 1."""
+        return self.n_pos / (self.n_pos + self.n_neg)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``threshold, target_size, target_rate, recall, tp, lift``, thresholds decreasing."""
+        return pd.DataFrame({"threshold": self.thresholds, "target_size": self.target_size,
+                             "target_rate": self.target_rate, "recall": self.recall, "tp": self.tp,
+                             "lift": self.lift})
+
+
+def gain_curve(y_true, y_score=None, *, pos_label=None) -> GainCurve:
+    """Gain chart (cumulative lift curve): recall against the relative target size, at every threshold.
+
+    ``x = (TP + FP)/n`` (the total positive rate: the share of all instances predicted positive) and
+    ``y = TP/n+`` (recall, the gain) at every threshold, from the point (0, 0) (threshold ``+inf``) to
+    (1, 1).  A model whose scores carry no information follows the diagonal; a perfect one reaches recall
+    1 at ``x = n+/n``.  The observed values of :func:`gain_ci` at the same thresholds (its
+    ``total_positive_rate``, ``gain`` and ``lift``) are these; :func:`gain_ci` adds their exact bootstrap
+    laws.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rocci.roc_curve`; or a :class:`rocci.ScoreCounts` as ``y_true`` alone.
+
+    Returns
+    -------
+    GainCurve
+        ``to_frame()``: columns ``threshold, target_size, target_rate, recall, tp, lift`` (``lift =
+        recall/target_rate``, NaN on the first row); thresholds decreasing, ``+inf`` first.  Until rocci 0.3
+        (``rocci.confusion``) the function returned this frame itself.
+
+    Examples
+    --------
+    >>> import rocci
+    >>> rocci.gain_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]).to_frame()[["target_rate", "recall"]].values.tolist()
+    [[0.0, 0.0], [0.25, 0.5], [0.5, 0.5], [0.75, 1.0], [1.0, 1.0]]
+    """
+    counts, _ = binary_counts(y_true, y_score, pos_label)
+    thresholds, tp_all, fp_all = counts.threshold_counts()  # +inf first, with (0, 0)
+    t = np.concatenate([[np.inf], thresholds[1:]])
+    tp = np.concatenate([[0], tp_all[1:].astype(np.int64)])
+    target = np.concatenate([[0], tp[1:] + fp_all[1:].astype(np.int64)])
+    n = counts.n_pos + counts.n_neg
+    rate = target / n
+    recall = tp / counts.n_pos
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lift = np.where(target > 0, recall / np.where(target > 0, rate, 1.0), np.nan)
+    return GainCurve(thresholds=t, target_size=target, target_rate=rate, recall=recall, tp=tp, lift=lift,
+                     n_pos=counts.n_pos, n_neg=counts.n_neg)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -210,20 +332,21 @@ def _at_thresholds(counts, t, level, method, bootstrap, m):
     for i in range(t.size):
         law = _depth_law(int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, m_total, bootstrap)
         depth["mean"][i], depth["std"][i] = law.mean, law.std
-        depth["low"][i], depth["high"][i] = _interval(law, "depth", alpha, method)
+        depth["low"][i], depth["high"][i] = _interval(law, "total_positive_rate", alpha, method)
         depth["trunc"][i] = law.truncated
         depth_laws.append(law)
     n = n_pos + n_neg
     return GainCI(
         at="threshold", thresholds=gain.thresholds, k=None, tp=tp, fp=fp,
-        depth=(tp + fp) / n, depth_mean=depth["mean"], depth_std=depth["std"], depth_low=depth["low"],
-        depth_high=depth["high"],
+        total_positive_rate=(tp + fp) / n, total_positive_rate_mean=depth["mean"],
+        total_positive_rate_std=depth["std"], total_positive_rate_low=depth["low"],
+        total_positive_rate_high=depth["high"],
         gain=gain.value, gain_mean=gain.mean, gain_std=gain.std, gain_low=gain.low, gain_high=gain.high,
         lift=lift.value, lift_mean=lift.mean, lift_std=lift.std, lift_low=lift.low, lift_high=lift.high,
         p_undefined=lift.p_undefined,
         truncated_mass=np.maximum.reduce([gain.truncated_mass, lift.truncated_mass, depth["trunc"]]),
         n_pos=n_pos, n_neg=n_neg, m_pos=gain.m_pos, m_neg=gain.m_neg, bootstrap=bootstrap, method=method,
-        confidence_level=level, _laws={"gain": gain._laws, "lift": lift._laws, "depth": depth_laws},
+        confidence_level=level, _laws={"gain": gain._laws, "lift": lift._laws, "total_positive_rate": depth_laws},
     )
 
 
@@ -472,17 +595,19 @@ def _binomial_tails(c, m, negatives, n_neg):
 
 
 def _check_depths(depth) -> np.ndarray:
+    name = "total_positive_rate"
     if isinstance(depth, (str, bytes)):
-        raise InputError(f"depth ({depth!r}) must be numbers between 0 and 1, e.g. depth=[0.1, 0.2].")
+        raise InputError(f"{name} ({depth!r}) must be numbers between 0 and 1, e.g. {name}=[0.1, 0.2].")
     values = np.atleast_1d(np.asarray(depth))
     try:
         values = values.astype(np.float64)
     except (TypeError, ValueError):
-        raise InputError(f"depth must hold numbers between 0 and 1 (shares targeted); got {depth!r}.") from None
+        raise InputError(f"{name} must hold numbers between 0 and 1 (shares targeted, the depth of a gain "
+                         f"chart); got {depth!r}.") from None
     if values.ndim != 1 or values.size == 0:
-        raise InputError("depth must be a non-empty list of shares targeted, e.g. [0.1, 0.2].")
+        raise InputError(f"{name} must be a non-empty list of shares targeted, e.g. [0.1, 0.2].")
     if (~np.isfinite(values)).any() or ((values <= 0) | (values > 1)).any():
-        raise InputError(f"depth values must lie in (0, 1] (the share of the population targeted); got "
+        raise InputError(f"{name} values must lie in (0, 1] (the share of the population targeted); got "
                          f"{values.tolist()!r}.")
     return values
 
@@ -514,19 +639,20 @@ def _at_depths(counts, depth, level, method, m):
         depth_laws.append(Law(np.array([d[i]]), np.array([1.0])))
     lift_obs = gain_obs / d
     return GainCI(
-        at="depth", thresholds=thr, k=k, tp=tp_obs, fp=d * n - tp_obs,
-        depth=d, depth_mean=d.copy(), depth_std=np.zeros(k.size), depth_low=d.copy(), depth_high=d.copy(),
+        at="total_positive_rate", thresholds=thr, k=k, tp=tp_obs, fp=d * n - tp_obs,
+        total_positive_rate=d, total_positive_rate_mean=d.copy(), total_positive_rate_std=np.zeros(k.size),
+        total_positive_rate_low=d.copy(), total_positive_rate_high=d.copy(),
         gain=gain_obs, gain_mean=out["mean"], gain_std=out["std"], gain_low=out["low"], gain_high=out["high"],
         lift=lift_obs, lift_mean=out["mean"] / d, lift_std=out["std"] / d, lift_low=out["low"] / d,
         lift_high=out["high"] / d, p_undefined=np.zeros(k.size), truncated_mass=out["trunc"],
         n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, bootstrap="stratified", method=method,
-        confidence_level=level, _laws={"gain": gain_laws, "lift": lift_laws, "depth": depth_laws},
+        confidence_level=level, _laws={"gain": gain_laws, "lift": lift_laws, "total_positive_rate": depth_laws},
     )
 
 
-def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_level=0.95, method="percentile",
-            bootstrap="stratified", m=None, pos_label=None) -> GainCI:
-    r"""Exact bootstrap laws and intervals of the gain, the lift and the depth of a gain chart.
+def gain_ci(y_true, y_score=None, *, thresholds=None, total_positive_rate=None, confidence_level=0.95,
+            method="percentile", bootstrap="stratified", m=None, pos_label=None, depth=None) -> GainCI:
+    r"""Exact bootstrap laws and intervals of the gain, the lift and the total positive rate of a gain chart.
 
     On the data, at a threshold ``t`` (``score >= t`` is targeted) with ``tp`` positives and ``fp`` negatives
     targeted out of ``n = n+ + n−``:
@@ -536,7 +662,8 @@ def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_lev
         \text{depth} = \frac{tp + fp}{n}, \qquad \text{gain} = \frac{tp}{n_+}, \qquad
         \text{lift} = \frac{\text{gain}}{\text{depth}} = \frac{tp/(tp + fp)}{n_+/n},
 
-    the share of the population targeted (Tanagra's *taille relative de la cible*), the share of the
+    the share of the population targeted (the *depth* of a gain chart, Tanagra's *taille relative de la
+    cible*; rocci's ``total_positive_rate``, the name of its parameter and columns), the share of the
     positives captured (the recall, TPR) and the precision relative to a random target.
 
     **At fixed thresholds, stratified bootstrap** (``m+`` draws from the positives, ``m−`` from the
@@ -573,7 +700,7 @@ def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_lev
     ``P(PP* = 0 or P* = 0)``.  The depth is always defined, the gain too (stratified; full, given
     ``P* > 0``).
 
-    **At fixed depths, stratified bootstrap** (``depth=...``): each resample targets its top ``k``
+    **At fixed depths, stratified bootstrap** (``total_positive_rate=...``): each resample targets its top ``k``
     instances by score, ``k = round(depth·M)`` (1 <= k <= M), so ``depth* = k/M`` is fixed and
     ``gain* = G*/m+`` with ``G*`` the positives among them; ``lift* = gain*·M/k`` (always defined).  Draws
     sharing a score are ordered at random, every order of them equally likely (each draw of the resample is
@@ -604,11 +731,12 @@ def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_lev
     y_true, y_score, pos_label
         As in :func:`rocci.roc_curve`; or a :class:`rocci.ScoreCounts` as ``y_true`` alone.
     thresholds : array_like, optional
-        Score cut-offs.  Default (neither thresholds nor depth): the thresholds reaching the depths 0.1,
-        0.2, …, 1.0 on the data (the ``⌈depth·n⌉``-th largest score; duplicates merged), a decile table.
-    depth : array_like, optional
-        Shares of the population targeted, in (0, 1]: the intervals at fixed depths.  Give thresholds or
-        depth, not both.
+        Score cut-offs.  Default (neither thresholds nor total_positive_rate): the thresholds reaching the
+        depths 0.1, 0.2, …, 1.0 on the data (the ``⌈depth·n⌉``-th largest score; duplicates merged), a
+        decile table.
+    total_positive_rate : array_like, optional
+        Shares of the population targeted (depths), in (0, 1]: the intervals at fixed depths.  Give
+        thresholds or total_positive_rate, not both.
     confidence_level : float, default 0.95
     method : {"percentile", "wald"}
         ``"percentile"``: the ``α/2`` and ``1 − α/2`` quantiles of each exact law (the smallest value whose
@@ -622,9 +750,16 @@ def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_lev
     Returns
     -------
     GainCI
-        ``to_frame()``: ``threshold, tp, fp, depth, depth_mean, depth_std, depth_low, depth_high, gain, …,
-        gain_high, lift, …, lift_high, p_undefined, truncated_mass`` (at fixed depths ``depth, k`` first);
-        ``distribution(i, quantity)`` the exact law of ``"gain"``, ``"lift"`` or ``"depth"`` at row ``i``.
+        ``to_frame()``: ``threshold, tp, fp, total_positive_rate, total_positive_rate_mean,
+        total_positive_rate_std, total_positive_rate_low, total_positive_rate_high, gain, …, gain_high, lift,
+        …, lift_high, p_undefined, truncated_mass`` (at fixed depths ``total_positive_rate, k`` first);
+        ``distribution(i, quantity)`` the exact law of ``"gain"``, ``"lift"`` or ``"total_positive_rate"``
+        at row ``i``.
+
+    Other Parameters
+    ----------------
+    depth : array_like, optional
+        rocci 0.2's name of ``total_positive_rate`` (DeprecationWarning; goes in 0.4).
 
     Notes
     -----
@@ -643,23 +778,24 @@ def gain_ci(y_true, y_score=None, *, thresholds=None, depth=None, confidence_lev
     --------
     >>> import rocci
     >>> res = rocci.gain_ci([1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.2, 0.1], thresholds=[0.6])
-    >>> res.to_frame()[["depth", "gain", "lift"]].round(4).values.tolist()
+    >>> res.to_frame()[["total_positive_rate", "gain", "lift"]].round(4).values.tolist()
     [[0.6667, 1.0, 1.5]]
     """
     level = check_confidence_level(confidence_level)
     check_choice("method", method, METHODS)
     check_choice("bootstrap", bootstrap, BOOTSTRAPS)
+    depth = renamed_keyword("gain_ci", "depth", "total_positive_rate", depth, total_positive_rate)
     counts, _ = binary_counts(y_true, y_score, pos_label)
     if depth is not None:
         if thresholds is not None:
-            raise InputError("Give either thresholds or depths to gain_ci, not both.")
+            raise InputError("Give either thresholds or total_positive_rate (depths) to gain_ci, not both.")
         if bootstrap != "stratified":
             raise InputError(
                 "The gain at a fixed depth is computed for bootstrap='stratified' only (the top k of a resample "
                 "is a mixture of the two classes' independent draws); use thresholds=... for the full bootstrap.")
         return _at_depths(counts, _check_depths(depth), level, method, m)
     if thresholds is None:
-        t = thresholds_for_total_positive_rate(counts, np.asarray(DEFAULT_DEPTH))
+        t = thresholds_for_total_positive_rate(counts, np.asarray(DEFAULT_TOTAL_POSITIVE_RATE))
         t = np.unique(t)[::-1]
     else:
         t = _check_thresholds(thresholds)

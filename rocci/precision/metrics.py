@@ -25,7 +25,7 @@ from .._core.counts import binary_counts
 from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
 from ._laws import Law, score_interval
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
-from ._results import LawBuilders, MetricCI
+from ._results import LawBuilders, MetricCI, RecallPrecisionCI
 
 __all__ = ["metric_ci", "precision_ci", "METRICS", "METHODS", "BOOTSTRAPS"]
 
@@ -251,7 +251,7 @@ def _whole_law(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, b
 
 
 def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confidence_level=0.95, method="percentile",
-                 bootstrap="stratified", m=None, pos_label=None):
+                 bootstrap="stratified", m=None, pos_label=None) -> MetricCI | RecallPrecisionCI:
     """Exact bootstrap law and interval of the precision, at fixed thresholds or at fixed recall levels.
 
     At a fixed threshold (``thresholds``, default every distinct score):
@@ -263,9 +263,14 @@ def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confiden
     ``(1 − (tp + fp)/n)^m`` (full) is reported.
 
     At fixed recall levels (``recall``: the PR analogue of vertical averaging,
-    :func:`rocci.precision.recall.precision_at_recall`): the precision
+    :mod:`rocci.precision.recall`, where the law is derived): the precision
     ``r/(r + FP*)`` at the threshold ``T_r``, the r-th largest positive score
-    drawn, stratified bootstrap only.
+    drawn, stratified bootstrap only.  Its percentile bounds are read on
+    ``FP*``; with ties a negative tied with ``T_r`` counts as a false positive
+    and the true positives are counted as ``r``; the observed precision is
+    ``k/(k + #negatives >= s_k)`` at the ``k = ⌈recall·n+⌉``-th largest positive
+    score ``s_k``.  (rocci 0.2 also called this ``precision_at_recall``, now a
+    deprecated alias.)
 
     **Score interval** (``method="score"``, at thresholds and at recall levels):
     Algorithm 4.3's score-like interval (:func:`rocci.vertical_ci`'s default) on the
@@ -286,7 +291,8 @@ def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confiden
     ----------
     thresholds, recall : array_like, optional
         Give one of them (neither: every threshold; with ``method="percentile"`` that is one exact
-        law per threshold, ~3 ms each at 10^6 rows, see :func:`metric_ci`).
+        law per threshold, ~3 ms each at 10^6 rows, see :func:`metric_ci`).  Recall values are each
+        mapped to the nearest level ``r/m+`` with ``1 <= r <= m+`` (duplicates merged).
     method : {"percentile", "score", "wald"}, default "percentile"
         ``"percentile"``: quantiles of the exact law; ``"score"``: above; ``"wald"``:
         ``e ± z·sqrt(v)`` clipped to [0, 1].
@@ -309,10 +315,10 @@ def precision_ci(y_true, y_score=None, *, thresholds=None, recall=None, confiden
                 "Precision at fixed recall is computed for bootstrap='stratified' only (the recall level "
                 "r/m+ needs a fixed number m+ of positives in every sample)."
             )
-        from .recall import precision_at_recall
+        from .recall import _precision_at_recall
 
-        return precision_at_recall(y_true, y_score, recall=recall, confidence_level=confidence_level,
-                                   method=method, m=m, pos_label=pos_label)
+        return _precision_at_recall(y_true, y_score, recall=recall, confidence_level=confidence_level,
+                                    method=method, m=m, pos_label=pos_label)
     return _metric_ci(y_true, y_score, "precision", 1.0, thresholds, confidence_level, method, bootstrap, m,
                       pos_label)
 

@@ -39,6 +39,7 @@ import math
 import numpy as np
 from scipy import special
 
+from .._core.compat import warn_deprecated
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
 from .._core.counts import ScoreCounts, _at_rank
@@ -55,7 +56,7 @@ from ._laws import (CELL_EPS, INTERPOLATION_MARGIN, Law, SaturatedMixture, berns
                     order_statistic_weights, score_interval, window_tails)
 from ._results import RecallPrecisionCI
 
-__all__ = ["precision_at_recall", "recall_levels", "DEFAULT_RECALL", "RECALL_METHODS"]
+__all__ = ["recall_levels", "DEFAULT_RECALL", "RECALL_METHODS", "precision_at_recall"]
 
 #: Interval methods at fixed recall (``"percentile"`` is the default).
 RECALL_METHODS = ("percentile", "score", "wald")
@@ -112,7 +113,7 @@ def _chebyshev_values(x: np.ndarray, coef: np.ndarray) -> np.ndarray:
 
 
 class _Work:
-    """Work arrays reused from call to call within one :func:`precision_at_recall` (fresh arrays of this size
+    """Work arrays reused from call to call within one :func:`_precision_at_recall` (fresh arrays of this size
     cost more in page faults than in arithmetic); one per call, never shared between threads."""
 
     def __init__(self):
@@ -333,7 +334,26 @@ def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: fl
 
 def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
                         pos_label=None) -> RecallPrecisionCI:
-    """Exact bootstrap law of the precision at fixed recall levels (stratified bootstrap).
+    """Deprecated: ``rocci.precision_ci(y_true, y_score, recall=...)``, the one function of the precision.
+
+    The same result (``recall=None``: the levels 0.01, 0.02, …, 0.99, as before): both call the one
+    implementation below.  DeprecationWarning; goes in rocci 0.4.
+
+    Returns
+    -------
+    RecallPrecisionCI
+    """
+    warn_deprecated("rocci.precision_at_recall(y_true, y_score, recall=...) is rocci.precision_ci(y_true, y_score, "
+                    "recall=...) since rocci 0.3 (one function of the precision, at thresholds or at recall "
+                    "levels).")
+    return _precision_at_recall(y_true, y_score, recall=DEFAULT_RECALL if recall is None else recall,
+                                confidence_level=confidence_level, method=method, m=m, pos_label=pos_label)
+
+
+def _precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
+                         pos_label=None) -> RecallPrecisionCI:
+    """Exact bootstrap law of the precision at fixed recall levels (stratified bootstrap):
+    ``rocci.precision_ci(..., recall=...)``.
 
     At level ``r/m+`` (``1 <= r <= m+``) the bootstrap threshold is ``T_r``, the r-th
     largest positive score drawn, and the precision ``r/(r + FP*)`` with

@@ -115,7 +115,7 @@ def test_mcnemar_tab(correction):
     assert_clean(at)
     y, a, b = _arrays()
     pairs = rocci.compare_thresholds(y, a, b, total_positive_rate=[0.1, 0.2, 0.3, 0.5])
-    ref = rocci.mcnemar(y, a, b, threshold_a=pairs.thresholds_a[2], threshold_b=pairs.thresholds_b[2],
+    ref = rocci.mcnemar(y, a, b, thresholds_a=pairs.thresholds_a[2], thresholds_b=pairs.thresholds_b[2],
                         correction=correction)
     got = metrics(at)
     assert got["χ² (McNemar, 1 df)"] == f"{ref.statistic:.3f}"

@@ -91,7 +91,7 @@ def test_heart_sample_matches_the_api_and_tanagra():
     # charts: curves are rocci's, the current point sits at the confusion matrix's rates
     gain = figure(at, "ex_gain")
     curve = traces(gain, "gain")[0]
-    np.testing.assert_allclose(decode(curve["y"]), rocci.gain_curve(y, s)["recall"])
+    np.testing.assert_allclose(decode(curve["y"]), rocci.gain_curve(y, s).recall)
     cur = traces(gain, "current")[0]
     assert decode(cur["x"])[0] == pytest.approx(0.35) and decode(cur["y"])[0] == pytest.approx(0.5)
     # the current point's recall bar is the exact law's interval
@@ -101,11 +101,12 @@ def test_heart_sample_matches_the_api_and_tanagra():
     prec = rp.metric_ci(y, s, metric="precision", thresholds=[0.5])
     assert decode(pr_cur["y"])[0] - decode(pr_cur["error_y"]["arrayminus"])[0] == pytest.approx(prec.low[0])
     pr = figure(at, "ex_pr")
-    np.testing.assert_allclose(decode(traces(pr, "pr")[0]["y"]), rocci.precision_recall_curve(y, s)["precision"])
+    np.testing.assert_allclose(decode(traces(pr, "pr")[0]["y"]), rocci.pr_curve(y, s, interpolate=False).precision)
     assert traces(figure(at, "ex_reading"), "reading")
     # the full table is threshold_table's
     full = table(at, "n_at_threshold")
-    pd.testing.assert_frame_equal(full.reset_index(drop=True), rocci.threshold_table(y, s), check_dtype=False)
+    pd.testing.assert_frame_equal(full.reset_index(drop=True), rocci.threshold_table(y, s).to_frame(),
+                                  check_dtype=False)
     # binomial test against the default p0 = error rate of always predicting the larger class (0.5 here)
     test = rocci.binomial_test(7, 20, 0.5, alternative="less")
     assert m["P-value"] == pvalue_text(test.pvalue) and m["Errors"] == "7 of 20"

@@ -101,7 +101,7 @@ def test_paired_t_test_equals_compare_folds(folds_app):
     at.number_input(key="fc_tb").set_value(0.3).run()
     assert_clean(at)
     err = rocci.compare_folds(y, scores["logistic"], scores["naive_bayes"], f, measure="error",
-                              threshold_a=0.5, threshold_b=0.3)
+                              thresholds_a=0.5, thresholds_b=0.3)
     assert metrics(at)["p-value (two-sided)"] == f"{err.pvalue:.4f}"
     np.testing.assert_allclose(table(at, "difference")["difference"], err.difference)
 

@@ -376,7 +376,7 @@ def test_fold_column_scans_each_folds_counts_and_the_folds_page_uses_them(cv_dir
     assert metrics(at)["p-value (two-sided)"] == f"{cmp.pvalue:.4f}"
     at.segmented_control(key="fc_measure").set_value("error").run()
     assert_clean(at)
-    cmp = rocci.compare_folds(y, a, b, f, measure="error", threshold_a=0.5)
+    cmp = rocci.compare_folds(y, a, b, f, measure="error", thresholds_a=0.5)
     assert metrics(at)["Mean error rate difference (A − B)"] == f"{cmp.mean:+.4f}"
 
 

@@ -120,7 +120,7 @@ def test_precision_page_from_the_counts(data_dir):
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert not any("depth held fixed" in i.value for i in at.info)
     gain = next(df.value for df in at.dataframe if "gain_low" in df.value.columns)
-    want = rprec.gain_ci(counts, depth=[float(d) for d in gain["depth"]]).to_frame()
+    want = rprec.gain_ci(counts, total_positive_rate=[float(d) for d in gain["total_positive_rate"]]).to_frame()
     assert (gain["k"].to_numpy() == want["k"].to_numpy()).all()
     np.testing.assert_allclose(gain["gain_low"], want["gain_low"], rtol=1e-12)
     np.testing.assert_allclose(gain["gain_high"], want["gain_high"], rtol=1e-12)
@@ -156,7 +156,7 @@ def test_compare_map_and_mcnemar_from_the_pair_table(data_dir):
     assert "χ² (McNemar, 1 df)" in [m.label for m in at.metric], [m.label for m in at.metric]
     mc_table = at.dataframe[-1].value
     t_a, t_b = _first_pair(at)  # (scores with two decimals: the label's six digits are the threshold)
-    mc = rocci.mcnemar(pair, threshold_a=t_a, threshold_b=t_b)
+    mc = rocci.mcnemar(pair, thresholds_a=t_a, thresholds_b=t_b)
     assert mc_table.to_numpy().tolist() == mc.table().to_numpy().tolist()
     assert any(m.value == f"{mc.statistic:.3f}" for m in at.metric)
 
@@ -328,7 +328,8 @@ def test_strip_of_a_table_is_the_strip_of_its_rows():
 def test_precision_recall_curve_of_a_table_keeps_every_threshold_and_bounds_its_rows():
     """pr_curve(max_points=...): every ROC point kept, interpolated points a subset of the full curve's
     (points of the same curve), at most max_points rows; 10⁹ positives give 200,000 rows, not 10⁹."""
-    from rocci.precision.curve import pr_curve
+    def pr_curve(*args, **kwargs):
+        return rocci.pr_curve(*args, **kwargs).to_frame()
 
     y, s, counts = _tied_counts(3000, 2)
     full = pr_curve(counts)

@@ -69,7 +69,7 @@ def table(at, column: str) -> pd.DataFrame:
 
 
 def threshold_at(y, s, recall=0.8) -> float:
-    curve = rocci.precision_recall_curve(y, s)
+    curve = rocci.pr_curve(y, s, interpolate=False).to_frame()
     return float(curve["threshold"][curve["recall"] >= recall - 1e-12].iloc[0])
 
 
@@ -97,7 +97,7 @@ def check_chart(at, y, scores: dict, model: str, *, recall=DEFAULT_RECALL, level
     pr = traces(spec, "pr")
     assert [t["meta"][1] for t in pr] == list(scores)
     for trace, (name, s) in zip(pr, scores.items()):
-        ref = pr_curve(y, s)
+        ref = pr_curve(y, s).to_frame()
         np.testing.assert_allclose(decode(trace["x"]), ref["recall"])
         np.testing.assert_allclose(decode(trace["y"]), ref["precision"])
     base = traces(spec, "baseline")[0]
@@ -364,7 +364,7 @@ def check_gain(at, y, scores: dict, model: str, *, depths=DEFAULT_DEPTHS, at_="t
         curves = traces(spec, kind)
         assert [t["meta"][1] for t in curves] == list(scores)
         for i, (trace, (name, s)) in enumerate(zip(curves, scores.items())):
-            ref = rocci.gain_curve(y, s)
+            ref = rocci.gain_curve(y, s).to_frame()
             if kind == "lift":
                 ref = ref[ref["target_size"] > 0]
             np.testing.assert_allclose(decode(trace["x"]), ref["target_rate"])
@@ -376,11 +376,11 @@ def check_gain(at, y, scores: dict, model: str, *, depths=DEFAULT_DEPTHS, at_="t
     if at_ == "threshold":
         ref = rp.gain_ci(y, s, thresholds=depth_thresholds(y, s, depths), confidence_level=level, method=method)
     else:
-        ref = rp.gain_ci(y, s, depth=depths, confidence_level=level, method=method)
+        ref = rp.gain_ci(y, s, total_positive_rate=depths, confidence_level=level, method=method)
     for spec, q in ((gain, "gain"), (lift, "lift")):
         bars = traces(spec, f"{q}-intervals")[0]
         ok = np.isfinite(getattr(ref, q))
-        np.testing.assert_allclose(decode(bars["x"]), ref.depth[ok])
+        np.testing.assert_allclose(decode(bars["x"]), ref.total_positive_rate[ok])
         y_ = decode(bars["y"])
         np.testing.assert_allclose(y_, getattr(ref, q)[ok])
         np.testing.assert_allclose(y_ + decode(bars["error_y"]["array"]), getattr(ref, f"{q}_high")[ok])
@@ -388,11 +388,11 @@ def check_gain(at, y, scores: dict, model: str, *, depths=DEFAULT_DEPTHS, at_="t
         assert ("error_x" in bars) == (at_ == "threshold")
         if at_ == "threshold":
             x_ = decode(bars["x"])
-            np.testing.assert_allclose(x_ + decode(bars["error_x"]["array"]), ref.depth_high[ok])
-            np.testing.assert_allclose(x_ - decode(bars["error_x"]["arrayminus"]), ref.depth_low[ok])
+            np.testing.assert_allclose(x_ + decode(bars["error_x"]["array"]), ref.total_positive_rate_high[ok])
+            np.testing.assert_allclose(x_ - decode(bars["error_x"]["arrayminus"]), ref.total_positive_rate_low[ok])
     tab = table(at, "gain_high")
     want = ref.to_frame()
-    for c in ("depth", "gain", "gain_low", "gain_high", "lift", "lift_low", "lift_high"):
+    for c in ("total_positive_rate", "gain", "gain_low", "gain_high", "lift", "lift_low", "lift_high"):
         np.testing.assert_allclose(tab[c], want[c], err_msg=c)
     return ref
 

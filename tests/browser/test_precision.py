@@ -195,7 +195,7 @@ def test_gain_and_lift_in_the_curves_tab(page, app_url, tmp_path, wait, shot):
     assert set(got["model"]) == {"xgboost"} and set(got["at"]) == {"threshold"}
     np.testing.assert_allclose(got["gain_low"], ref.gain_low, atol=1e-9)
     np.testing.assert_allclose(got["lift_high"], ref.lift_high, atol=1e-9)
-    np.testing.assert_allclose(got["depth_high"], ref.depth_high, atol=1e-9)
+    np.testing.assert_allclose(got["total_positive_rate_high"], ref.total_positive_rate_high, atol=1e-9)
 
     page.set_viewport_size({"width": 1400, "height": 1300})
     page.wait_for_timeout(800)
@@ -214,8 +214,8 @@ def test_gain_and_lift_in_the_curves_tab(page, app_url, tmp_path, wait, shot):
     with page.expect_download() as dl:  # rocci's fixed-depth laws (tied draws in random order)
         page.get_by_role("button", name="Download gain and lift intervals (CSV)").click()
     got = pd.read_csv(dl.value.path())
-    assert set(got["at"]) == {"depth"}
-    ref = rp.gain_ci(y, s, depth=got["depth"].to_numpy())
+    assert set(got["at"]) == {"total_positive_rate"}
+    ref = rp.gain_ci(y, s, total_positive_rate=got["total_positive_rate"].to_numpy())
     assert (got["k"].to_numpy() == ref.k).all()
     np.testing.assert_allclose(got["gain_low"], ref.gain_low, atol=1e-9)
     np.testing.assert_allclose(got["gain_high"], ref.gain_high, atol=1e-9)

@@ -22,6 +22,7 @@ from math import comb
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -274,7 +275,7 @@ def test_mcnemar_by_hand():
     p = 2·P(Bin(20, ½) <= 5) = 2·21700/2^20.
     """
     y, a, b = _mcnemar_data(8, 15, 5, 2)
-    res = mcnemar(y, a, b, threshold_a=0.5)
+    res = mcnemar(y, a, b, thresholds_a=0.5)
     assert (res.n_both_correct, res.n_a_only_correct, res.n_b_only_correct, res.n_both_wrong) == (8, 15, 5, 2)
     assert res.statistic == pytest.approx(4.05, abs=1e-14)
     assert res.statistic_uncorrected == pytest.approx(5.0, abs=1e-14)
@@ -286,27 +287,50 @@ def test_mcnemar_by_hand():
     assert exact == Fraction(2 * 21700, 2**20)
     assert res.exact_pvalue == pytest.approx(float(exact), rel=1e-12)
     assert res.accuracy_a == pytest.approx(23 / 30) and res.accuracy_b == pytest.approx(13 / 30)
-    unc = mcnemar(y, a, b, threshold_a=0.5, correction=False)
+    unc = mcnemar(y, a, b, thresholds_a=0.5, correction=False)
     assert unc.statistic == pytest.approx(5.0) and unc.pvalue == pytest.approx(res.pvalue_uncorrected)
     assert res.table().to_numpy().tolist() == [[8, 15], [5, 2]]
     assert "McNemarResult(" in repr(res) and len(res.to_frame()) == 1
 
 
+def test_mcnemar_takes_lists_of_threshold_pairs_one_row_each():
+    """thresholds_a/thresholds_b as lists: one test per pair, the numbers of the one-pair calls, as arrays."""
+    rng = np.random.default_rng(5)
+    y = rng.random(300) < 0.4
+    a, b = rng.normal(size=300) + y, rng.normal(size=300) + 0.6 * y
+    ta, tb = [0.5, 0.0, 1.0], [0.5, 0.3, -0.2]
+    res = mcnemar(y, a, b, thresholds_a=ta, thresholds_b=tb, correction=False)
+    frame = res.to_frame()
+    assert len(frame) == 3 and list(frame.columns[:2]) == ["threshold_a", "threshold_b"]
+    assert isinstance(res.statistic, np.ndarray) and res.thresholds_a.tolist() == ta
+    for i, (x, z) in enumerate(zip(ta, tb)):
+        one = mcnemar(y, a, b, thresholds_a=x, thresholds_b=z, correction=False)
+        assert isinstance(one.statistic, float) and one.thresholds_a == x
+        pd.testing.assert_frame_equal(frame.iloc[[i]].reset_index(drop=True), one.to_frame())
+        assert res.table(i).equals(one.table())
+        assert (res.accuracy_a[i], res.accuracy_b[i]) == (one.accuracy_a, one.accuracy_b)
+    # one threshold for model b pairs with every threshold of model a
+    np.testing.assert_array_equal(mcnemar(y, a, b, thresholds_a=ta, thresholds_b=0.3).thresholds_b, [0.3] * 3)
+    assert "McNemarResult(" in repr(res)
+
+
 def test_mcnemar_thresholds_and_edge_cases():
     y, a, b = _mcnemar_data(4, 3, 3, 1)
-    res = mcnemar(y, a, b, threshold_a=0.5)
+    res = mcnemar(y, a, b, thresholds_a=0.5)
     # e01 = e10: no evidence; the continuity correction is not applied (R's mcnemar.test)
     assert res.statistic == 0 and res.statistic_uncorrected == 0
     assert res.pvalue == 1.0 and res.exact_pvalue == 1.0
     # threshold_b moves only model b: at 0.0 model b calls everything positive
-    res_b = mcnemar(y, a, b, threshold_a=0.5, threshold_b=0.0)
+    res_b = mcnemar(y, a, b, thresholds_a=0.5, thresholds_b=0.0)
     right_a = (a >= 0.5) == (y == 1)
     right_b = y == 1
     assert res_b.n_a_only_correct == int(np.sum(right_a & ~right_b))
     assert res_b.n_b_only_correct == int(np.sum(~right_a & right_b))
     with pytest.raises(InputError, match="discordant"):
-        mcnemar(y, a, a, threshold_a=0.5)
-    with pytest.raises(InputError, match="single number"):
-        mcnemar(y, a, b, threshold_a=[0.5, 0.6])
+        mcnemar(y, a, a, thresholds_a=0.5)
+    with pytest.raises(InputError, match="as many of each"):
+        mcnemar(y, a, b, thresholds_a=[0.5, 0.6], thresholds_b=[0.1, 0.2, 0.3])
+    with pytest.raises(InputError, match="thresholds_a"):
+        mcnemar(y, a, b)
     with pytest.raises(InputError, match="score_a"):
-        mcnemar(y, np.r_[a[:-1], np.nan], b, threshold_a=0.5)
+        mcnemar(y, np.r_[a[:-1], np.nan], b, thresholds_a=0.5)

@@ -179,8 +179,8 @@ def test_mcnemar_from_the_table_is_the_raw_result(correction):
     y, a, b = _tied(seed=5)
     table = _table(y == "fraud", a, b)
     for ta, tb in ((0.5, None), (0.5, 0.2), (float(np.median(a)), float(np.median(b)))):  # medians are scores
-        from_rows = mcnemar(y, a, b, threshold_a=ta, threshold_b=tb, pos_label="fraud", correction=correction)
-        from_table = mcnemar(table, threshold_a=ta, threshold_b=tb, correction=correction)
+        from_rows = mcnemar(y, a, b, thresholds_a=ta, thresholds_b=tb, pos_label="fraud", correction=correction)
+        from_table = mcnemar(table, thresholds_a=ta, thresholds_b=tb, correction=correction)
         _same(from_rows, from_table)
     assert from_table.n_a_only_correct != from_table.n_b_only_correct
 
@@ -194,7 +194,7 @@ def test_mcnemar_from_a_table_standing_for_billions():
     b = np.array([0.7, 0.3, 0.3, 0.7, 0.7, 0.3, 0.3, 0.7])
     n_pos = np.array([4, 0, 8, 0, 3, 0, 1, 0]) * scale
     n_neg = np.array([0, 4, 0, 7, 0, 2, 0, 1]) * scale
-    res = mcnemar(NoRows(a, b, n_pos, n_neg), threshold_a=0.5)
+    res = mcnemar(NoRows(a, b, n_pos, n_neg), thresholds_a=0.5)
     assert (res.n_both_correct, res.n_a_only_correct, res.n_b_only_correct, res.n_both_wrong) == (
         8 * scale, 15 * scale, 5 * scale, 2 * scale)
     k, diff = 20 * scale, 10 * scale
@@ -203,7 +203,7 @@ def test_mcnemar_from_a_table_standing_for_billions():
     assert res.pvalue == 0.0 and res.exact_pvalue == 0.0  # 10⁹ discordant instances: no doubt left
     assert res.accuracy_a == pytest.approx(23 / 30, rel=1e-15)
     with pytest.raises(InputError, match="discordant"):
-        mcnemar(NoRows(a, a, n_pos, n_neg), threshold_a=0.5)
+        mcnemar(NoRows(a, a, n_pos, n_neg), thresholds_a=0.5)
     assert stats.chi2.sf(res.statistic, 1) == res.pvalue
 
 
@@ -213,7 +213,7 @@ def test_the_table_is_not_expanded():
     with pytest.raises(AssertionError, match="expanded"):
         table.arrays()
     dominance_map(table, thresholds_a=[0.5], thresholds_b=[0.5])
-    mcnemar(table, threshold_a=0.5)
+    mcnemar(table, thresholds_a=0.5)
     with pytest.raises(InputError):
-        mcnemar(table, a, b, threshold_a=0.5)  # a table and scores: a clear error
+        mcnemar(table, a, b, thresholds_a=0.5)  # a table and scores: a clear error
     assert rocci.dominance_map is dominance_map and rocci.mcnemar is mcnemar

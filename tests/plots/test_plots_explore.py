@@ -32,8 +32,9 @@ def test_gain_figure_draws_the_curve_and_the_current_point(heart):
     gain = rocci.gain_curve(y, s, pos_label="positive")
     fig = plots_explore.gain_figure(gain, current=conf, name="<b>logit</b>")
     (curve,) = _kind(fig, "gain")
-    np.testing.assert_allclose(curve.x, gain["target_rate"])
-    np.testing.assert_allclose(curve.y, gain["recall"])
+    np.testing.assert_allclose(curve.x, gain.target_rate)  # the result itself, or its frame: the same figure
+    np.testing.assert_allclose(curve.y, gain.recall)
+    assert fig.to_json() == plots_explore.gain_figure(gain.to_frame(), current=conf, name="<b>logit</b>").to_json()
     assert "&lt;b&gt;logit&lt;/b&gt;" in curve.name  # user text is escaped, never HTML
     assert "score ≥ %{customdata[0]}" in curve.hovertemplate
     assert curve.customdata[0][0].startswith("+∞")
@@ -52,11 +53,11 @@ def test_gain_figure_draws_the_curve_and_the_current_point(heart):
 
 def test_pr_figure_baseline_and_current_point(heart):
     y, s, conf = heart
-    pr = rocci.precision_recall_curve(y, s, pos_label="positive")
+    pr = rocci.pr_curve(y, s, pos_label="positive", interpolate=False)
     fig = plots_explore.pr_figure(pr, current=conf, name="logit")
     (curve,) = _kind(fig, "pr")
-    np.testing.assert_allclose(curve.x, pr["recall"])
-    np.testing.assert_allclose(curve.y, pr["precision"])
+    np.testing.assert_allclose(curve.x, pr.recall)
+    np.testing.assert_allclose(curve.y, pr.precision)
     assert curve.mode == "lines+markers"
     (base,) = _kind(fig, "baseline")
     assert list(base.y) == [0.5, 0.5]
@@ -72,8 +73,8 @@ def test_reading_figure_current_point_is_one_minus_precision(heart):
     reading = rocci.reading_curve(y, s, pos_label="positive")
     fig = plots_explore.reading_figure(reading, current=conf, name="logit")
     (curve,) = _kind(fig, "reading")
-    np.testing.assert_allclose(curve.x, reading["substitution_rate"])
-    np.testing.assert_allclose(curve.y, reading["reading_rate"])
+    np.testing.assert_allclose(curve.x, reading.substitution_rate)
+    np.testing.assert_allclose(curve.y, reading.reading_rate)
     (cur,) = _kind(fig, "current")
     assert cur.x[0] == pytest.approx(1 - conf.precision)
     lo, hi = conf.interval("precision")
@@ -92,7 +93,7 @@ def test_large_curves_are_drawn_from_a_compact_grid():
     conf = rocci.confusion_at(y, s, 1.0)
     for fig in (
         plots_explore.gain_figure(rocci.gain_curve(y, s), current=conf),
-        plots_explore.pr_figure(rocci.precision_recall_curve(y, s), current=conf),
+        plots_explore.pr_figure(rocci.pr_curve(y, s, interpolate=False), current=conf),
         plots_explore.reading_figure(rocci.reading_curve(y, s), current=conf),
     ):
         curve = next(t for t in fig.data if t.meta and t.meta[0] in ("gain", "pr", "reading"))

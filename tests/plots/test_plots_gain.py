@@ -33,8 +33,8 @@ def test_gain_figure_curves_baselines_and_styles(data):
     gains = _kind(fig, "gain")
     assert [t.meta[1] for t in gains] == list(scores)
     for t, (m, c), style in zip(gains, curves.items(), (2, 0)):
-        np.testing.assert_allclose(t.x, c["target_rate"])
-        np.testing.assert_allclose(t.y, c["recall"])
+        np.testing.assert_allclose(t.x, c.target_rate)
+        np.testing.assert_allclose(t.y, c.recall)
         assert t.line.color == color_for(style) and t.line.dash == dash_for(style)
     assert "&lt;b&gt;rules" in gains[1].name and "<b>rules" not in gains[1].name
     base = _kind(fig, "baseline")[0]
@@ -49,6 +49,7 @@ def test_lift_figure_leaves_out_the_empty_target(data):
     curves = {m: rocci.gain_curve(y, s) for m, s in scores.items()}
     fig = plots_pr.lift_figure(curves, y_max=8.0)
     for t, c in zip(_kind(fig, "lift"), curves.values()):
+        c = c.to_frame()
         c = c[c["target_size"] > 0]
         np.testing.assert_allclose(t.x, c["target_rate"])
         np.testing.assert_allclose(t.y, c["lift"])
@@ -66,15 +67,15 @@ def test_intervals_at_thresholds_have_both_bars_and_at_depths_vertical_bars_only
     bars = _kind(fig, "gain-intervals")[0]
     np.testing.assert_allclose(bars.y, at_t.gain)  # the gain is defined everywhere, even with nothing targeted
     np.testing.assert_allclose(np.asarray(bars.y) + bars.error_y.array, at_t.gain_high)
-    np.testing.assert_allclose(np.asarray(bars.x) - bars.error_x.arrayminus, at_t.depth_low)
+    np.testing.assert_allclose(np.asarray(bars.x) - bars.error_x.arrayminus, at_t.total_positive_rate_low)
     assert bars.marker.color == color_for(1) and "90% intervals at fixed thresholds" in bars.name
     lift = plots_pr.add_gain_intervals(plots_pr.lift_figure(curves), at_t, quantity="lift")
     lbars = _kind(lift, "lift-intervals")[0]
     assert len(lbars.x) == 3  # the first threshold targets nothing: no lift there
     np.testing.assert_allclose(np.asarray(lbars.y) - lbars.error_y.arrayminus, at_t.lift_low[1:])
-    at_d = rocci.gain_ci(y, s, depth=[0.05, 0.2])
+    at_d = rocci.gain_ci(y, s, total_positive_rate=[0.05, 0.2])
     fig = plots_pr.add_gain_intervals(plots_pr.gain_figure(curves), at_d)
     bars = _kind(fig, "gain-intervals")[0]
     assert bars.error_x is None or bars.error_x.array is None
-    np.testing.assert_allclose(bars.x, at_d.depth)
+    np.testing.assert_allclose(bars.x, at_d.total_positive_rate)
     assert "fixed depths" in bars.name and "fixed depths" not in bars.hovertemplate.split("<br>")[0]

@@ -1,4 +1,4 @@
-"""rocci.precision.curve.pr_curve: Davis and Goadrich's interpolated precision–recall curve."""
+"""rocci.pr_curve: Davis and Goadrich's interpolated precision–recall curve (and its ROC points alone)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import pandas as pd
 import pytest
 
 import rocci
-from rocci.precision.curve import pr_curve
+
+
+def pr_curve(*args, **kwargs) -> pd.DataFrame:
+    return rocci.pr_curve(*args, **kwargs).to_frame()
 
 
 def test_hand_computed_example_with_ties():
@@ -57,13 +60,20 @@ def test_first_segment_from_the_origin_is_flat():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_equals_precision_recall_curve_at_roc_points_and_lies_on_the_roc_segments(seed):
+def test_equals_its_roc_points_and_lies_on_the_roc_segments(seed):
     rng = np.random.default_rng(seed)
     n = 400
     y = rng.random(n) < 0.2
     s = np.round(rng.normal(size=n) + y, 1)  # many ties
     f = pr_curve(y, s)
-    ref = rocci.precision_recall_curve(y, s)
+    ref = pr_curve(y, s, interpolate=False)
+    roc = rocci.roc_curve(y, s)  # the ROC points, +inf (no precision) left out; integer counts
+    assert not ref["interpolated"].any() and ref["tp"].dtype == ref["fp"].dtype == np.int64
+    np.testing.assert_array_equal(ref["threshold"], roc.thresholds[1:])
+    np.testing.assert_array_equal(ref["tp"], roc.tp[1:])
+    np.testing.assert_array_equal(ref["fp"], roc.fp[1:])
+    np.testing.assert_array_equal(ref["precision"], roc.tp[1:] / (roc.tp[1:] + roc.fp[1:]))
+    np.testing.assert_array_equal(ref["recall"], roc.tp[1:] / roc.n_pos)
     roc_rows = f[~f["interpolated"]].reset_index(drop=True)
     pd.testing.assert_frame_equal(roc_rows[["threshold", "recall", "precision"]], ref[["threshold", "recall",
                                                                                           "precision"]])

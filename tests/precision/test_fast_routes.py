@@ -196,7 +196,7 @@ def test_score_counts_table_is_used_as_it_is(n, digits):
     for a, b in pairs:
         assert a.to_frame().equals(b.to_frame())
     assert precision_ci(y, s, thresholds=t[:1]).to_frame().equals(precision_ci(counts, thresholds=t[:1]).to_frame())
-    assert pr_curve(y, s).equals(pr_curve(counts))
+    assert pr_curve(y, s).to_frame().equals(pr_curve(counts).to_frame())
     v1, p1 = pairs[0][0].distribution(1)
     v2, p2 = pairs[0][1].distribution(1)
     np.testing.assert_array_equal(v1, v2)

@@ -1,4 +1,4 @@
-"""rocci.precision.gain_ci: the gain, lift and depth of a gain chart with exact bootstrap laws.
+"""rocci.precision.gain_ci: the gain, lift and total positive rate (depth) of a gain chart with exact laws.
 
 * every bootstrap sample enumerated on tiny data with ties (stratified and full, m = n and m != n; at fixed
   thresholds and at fixed depths, where ties are broken in every possible order): laws, means, sds and
@@ -134,15 +134,16 @@ def test_thresholds_stratified_equal_enumeration(name, m):
     res = gain_ci(y, s, thresholds=t, confidence_level=1 - ALPHA, m=m)
     mp, mn = m or (len(pos), len(neg))
     for i, ti in enumerate(t):
-        check_law(res, i, "depth", depth_law_stratified(pos, neg, ti, mp, mn))
+        check_law(res, i, "total_positive_rate", depth_law_stratified(pos, neg, ti, mp, mn))
         check_law(res, i, "gain", oracle.stratified_law("recall", pos, neg, ti, mp, mn)[0])
         lift, undefined = oracle.stratified_law("lift", pos, neg, ti, mp, mn)
         check_law(res, i, "lift", lift, undefined)
         # the closed forms of the docstring
         p, q = np.mean(np.asarray(pos) >= ti), np.mean(np.asarray(neg) >= ti)
         M = mp + mn
-        assert res.depth_mean[i] == pytest.approx((mp * p + mn * q) / M, abs=TOL)
-        assert res.depth_std[i] == pytest.approx(math.sqrt(mp * p * (1 - p) + mn * q * (1 - q)) / M, abs=TOL)
+        assert res.total_positive_rate_mean[i] == pytest.approx((mp * p + mn * q) / M, abs=TOL)
+        sd = math.sqrt(mp * p * (1 - p) + mn * q * (1 - q)) / M
+        assert res.total_positive_rate_std[i] == pytest.approx(sd, abs=TOL)
         assert res.p_undefined[i] == pytest.approx((1 - p) ** mp * (1 - q) ** mn, abs=TOL)
 
 
@@ -154,7 +155,7 @@ def test_thresholds_full_equal_enumeration(name, m):
     res = gain_ci(y, s, thresholds=t, confidence_level=1 - ALPHA, m=m, bootstrap="full")
     mm = m or len(pos) + len(neg)
     for i, ti in enumerate(t):
-        check_law(res, i, "depth", depth_law_full(pos, neg, ti, mm))
+        check_law(res, i, "total_positive_rate", depth_law_full(pos, neg, ti, mm))
         check_law(res, i, "gain", oracle.full_law("recall", pos, neg, ti, mm)[0])
         lift, undefined = oracle.full_law("lift", pos, neg, ti, mm)
         check_law(res, i, "lift", lift, undefined)
@@ -167,14 +168,14 @@ def test_fixed_depths_equal_enumeration_with_random_tie_order(name, m):
     mp, mn = m or (len(pos), len(neg))
     M = mp + mn
     depths = np.arange(1, M + 1) / M
-    res = gain_ci(y, s, depth=depths, confidence_level=1 - ALPHA, m=m)
+    res = gain_ci(y, s, total_positive_rate=depths, confidence_level=1 - ALPHA, m=m)
     assert list(res.k) == list(range(1, M + 1))
     for i, k in enumerate(res.k):
         law = gain_law_at_depth(pos, neg, int(k), mp, mn)
         check_law(res, i, "gain", law)
         lift = {v * M / k: p for v, p in law.items()}
         check_law(res, i, "lift", lift)
-        values, probs = res.distribution(i, "depth")
+        values, probs = res.distribution(i, "total_positive_rate")
         assert values.tolist() == [k / M] and probs.tolist() == [1.0]
 
 
@@ -183,7 +184,7 @@ def test_fixed_depth_observed_gain_is_the_straight_segment():
     pos, neg = TINY["ties"]
     y, s = as_labels(pos, neg)
     n = len(pos) + len(neg)
-    res = gain_ci(y, s, depth=np.arange(1, n + 1) / n)
+    res = gain_ci(y, s, total_positive_rate=np.arange(1, n + 1) / n)
     orders = tie_orders(pos, neg)
     for i, k in enumerate(res.k):
         expected = sum(sum(cls for cls, _ in order[:k]) for order in orders) / len(orders)
@@ -234,7 +235,7 @@ def test_thresholds_against_monte_carlo_stratified_and_full():
         fp = (neg[ineg] >= ti).sum(1)
         with np.errstate(invalid="ignore", divide="ignore"):
             lift = np.where(tp + fp > 0, tp * M / ((tp + fp) * pos.size), np.nan)
-        _check_mc(res, i, "depth", (tp + fp) / M)
+        _check_mc(res, i, "total_positive_rate", (tp + fp) / M)
         _check_mc(res, i, "gain", tp / pos.size)
         _check_mc(res, i, "lift", lift)
     full = gain_ci(y, s, thresholds=t, confidence_level=1 - ALPHA, bootstrap="full")
@@ -247,7 +248,7 @@ def test_thresholds_against_monte_carlo_stratified_and_full():
         p = (ys == 1).sum(1)
         with np.errstate(invalid="ignore", divide="ignore"):
             lift = np.where((pp > 0) & (p > 0), tp * s.size / (pp * p), np.nan)
-        _check_mc(full, i, "depth", pp / s.size)
+        _check_mc(full, i, "total_positive_rate", pp / s.size)
         _check_mc(full, i, "gain", tp / p)
         _check_mc(full, i, "lift", lift)
 
@@ -257,7 +258,7 @@ def test_fixed_depths_against_monte_carlo_with_ties():
     y, s = _data()
     pos, neg = s[y == 1], s[y == 0]
     depths = [0.05, 0.15, 0.4]
-    res = gain_ci(y, s, depth=depths, confidence_level=1 - ALPHA)
+    res = gain_ci(y, s, total_positive_rate=depths, confidence_level=1 - ALPHA)
     rng = np.random.default_rng(12)
     M = s.size
     is_pos = np.r_[np.ones(pos.size, bool), np.zeros(neg.size, bool)]
@@ -301,10 +302,10 @@ def test_fixed_depth_interpolated_laws_equal_every_g(monkeypatch, n, share, digi
 
     monkeypatch.setattr(G, "_CHEB_MIN", 64)  # every window here is longer (the default is 256)
     monkeypatch.setattr(G._TopK, "_smooth_tail", spy)
-    fast = gain_ci(y, s, depth=depths)
+    fast = gain_ci(y, s, total_positive_rate=depths)
     assert used == [True] * len(depths)  # every depth was interpolated
     monkeypatch.setattr(G._TopK, "_smooth_tail", lambda self, g, k: None)
-    slow = gain_ci(y, s, depth=depths)
+    slow = gain_ci(y, s, total_positive_rate=depths)
     for i in range(len(depths)):
         v1, p1 = fast.distribution(i)
         v2, p2 = slow.distribution(i)
@@ -336,11 +337,11 @@ def test_fixed_depth_quadrature_has_converged(monkeypatch):
 
 def test_fixed_depth_counts_give_the_rows_numbers():
     y, s = _tied_table(3_000, 0.2, 1, seed=2)
-    rows = gain_ci(y, s, depth=[0.05, 0.3, 0.9])
+    rows = gain_ci(y, s, total_positive_rate=[0.05, 0.3, 0.9])
     vals, pos_n = np.unique(s[y == 1], return_counts=True)
     table = pd.DataFrame({"score": s, "pos": y, "neg": 1 - y}).groupby("score", as_index=False).sum()
     counts = rocci.ScoreCounts.from_frame(table, score="score", n_pos="pos", n_neg="neg")
-    pd.testing.assert_frame_equal(gain_ci(counts, depth=[0.05, 0.3, 0.9]).to_frame(), rows.to_frame())
+    pd.testing.assert_frame_equal(gain_ci(counts, total_positive_rate=[0.05, 0.3, 0.9]).to_frame(), rows.to_frame())
 
 
 def _counts_bootstrap_gain(P, N, k, reps, rng):
@@ -373,7 +374,7 @@ def test_fixed_depth_at_10_8_instances_from_counts_against_monte_carlo():
     table = pd.DataFrame({"score": np.arange(P.size, 0, -1, dtype=float), "pos": P, "neg": N})
     counts = rocci.ScoreCounts.from_frame(table, score="score", n_pos="pos", n_neg="neg")
     n = int(P.sum() + N.sum())
-    res = gain_ci(counts, depth=[0.03, 0.25], confidence_level=1 - ALPHA)
+    res = gain_ci(counts, total_positive_rate=[0.03, 0.25], confidence_level=1 - ALPHA)
     assert res.to_frame()["truncated_mass"].max() < 1e-15
     rng = np.random.default_rng(31)
     for i, k in enumerate(res.k):
@@ -400,7 +401,7 @@ def test_tanagra_table_by_hand():
     t = np.sort(s)[::-1]
     res = gain_ci(y, s, thresholds=t)
     frame = res.to_frame()
-    np.testing.assert_allclose(frame["depth"], TANAGRA_TRC, atol=1e-12)
+    np.testing.assert_allclose(frame["total_positive_rate"], TANAGRA_TRC, atol=1e-12)
     np.testing.assert_allclose(frame["gain"], TANAGRA_RAPPEL, atol=1e-12)
     np.testing.assert_allclose(frame["lift"], np.array(TANAGRA_RAPPEL) / np.array(TANAGRA_TRC), atol=1e-12)
     # e.g. the fifth row: 4 of the 10 patients with the disease among the top 5 of 20: lift 0.4/0.25 = 1.6
@@ -408,15 +409,15 @@ def test_tanagra_table_by_hand():
     # at the threshold 0.5 of the tutorial's confusion matrix (a = 5, c = 2): depth 7/20, gain 0.5
     at_half = gain_ci(y, s, thresholds=[0.5])
     assert (at_half.tp[0], at_half.fp[0]) == (5, 2)
-    assert at_half.depth[0] == pytest.approx(0.35) and at_half.gain[0] == pytest.approx(0.5)
+    assert at_half.total_positive_rate[0] == pytest.approx(0.35) and at_half.gain[0] == pytest.approx(0.5)
     # no ties: at the fixed depths k/20 the observed gain is the same table
-    by_depth = gain_ci(y, s, depth=TANAGRA_TRC)
+    by_depth = gain_ci(y, s, total_positive_rate=TANAGRA_TRC)
     np.testing.assert_allclose(by_depth.gain, TANAGRA_RAPPEL, atol=1e-12)
     np.testing.assert_allclose(by_depth.thresholds, t)
     # the interval contains the observed value and the whole law sums to 1
     assert np.all(frame["gain_low"] <= frame["gain"] + 1e-12) and np.all(frame["gain"] <= frame["gain_high"] + 1e-12)
     for i in range(20):
-        assert res.distribution(i, "depth")[1].sum() == pytest.approx(1.0, abs=1e-12)
+        assert res.distribution(i, "total_positive_rate")[1].sum() == pytest.approx(1.0, abs=1e-12)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -432,8 +433,8 @@ def test_default_is_a_decile_table_and_score_counts_give_the_same_numbers():
     b = gain_ci(counts).to_frame()
     pd.testing.assert_frame_equal(a, b)
     table = rocci.ScoreCounts.from_frame(counts.to_frame())
-    pd.testing.assert_frame_equal(gain_ci(table, depth=[0.1, 0.3]).to_frame(),
-                                  gain_ci(y, s, depth=[0.1, 0.3]).to_frame())
+    pd.testing.assert_frame_equal(gain_ci(table, total_positive_rate=[0.1, 0.3]).to_frame(),
+                                  gain_ci(y, s, total_positive_rate=[0.1, 0.3]).to_frame())
 
 
 def test_string_labels_and_wald():
@@ -444,17 +445,18 @@ def test_string_labels_and_wald():
     pd.testing.assert_frame_equal(res.to_frame(), ref.to_frame())
     z = 1.6448536269514722
     f = res.to_frame()
-    np.testing.assert_allclose(f["depth_low"], np.clip(f["depth_mean"] - z * f["depth_std"], 0, 1), atol=1e-12)
+    tpr_mean, tpr_std = f["total_positive_rate_mean"], f["total_positive_rate_std"]
+    np.testing.assert_allclose(f["total_positive_rate_low"], np.clip(tpr_mean - z * tpr_std, 0, 1), atol=1e-12)
     np.testing.assert_allclose(f["lift_high"], f["lift_mean"] + z * f["lift_std"], atol=1e-12)
     np.testing.assert_allclose(f["gain_high"], np.clip(f["gain_mean"] + z * f["gain_std"], 0, 1), atol=1e-12)
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(thresholds=[0.5], depth=[0.1]), "not both"),
-    (dict(depth=[0.1], bootstrap="full"), "stratified"),
-    (dict(depth=[0.0]), "(0, 1]"),
-    (dict(depth=[1.5]), "(0, 1]"),
-    (dict(depth="top"), "numbers"),
+    (dict(thresholds=[0.5], total_positive_rate=[0.1]), "not both"),
+    (dict(total_positive_rate=[0.1], bootstrap="full"), "stratified"),
+    (dict(total_positive_rate=[0.0]), "(0, 1]"),
+    (dict(total_positive_rate=[1.5]), "(0, 1]"),
+    (dict(total_positive_rate="top"), "numbers"),
     (dict(thresholds=["a"]), "numbers"),
     (dict(method="bca"), "method"),
     (dict(method="score"), "method"),
@@ -481,7 +483,7 @@ def test_undefined_lift_at_the_top():
     resample (p_undefined 1)."""
     y, s = _data()
     res = gain_ci(y, s, thresholds=[s.max() + 1, s.max()])
-    assert res.depth[0] == 0 and res.gain[0] == 0 and np.isnan(res.lift[0])
+    assert res.total_positive_rate[0] == 0 and res.gain[0] == 0 and np.isnan(res.lift[0])
     assert res.p_undefined[0] == pytest.approx(1.0)
     assert np.isnan(res.lift_mean[0])
     assert 0 < res.p_undefined[1] < 1 and np.isfinite(res.lift_low[1])
@@ -498,8 +500,8 @@ def test_long_depth_windows_are_convolved_by_fft_to_round_off(monkeypatch):
     monkeypatch.setattr(G, "_FFT_PRODUCTS", 10**15)
     slow = gain_ci(y, s, thresholds=t)
     for i in range(2):
-        v1, p1 = fast.distribution(i, "depth")
-        v2, p2 = slow.distribution(i, "depth")
+        v1, p1 = fast.distribution(i, "total_positive_rate")
+        v2, p2 = slow.distribution(i, "total_positive_rate")
         assert np.array_equal(v1, v2) and v1.size > 2_000
         assert np.abs(p1 - p2).max() <= 1e-15 * p2.max()  # a few ulps of the largest atom (FFT round-off)
     pd.testing.assert_frame_equal(fast.to_frame(), slow.to_frame(), rtol=1e-13, atol=1e-15)

@@ -71,7 +71,7 @@ def compare_auc(key: str, model_a: str, model_b: str, confidence_level: float, _
 @st.cache_data(max_entries=32, ttl="1h", show_spinner="McNemar's test…")
 def mcnemar(key: str, model_a: str, model_b: str, threshold_a: float, threshold_b: float, correction: bool,
             _y, _a, _b):
-    return _picklable(rocci.mcnemar(_y, _a, _b, threshold_a=threshold_a, threshold_b=threshold_b,
+    return _picklable(rocci.mcnemar(_y, _a, _b, thresholds_a=threshold_a, thresholds_b=threshold_b,
                                     correction=correction))
 
 

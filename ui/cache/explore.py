@@ -40,22 +40,22 @@ def score_summary(_y, _s, quantile: float) -> tuple[float, float, float]:
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the indicators at every threshold…")
 def threshold_table(key: str, model: str, _y, _s):
     """``rocci.threshold_table``: one row per distinct score."""
-    return rocci.threshold_table(_y, _s)
+    return rocci.threshold_table(_y, _s).to_frame()
 
 
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the gain chart…")
 def gain_curve(key: str, model: str, _y, _s):
-    return rocci.gain_curve(_y, _s)
+    return rocci.gain_curve(_y, _s).to_frame()
 
 
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the precision–recall curve…")
 def precision_recall_curve(key: str, model: str, _y, _s):
-    return rocci.precision_recall_curve(_y, _s)
+    return rocci.pr_curve(_y, _s, interpolate=False).to_frame()
 
 
 @st.cache_data(max_entries=4, scope="session", show_spinner="Computing the reading-rate curve…")
 def reading_curve(key: str, model: str, _y, _s):
-    return rocci.reading_curve(_y, _s)
+    return rocci.reading_curve(_y, _s).to_frame()
 
 
 @st.cache_data(max_entries=64, ttl="1h", show_spinner=False)

@@ -41,7 +41,7 @@ def fold_threshold_average(key: str, model: str, n_thresholds: int, confidence_l
 @st.cache_data(max_entries=32, ttl="1h", show_spinner="Running the paired t-test over folds…")
 def compare_folds(key: str, model_a: str, model_b: str, measure: str, threshold_a: float | None,
                   threshold_b: float | None, confidence_level: float, _y, _a, _b, _f):
-    return rocci.compare_folds(_y, _a, _b, _f, measure=measure, threshold_a=threshold_a, threshold_b=threshold_b,
+    return rocci.compare_folds(_y, _a, _b, _f, measure=measure, thresholds_a=threshold_a, thresholds_b=threshold_b,
                                confidence_level=confidence_level)
 
 
@@ -71,8 +71,8 @@ def fold_threshold_average_counts(key: str, model: str, n_thresholds: int, confi
 @st.cache_data(max_entries=32, ttl="1h", show_spinner="Running the paired t-test over folds…")
 def compare_folds_counts(key: str, model_a: str, model_b: str, measure: str, threshold_a: float | None,
                          threshold_b: float | None, confidence_level: float, _scan):
-    return rocci.compare_folds(_scan, model_a=model_a, model_b=model_b, measure=measure, threshold_a=threshold_a,
-                               threshold_b=threshold_b, confidence_level=confidence_level)
+    return rocci.compare_folds(_scan, model_a=model_a, model_b=model_b, measure=measure, thresholds_a=threshold_a,
+                               thresholds_b=threshold_b, confidence_level=confidence_level)
 
 
 #: Folds listed by name in :func:`fold_sizes_text` (the rest are counted).

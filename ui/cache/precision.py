@@ -39,15 +39,15 @@ def pr_curve(key: str, model: str, _y, _s):
     """:func:`rocci.precision.curve.pr_curve` (Davis and Goadrich's interpolation); ``attrs["baseline"]``
     is the positive share.  From a :class:`rocci.ScoreCounts`, at most :data:`CURVE_MAX_POINTS` rows."""
     if isinstance(_y, rocci.ScoreCounts):
-        return _pr_curve(_y, _s, max_points=CURVE_MAX_POINTS)
-    return _pr_curve(_y, _s)
+        return _pr_curve(_y, _s, max_points=CURVE_MAX_POINTS).to_frame()
+    return _pr_curve(_y, _s).to_frame()
 
 
 @st.cache_data(max_entries=8, scope="session", show_spinner=False)
 def threshold_for_recall(key: str, model: str, recall: float, _y, _s) -> float:
     """The highest threshold whose recall on the data reaches ``recall`` (the first row of
-    :func:`rocci.precision_recall_curve` with ``recall >= recall``): fewest instances flagged for it."""
-    curve = rocci.precision_recall_curve(_y, _s)
+    :func:`rocci.pr_curve` with ``recall >= recall``): fewest instances flagged for it."""
+    curve = rocci.pr_curve(_y, _s, interpolate=False).to_frame()
     reached = np.flatnonzero(np.asarray(curve["recall"], float) >= recall - 1e-12)
     return float(curve["threshold"].iloc[int(reached[0])]) if reached.size else float(curve["threshold"].iloc[-1])
 
@@ -101,7 +101,7 @@ def average_precision(key: str, model: str, confidence_level: float, n_boot: int
 @st.cache_data(max_entries=8, scope="session", show_spinner="Computing the gain curve…")
 def gain_curve(key: str, model: str, _y, _s):
     """:func:`rocci.gain_curve`: depth (share targeted), gain (recall) and lift at every threshold."""
-    return rocci.gain_curve(_y, _s)
+    return rocci.gain_curve(_y, _s).to_frame()
 
 
 @st.cache_data(max_entries=16, scope="session", show_spinner="Computing exact intervals for the gain and the lift…")
@@ -110,7 +110,8 @@ def gain_intervals(key: str, model: str, depths: tuple, at: str, confidence_leve
     resample); ``at="threshold"`` holds fixed the threshold reaching each depth on the data (the
     ``⌈depth·n⌉``-th largest score, duplicates merged)."""
     if at == "depth":
-        return _lean(rprec.gain_ci(_y, _s, depth=list(depths), confidence_level=confidence_level, method=method))
+        return _lean(rprec.gain_ci(_y, _s, total_positive_rate=list(depths), confidence_level=confidence_level,
+                                   method=method))
     from rocci.roc.threshold import thresholds_for_total_positive_rate
 
     counts = _y if isinstance(_y, rocci.ScoreCounts) else rocci.ScoreCounts.from_arrays(_y, _s)

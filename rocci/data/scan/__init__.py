@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ..._core.counts import PairedCounts, ScoreCounts
+from ..._core.frames import _FrameResult
 from ..._core.inputs import InputError, check_labels
 from ._common import _DATABASE, _local_path, _rounding
 from ._duckdb import _DuckDB
@@ -51,13 +52,14 @@ __all__ = ["scan", "ScanResult", "RoundingEffect", "rounding_effect", "SourceInf
 
 
 @dataclass(frozen=True, repr=False)
-class ScanResult:
+class ScanResult(_FrameResult):
     """What :func:`scan` read: each model's counts, each pair's counts, and the report of the rows.
 
     ``result[name]`` is a model's :class:`rocci.ScoreCounts`, accepted by every
     single-model function (``rocci.threshold_ci(result["gbm"], thresholds=[0.5])``);
     ``result.paired(a, b)`` is a :class:`rocci.PairedCounts` for the two-model
-    functions (``rocci.compare_auc(result.paired("gbm", "logit"))``).
+    functions (``rocci.compare_auc(result.paired("gbm", "logit"))``);
+    ``result.to_frame()`` is :meth:`summary`, one row per model.
 
     Attributes
     ----------
@@ -97,6 +99,8 @@ class ScanResult:
     rounding: dict = field(default_factory=dict)
     group_sizes: dict = field(default_factory=dict)
 
+    _scalar_fields = ("source", "n_rows_in", "n_rows_used", "pos_label", "models")
+
     @property
     def n_dropped(self) -> int:
         return self.n_rows_in - self.n_rows_used
@@ -132,6 +136,10 @@ class ScanResult:
             distinct = np.unique(np.concatenate([c.pos, c.neg])).size
             rows.append({"model": name, "positives": c.n_pos, "negatives": c.n_neg, "distinct_scores": distinct})
         return pd.DataFrame(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`summary`: one row per model, ``model, positives, negatives, distinct_scores``."""
+        return self.summary()
 
     def __repr__(self) -> str:
         return (f"ScanResult({self.source}: {self.n_rows_in:,} rows, {self.n_rows_used:,} used, "
