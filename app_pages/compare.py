@@ -46,6 +46,12 @@ EXACT_CAPTION = (
     "many resamples would give, worked out by formula, with no random draws."
 )
 
+UNPAIRED_CAPTION = (
+    "Two test sets that share no instance are compared **unpaired**: each set is resampled on its own, and the "
+    "difference's law is the convolution of the two sets' exact bootstrap laws (for the AUC, DeLong's variances "
+    "added)."
+)
+
 PAIR_COLUMNS = {
     "total_positive_rate": ("Total-positive rate", "Fraction of all instances each model predicts positive.", "%.3f"),
     "threshold_a": ("Threshold A", "Model A predicts positive when its score ≥ this threshold.", "%.6g"),
@@ -186,7 +192,7 @@ def controls(an: cache.Analysis):
 
 def main() -> None:
     st.title("Compare models", anchor=False)
-    report.caption(EXACT_CAPTION)
+    caption = st.container()  # filled once the page knows whether the rows are one test set or two
     an = cache.analysis_or_notice(
         min_models=2, too_few="Comparing needs two models: map at least two score columns (one per model) on the "
         "Data page. The bundled breast-cancer sample has two.")
@@ -195,11 +201,20 @@ def main() -> None:
 
     left, right = controls_ui.page_columns()
     with left:
-        opts = controls(an)
-        split = unpaired.controls(an)
-    if opts is not None and split is not None:  # two test sets: the unpaired verdict only
+        sets, split = unpaired.controls(an)
+        if sets != "one":  # two test sets: the unpaired verdict only, with its two choices
+            level, at_fpr = unpaired.interval_controls()
+        else:
+            opts = controls(an)
+    with caption:
+        report.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
+    if sets != "one":
         with right:
-            unpaired.panel(an, split, opts[2], opts[7])
+            if split is None:
+                st.info("Upload the second test set on the left (it needs the same label column).",
+                        icon=":material/upload_file:")
+            else:
+                unpaired.panel(an, split, level, at_fpr)
         return
     if opts is None:
         with right:

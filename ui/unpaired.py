@@ -13,7 +13,7 @@ import streamlit as st
 
 import rocci
 
-from . import cache, report
+from . import cache, report, state
 from .cache import compare as cache_compare
 from .controls import error
 from .download import download_csv
@@ -25,16 +25,26 @@ NONE = "— (one test set: paired)"
 MAX_GROUPS = 24
 
 
+SPLIT = "split"
+SECOND = "second"
+MODES = {"one": "One test set (paired)", SPLIT: "Split the rows by a column", SECOND: "A second file"}
+
+
 @dataclass(frozen=True)
 class Split:
-    column: str
+    """Two test sets: the rows of the loaded file whose ``column`` is ``set_a`` and ``set_b``; or, with a
+    second file (``column`` None), all the loaded rows (set A) and the second file's rows (set B)."""
+
+    column: str | None
     set_a: str
     set_b: str
     model_a: str
     model_b: str
+    second: object = None  # the second file: (name, digest, raw bytes)
 
     def key(self) -> tuple:
-        return (self.column, self.set_a, self.set_b, self.model_a, self.model_b)
+        second = None if self.second is None else self.second[1]
+        return (self.column, self.set_a, self.set_b, self.model_a, self.model_b, second)
 
 
 def split_values(an) -> dict:
@@ -56,39 +66,124 @@ def split_values(an) -> dict:
     return out
 
 
-def controls(an) -> Split | None:
-    """The left column's "Two test sets" box; None when the rows are one test set (the paired page)."""
+LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
+
+
+def controls(an) -> tuple[str, Split | None]:
+    """The left column's "Test sets" box, first on the page: ``("one", None)`` for one test set (the paired
+    page), else the mode and the two sets (None while the second file is not uploaded)."""
+    if an.from_counts:
+        return "one", None
     columns = split_values(an)
-    if not columns:
-        return None
     with st.container(border=True):
-        st.markdown("**Two test sets (unpaired)**")
-        col = st.selectbox("Split the rows by", [NONE] + list(columns), key="cmp_split", bind=URL,
-                           help="A column that says which test set each row belongs to (a month, a hospital, a "
-                           "site). Then a model on one set is compared with a model on the other: no instance is "
-                           "shared, so the comparison is unpaired.")
-        if col == NONE:
-            return None
-        groups = sorted({v for v in columns[col] if v is not None})
-        set_a = st.selectbox("Test set A", groups, index=0, key="cmp_set_a", bind=URL,
-                             help=f"Rows whose {col} is this value.")
-        set_b = st.selectbox("Test set B", [g for g in groups if g != set_a], index=0, key="cmp_set_b", bind=URL,
-                             help=f"Rows whose {col} is this value.")
-        model_a = st.selectbox("Model on set A", an.models, key="cmp_umodel_a", bind=URL)
-        model_b = st.selectbox("Model on set B", an.models, key="cmp_umodel_b", bind=URL,
-                               help="The same score column (one model on two test sets) or another one.")
+        st.markdown("**Test sets**")
+        options = [k for k in MODES if k != SPLIT or columns]
+        mode = st.segmented_control(
+            "Compare", options, format_func=MODES.get, default="one", required=True, key="cmp_sets", bind=URL,
+            help="One test set: both models scored the same instances (paired, the sharper comparison). Split "
+            "the rows by a column (a month, a hospital) or add a second file (say last quarter's): a model on "
+            "one set against a model on the other, which share no instance (unpaired).")
+        if mode == SPLIT:
+            return mode, _split_controls(an, columns)
+        if mode == SECOND:
+            return mode, _second_file_controls(an)
+    return "one", None
+
+
+def interval_controls() -> tuple[float, float]:
+    """The unpaired verdict's two choices (the paired page's keys: they carry over when switching back)."""
+    with st.container(border=True):
+        st.markdown("**Intervals**")
+        level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cmp_level",
+                                 bind=URL, help="Coverage of every interval of the verdict.")
+        at_fpr = st.number_input(
+            "False-positive rate for the verdict", min_value=0.001, max_value=0.999, value=0.10, step=0.01,
+            format="%.3f", key="cmp_at_fpr", bind=URL,
+            help="Each model's share of positives found when allowed this share of false alarms on its own "
+            "test set (moved to each set's nearest attainable value).")
+    return float(level), float(at_fpr)
+
+
+def _split_controls(an, columns: dict) -> Split:
+    col = st.selectbox("Split the rows by", list(columns), key="cmp_split", bind=URL,
+                       help="A column that says which test set each row belongs to; columns with 2 to "
+                       f"{MAX_GROUPS} distinct values (not the label or a score) are offered.")
+    groups = sorted({v for v in columns[col] if v is not None})
+    set_a = st.selectbox("Test set A", groups, index=0, key="cmp_set_a", bind=URL,
+                         help=f"Rows whose {col} is this value.")
+    set_b = st.selectbox("Test set B", [g for g in groups if g != set_a], index=0, key="cmp_set_b", bind=URL,
+                         help=f"Rows whose {col} is this value.")
+    model_a = st.selectbox("Model on set A", an.models, key="cmp_umodel_a", bind=URL)
+    model_b = st.selectbox("Model on set B", an.models, key="cmp_umodel_b", bind=URL,
+                           help="The same score column (one model on two test sets) or another one.")
     return Split(column=col, set_a=set_a, set_b=set_b, model_a=model_a, model_b=model_b)
+
+
+def _second_file_controls(an) -> Split | None:
+    upload = st.file_uploader(
+        "Second file (test set B)", type=["csv", "tsv", "txt", "parquet", "xlsx"], key="cmp_second_file",
+        help=f"Read like the first: the label column **{an.prepared.label}** with positive = "
+        f"**{an.prepared.pos_label}**, and the score column you choose below.")
+    if upload is None:
+        st.caption("Upload the second test set (the same label column) to compare.")
+        return None
+    raw = upload.getvalue()
+    second = (upload.name, state.digest_bytes(raw), raw)
+    model_a = st.selectbox("Model on this file (A)", an.models, key="cmp_umodel_a", bind=URL)
+    try:
+        table = cache.load_table(second[1], second[0], raw)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return None
+    label = an.prepared.label
+    candidates = [str(c) for c in table.columns if c != label and pd.api.types.is_numeric_dtype(table[c])]
+    if not candidates:
+        error(f"The second file {upload.name} has no numeric column to use as a score.")
+        return None
+    default = candidates.index(model_a) if model_a in candidates else 0
+    model_b = st.selectbox("Model on the second file (B)", candidates, index=default, key="cmp_umodel_b2",
+                           help="A score column of the second file (the same model or another one).")
+    return Split(column=None, set_a=an.dataset.name, set_b=upload.name, model_a=model_a, model_b=model_b,
+                 second=second)
+
+
+def _second_arrays(an, split: Split):
+    """Set B from the second file, read with the first file's label column and positive class."""
+    from rocci import data as rdata
+
+    name, digest, raw = split.second
+    table = cache.load_table(digest, name, raw)
+    if an.prepared.label not in table.columns:
+        raise rocci.InputError(f"The second file {name} has no column {an.prepared.label!r}, the label column of "
+                               f"{an.dataset.name}. Use the same column names in both files.")
+    prep = rdata.prepare_binary(table, label=an.prepared.label, scores=[split.model_b], pos_label=an.prepared.pos_label)
+    return np.asarray(prep.is_positive, bool), np.asarray(prep.scores[split.model_b], float), prep.n_dropped
 
 
 def panel(an, split: Split, level: float, at_fpr: float) -> None:
     """The unpaired verdict: ΔAUC and ΔTPR at the verdict's FPR, with why the intervals are wider."""
-    values = split_values(an)[split.column]
     y = np.asarray(an.prepared.is_positive, dtype=bool)
-    in_a, in_b = values == split.set_a, values == split.set_b
-    ya, sa = y[in_a], np.asarray(an.prepared.scores[split.model_a], float)[in_a]
-    yb, sb = y[in_b], np.asarray(an.prepared.scores[split.model_b], float)[in_b]
-    A = f"**{md_escape(split.model_a)}** on {md_escape(split.column)} = {md_escape(split.set_a)}"
-    B = f"**{md_escape(split.model_b)}** on {md_escape(split.column)} = {md_escape(split.set_b)}"
+    if split.second is None:
+        values = split_values(an)[split.column]
+        in_a, in_b = values == split.set_a, values == split.set_b
+        ya, sa = y[in_a], np.asarray(an.prepared.scores[split.model_a], float)[in_a]
+        yb, sb = y[in_b], np.asarray(an.prepared.scores[split.model_b], float)[in_b]
+        A = f"**{md_escape(split.model_a)}** on {md_escape(split.column)} = {md_escape(split.set_a)}"
+        B = f"**{md_escape(split.model_b)}** on {md_escape(split.column)} = {md_escape(split.set_b)}"
+        left_out = (f"{int((~in_a & ~in_b).sum()):,} rows are in neither set (another value of "
+                    f"{md_escape(split.column)}, or none) and are not used here.")
+    else:
+        try:
+            yb, sb, dropped = _second_arrays(an, split)
+        except rocci.InputError as exc:
+            error(str(exc))
+            return
+        ya, sa = y, np.asarray(an.prepared.scores[split.model_a], float)
+        in_a, in_b = np.ones(ya.size, bool), np.ones(yb.size, bool)
+        A = f"**{md_escape(split.model_a)}** on {md_escape(split.set_a)}"
+        B = f"**{md_escape(split.model_b)}** on {md_escape(split.set_b)}"
+        left_out = (f"{dropped:,} rows of {md_escape(split.set_b)} had a missing label or score and are not used "
+                    "here." if dropped else f"Every row of {md_escape(split.set_b)} is used.")
     st.subheader(f"Is {md_escape(split.model_a)} on {md_escape(split.set_a)} better than {md_escape(split.model_b)} "
                  f"on {md_escape(split.set_b)}?", anchor=False)
     report.markdown(
@@ -126,12 +221,10 @@ def panel(an, split: Split, level: float, at_fpr: float) -> None:
              "statistic": "auc_statistic", "pvalue": "auc_pvalue", "df": "auc_df", "pvalue_t": "auc_pvalue_t"}
     frame = pd.concat([auc.to_frame().rename(columns=names).drop(columns=["method", "confidence_level"]),
                        vc.to_frame()], axis=1)
-    download_csv(frame.assign(confidence_level=level, column=split.column, set_a=split.set_a, set_b=split.set_b, model_a=split.model_a,
+    download_csv(frame.assign(confidence_level=level, column=split.column or "", set_a=split.set_a, set_b=split.set_b, model_a=split.model_a,
                               model_b=split.model_b),
                  label="Download the unpaired comparison (CSV)", file_name="rocci_unpaired.csv", key="dl_unpaired")
-    missing = int((~in_a & ~in_b).sum())
-    st.caption(f"{missing:,} rows are in neither set (another value of {md_escape(split.column)}, or none) and are "
-               "not used here. Choose *one test set* in the left column for the paired page.")
+    report.caption(left_out + " Choose *One test set* in the left column for the paired page.")
 
 
 def _p(p: float) -> str:

@@ -45,3 +45,30 @@ def test_six_models_leaderboard(browser, app_url, tmp_path, wait, shot, width):
         expect(page.get_by_role("heading", name="Is gbm better than xgb?")).to_be_visible()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_two_test_sets_unpaired(browser, app_url, tmp_path, wait, shot, width):
+    """Two months in one file: split by the month column; the verdict says it is unpaired and why wider."""
+    from realistic import two_months_frame
+
+    frame = two_months_frame()
+    frame["challenger"] = (frame["churn_model"] ** 1.3).round(4)
+    path = tmp_path / "churn_two_months.csv"
+    frame.to_csv(path, index=False)
+    context = browser.new_context(viewport={"width": width, "height": 1800})
+    page = context.new_page()
+    try:
+        upload(page, app_url, path, wait)
+        go(page, "Compare models", wait)
+        page.get_by_test_id("stButtonGroup").get_by_role("radio", name="Split the rows by a column").click()
+        wait(page)
+        no_exception(page)
+        body = page.inner_text("body")
+        assert "Unpaired comparison" in body and "no row is in both" in body
+        expect(page.get_by_role("heading", name="Is churn_model on 2026-09 better than churn_model on 2026-10?")
+               ).to_be_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 2
+        shot(page, f"compare_unpaired_{width}")
+    finally:
+        context.close()
