@@ -14,7 +14,11 @@ Debian's Chromium with Playwright, uploads a CSV of N rows with two models
 Times include Streamlit's rerun and the browser's drawing; they are single
 runs on a shared machine, so read them as orders of magnitude.
 
-Usage: ``python bench/bench_browser.py [--rows N]`` (e.g. ``--rows 10000`` and ``--rows 1000000``);
+With ``--models K`` (K > 2) the file holds K models and only the Compare page is timed: upload → the
+leaderboard of every model (AUC, TPR at 10% FPR, cost, P(best), DeLong's χ² test; issue 32's target:
+6 models × 10⁵ rows under 5 s).
+
+Usage: ``python bench/bench_browser.py [--rows N] [--models K]`` (e.g. ``--rows 10000`` and ``--rows 1000000``);
 ``--quick``: 2,000 rows, the Data and ROC pages only (a smoke run); ``--json PATH``: every printed time also as a record
 (``bench/_record.py``; one run per step, so ``repeats`` is 1).
 """
@@ -87,6 +91,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="2,000 rows, Data and ROC pages only (smoke run)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the times as a JSON record")
+    parser.add_argument("--models", type=int, default=2, help="models in the file (more than 2: the Compare page's "
+                        "leaderboard only)")
     args = parser.parse_args()
     rec = Record("bench_browser", argv=sys.argv[1:])
     pages = ("Cost curves", "Compare models", "Threshold explorer", "Folds & classes")
@@ -96,16 +102,21 @@ def main() -> None:
 
     rng = np.random.default_rng(1)
     n = args.rows
+    k = max(2, args.models)
     y = rng.integers(0, 2, n)
-    z = rng.multivariate_normal([0, 0], [[1, 0.6], [0.6, 1]], n)
-    a, b = z[:, 0] + 1.0 * y, z[:, 1] + 0.8 * y
+    corr = np.full((k, k), 0.6) + 0.4 * np.eye(k)
+    z = rng.multivariate_normal(np.zeros(k), corr, n)
+    models = z + np.linspace(1.0, 0.5, k)[None, :] * y[:, None]
     tmp = Path(tempfile.mkdtemp())
-    path = tmp / "big_two_models.csv"
+    path = tmp / ("big_two_models.csv" if k == 2 else f"big_{k}_models.csv")
+    names = ["model_a", "model_b"] if k == 2 else [f"model_{i + 1}" for i in range(k)]
     with open(path, "w") as f:
-        f.write("label,model_a,model_b\n")
-        np.savetxt(f, np.c_[y, a, b], fmt=["%d", "%.6f", "%.6f"], delimiter=",")
+        f.write("label," + ",".join(names) + "\n")
+        np.savetxt(f, np.c_[y, models], fmt=["%d"] + ["%.6f"] * k, delimiter=",")
     size = path.stat().st_size
-    print(f"{n:,} rows, two models: {size / 1e6:.1f} MB")
+    print(f"{n:,} rows, {k} models: {size / 1e6:.1f} MB")
+    if k > 2:
+        pages = ()
 
     def record(key, seconds, **ctx):
         rec.add("browser/" + key, seconds, "s", n=n, file_bytes=size, repeats=1, **ctx)
@@ -132,6 +143,20 @@ def main() -> None:
                 record("upload_to_summary", time.perf_counter() - t)
 
                 nav = page.get_by_test_id("stSidebarNavLink")
+                if k > 2:
+                    t = time.perf_counter()
+                    nav.filter(has_text="Compare models").click()
+                    page.get_by_text("Highest AUC:").first.wait_for(timeout=600_000)
+                    elapsed = time.perf_counter() - t
+                    print(f"Compare models, leaderboard of {k} models: {elapsed:6.1f} s")
+                    record("compare_models/leaderboard", elapsed, models=k)
+                    settle(page, "Compare models")
+                    elapsed = time.perf_counter() - t
+                    print(f"Compare models, page settled (leaderboard and the first pair's verdict): {elapsed:6.1f} s")
+                    record("compare_models/leaderboard_and_verdict", elapsed, models=k)
+                    browser.close()
+                    rec.save(args.json)
+                    return
                 t = time.perf_counter()
                 nav.filter(has_text="ROC curve").click()
                 settle(page, "ROC curve")

@@ -67,6 +67,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_load_table", "bench_load_table.py", ("--rows", "1e7", "--repeats", "7"), ("--quick",), 900),
     Bench("bench_browser_1e4", "bench_browser.py", ("--rows", "10000"), ("--quick",), 600),
     Bench("bench_browser_1e6", "bench_browser.py", ("--rows", "1000000"), None, 900),
+    Bench("bench_browser_six", "bench_browser.py", ("--rows", "100000", "--models", "6"), None, 600),
     Bench("bench_load", "bench_load.py", ("--sessions", "4", "--uploads", "4", "--ttl", "20"), ("--quick",), 1500),
     Bench("bench_gain_depth", "bench_gain_depth.py", (), ("--quick", "--repeats", "1"), 600),
     Bench("bench_near_copy", "bench_near_copy.py", (), ("--quick", "--repeats", "1"), 900),
