@@ -34,7 +34,7 @@ from scipy import special, stats
 
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_labels, check_scores
 from .._core.results import _FrameResult
-from ..roc.vertical import vertical_ci
+from ..roc.vertical import fpr_levels, vertical_ci
 from .auc import _aligned_placements, _difference_variance, _enough, _sorted_placements
 from .vertical import VerticalComparison, compare_vertical
 
@@ -45,6 +45,8 @@ ADJUSTMENTS = ("holm", "bonferroni", "none")
 
 #: Default number of draws of the joint normal ``N(θ, S)``.
 N_DRAWS = 1_000_000
+#: Bootstrap resamples of the rows behind ``p_best_tpr`` (its standard error is at most 0.5/sqrt(N_BOOT) = 0.011).
+N_BOOT = 2000
 
 # Draws per block of the Monte Carlo, and at most this many (draw, pair) cells per block.
 _BLOCK = 50_000
@@ -136,6 +138,9 @@ class ManyComparison(_FrameResult):
     delta_tpr_high: np.ndarray | None = None
     p_a_better: np.ndarray | None = None
     p_tie: np.ndarray | None = None
+    p_best_tpr: np.ndarray | None = None
+    p_best_tpr_se: np.ndarray | None = None
+    n_boot: int | None = None
     vertical: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("models", "chi2", "df", "pvalue", "adjust", "confidence_level", "fpr")
@@ -157,14 +162,15 @@ class ManyComparison(_FrameResult):
             "delta_auc_low_simultaneous": self.delta_auc_low_simultaneous,
             "delta_auc_high_simultaneous": self.delta_auc_high_simultaneous,
         }
-        if self.fpr is not None:
+        if self.fpr is not None and self.delta_tpr is not None:
             for key in ("delta_tpr", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie"):
                 cols[key] = getattr(self, key)
         return pd.DataFrame(cols)
 
     def leaderboard(self) -> pd.DataFrame:
         """One row per model, highest AUC first: ``model, auc, auc_low, auc_high, auc_std, p_best_auc,
-        p_best_auc_se`` (+ ``tpr, tpr_low, tpr_high`` at ``fpr`` when it was given).  Equal AUCs keep the
+        p_best_auc_se`` (+ ``tpr, tpr_low, tpr_high, p_best_tpr, p_best_tpr_se`` at ``fpr`` when it was
+        given).  Equal AUCs keep the
         order the models were given in."""
         cols = {
             "model": list(self.models),
@@ -177,6 +183,8 @@ class ManyComparison(_FrameResult):
         }
         if self.fpr is not None:
             cols.update(tpr=self.tpr, tpr_low=self.tpr_low, tpr_high=self.tpr_high)
+            if self.p_best_tpr is not None:
+                cols.update(p_best_tpr=self.p_best_tpr, p_best_tpr_se=self.p_best_tpr_se)
         frame = pd.DataFrame(cols)
         return frame.sort_values("auc", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -405,7 +413,7 @@ def _vertical_columns(mask, arrays, pairs, fpr: float, level: float) -> dict:
         "tpr": tpr,
         "tpr_low": np.array([float(v.tpr_low[0]) for v in single]),
         "tpr_high": np.array([float(v.tpr_high[0]) for v in single]),
-        "delta_tpr": tpr[ia] - tpr[ib],
+        "delta_tpr": tpr[ia] - tpr[ib] if pairs else None,
         "delta_tpr_std": np.array([float(c.delta_tpr_std[0]) for c in comps]),
         "delta_tpr_low": np.array([float(c.delta_tpr_low[0]) for c in comps]),
         "delta_tpr_high": np.array([float(c.delta_tpr_high[0]) for c in comps]),
@@ -415,13 +423,91 @@ def _vertical_columns(mask, arrays, pairs, fpr: float, level: float) -> dict:
     }
 
 
+def _resample_counts(rng, n: int, b: int) -> np.ndarray:
+    """``b`` bootstrap resamples of ``n`` rows as counts per row, shape ``(b, n)`` (each row sums to ``n``)."""
+    idx = rng.integers(0, n, size=(b, n)) + (np.arange(b) * n)[:, None]
+    return np.bincount(idx.ravel(), minlength=b * n).reshape(b, n)
+
+
+def _tpr_at_level(count_neg, count_pos, neg_desc, order_neg, pos_desc, order_pos, r: int, n_pos: int):
+    """Each resample's TPR at its ``r``-th largest resampled negative score, for one model.
+
+    Only the top of the model's ranking is read: the ``r``-th resampled negative lies among the first
+    ``L = r + 12√r + 50`` negatives by score except with probability below 1e-30 (a resample that does not
+    reach ``r`` there is redone on all the negatives), and the positives counted are those above the
+    lowest of the resamples' cut-offs.
+    """
+    n_neg = neg_desc.size
+    length = min(n_neg, int(r + 12 * math.sqrt(r) + 50))
+    cum = np.cumsum(count_neg[:, order_neg[:length]], axis=1)
+    short = cum[:, -1] < r
+    if short.any():  # redo those on every negative (never expected)
+        full = np.cumsum(count_neg[short][:, order_neg], axis=1)
+        where = np.empty(cum.shape[0], dtype=np.int64)
+        where[short] = np.argmax(full >= r, axis=1)
+        where[~short] = np.argmax(cum[~short] >= r, axis=1)
+    else:
+        where = np.argmax(cum >= r, axis=1)
+    cut = neg_desc[where]  # the r-th largest resampled negative score
+    # positives with score >= cut: a prefix of the positives in decreasing score
+    above = np.searchsorted(-pos_desc, -cut, side="right")
+    top = int(above.max())
+    if top == 0:
+        return np.zeros(cut.size)
+    cum_pos = np.cumsum(count_pos[:, order_pos[:top]], axis=1)
+    tp = np.where(above > 0, cum_pos[np.arange(cut.size), np.maximum(above - 1, 0)], 0)
+    return tp / n_pos
+
+
+def best_tpr(mask, arrays, fpr: float, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``P(model j has the highest TPR at fpr)`` under the paired stratified bootstrap, and its standard error.
+
+    No closed form is computed for the joint law of k models' TPRs at one FPR, so this is a seeded Monte
+    Carlo: ``n_boot`` resamples of the rows (positives and negatives apart, each row's scores kept
+    together, as counts per row); in each, every model's TPR at the ``r``-th largest resampled negative
+    score, ``r`` = :func:`rocci.roc.vertical.fpr_levels` of ``fpr`` (the convention of
+    :func:`rocci.vertical_ci`); a resample's win is shared equally among tied models. The standard error is
+    that of a mean of ``n_boot`` independent shares. Cost: O(n) per resample for the counts, and per model
+    only the top ``r + 12√r`` negatives and the positives above the cut-offs.
+    """
+    pos = [s[mask] for s in arrays]
+    neg = [s[~mask] for s in arrays]
+    n_pos, n_neg, k = pos[0].size, neg[0].size, len(arrays)
+    r = int(fpr_levels([fpr], n_neg)[0])
+    order_neg = [np.argsort(-v, kind="stable") for v in neg]
+    order_pos = [np.argsort(-v, kind="stable") for v in pos]
+    neg_desc = [v[o] for v, o in zip(neg, order_neg)]
+    pos_desc = [v[o] for v, o in zip(pos, order_pos)]
+    rng = np.random.default_rng(seed)
+    wins, wins2 = np.zeros(k), np.zeros(k)
+    block = max(1, int(1_000_000 // (n_pos + n_neg)))  # resamples per batch: ~8 MB of counts each way
+    done = 0
+    while done < n_boot:
+        b = min(block, n_boot - done)
+        count_pos = _resample_counts(rng, n_pos, b)
+        count_neg = _resample_counts(rng, n_neg, b)
+        tpr = np.zeros((b, k))
+        if r > 0:
+            for j in range(k):
+                tpr[:, j] = _tpr_at_level(count_neg, count_pos, neg_desc[j], order_neg[j], pos_desc[j],
+                                          order_pos[j], r, n_pos)
+        top = tpr == tpr.max(axis=1, keepdims=True)
+        share = top / top.sum(axis=1, keepdims=True)
+        wins += share.sum(axis=0)
+        wins2 += (share**2).sum(axis=0)
+        done += b
+    p = wins / n_boot
+    se = np.sqrt(np.clip(wins2 / n_boot - p**2, 0.0, None) / n_boot)
+    return p, se
+
+
 # ---------------------------------------------------------------------------
 # Public function
 # ---------------------------------------------------------------------------
 
 
 def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjust="holm", fpr=None,
-                 n_draws=N_DRAWS, seed=0) -> ManyComparison:
+                 n_draws=N_DRAWS, seed=0, fpr_pairs=True, n_boot=N_BOOT) -> ManyComparison:
     """Compare the AUCs of k >= 2 models scored on the same instances: overall, pair by pair, and ranked.
 
     DeLong, DeLong & Clarke-Pearson (1988).  With each model's placement values
@@ -463,7 +549,15 @@ def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjus
     n_draws : int, default 1,000,000
         Draws of the joint normal for ``critical_value`` and ``p_best_auc``.
     seed : int, default 0
-        Seed of those draws (the result is reproducible).
+        Seed of those draws and of the resamples below (the result is reproducible).
+    fpr_pairs : bool, default True
+        With ``fpr``: also each pair's exact paired law of ΔTPR (:func:`rocci.compare_vertical`); False
+        gives each model's TPR and ``p_best_tpr`` only (the dashboard's leaderboard: k(k − 1)/2 exact laws
+        are the slow part at 10⁵ rows).
+    n_boot : int, default 2000
+        With ``fpr``: resamples of the rows behind ``p_best_tpr``, the probability that each model has the
+        highest TPR at ``fpr`` (a seeded Monte Carlo of the paired stratified bootstrap: the joint law of k
+        models' TPRs at one FPR is not computed in closed form), with its standard error ``p_best_tpr_se``.
 
     Returns
     -------
@@ -523,7 +617,17 @@ def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjus
     share = np.bincount(slot)[slot]  # models in each model's group of identical ones
     crit = mc["crit"]
     auc_std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    extra = _vertical_columns(mask, arrays, pairs, fpr_value, level) if fpr_value is not None else {}
+    extra = {}
+    if fpr_value is not None:
+        extra = _vertical_columns(mask, arrays, pairs if fpr_pairs else [], fpr_value, level)
+        if not fpr_pairs:
+            for key in ("delta_tpr", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie"):
+                extra[key] = None
+        n_boot = int(n_boot)
+        if n_boot < 1:
+            raise InputError(f"n_boot ({n_boot}) must be a whole number of resamples, at least 1 (e.g. 2000).")
+        extra["p_best_tpr"], extra["p_best_tpr_se"] = best_tpr(mask, arrays, fpr_value, n_boot, seed)
+        extra["n_boot"] = n_boot
     return ManyComparison(
         models=names,
         auc=auc,

@@ -42,11 +42,11 @@ def test_leaderboard_is_rocci(six):
     at = six_app(path)
     y = frame["outcome"].to_numpy() == "fraud"
     scores = {m: frame[m].to_numpy(float) for m in MODELS}
-    ref = rocci.compare_many(y, scores)
+    ref = rocci.compare_many(y, scores, fpr=0.1, fpr_pairs=False, n_boot=1000)
     board = table(at, "p_best_auc")
     expect = ref.leaderboard()
     assert list(board["model"]) == list(expect["model"])  # sorted by AUC
-    for col in ("auc", "auc_low", "auc_high", "p_best_auc", "p_best_auc_se"):
+    for col in ("auc", "auc_low", "auc_high", "p_best_auc", "p_best_auc_se", "p_best_tpr", "p_best_tpr_se"):
         np.testing.assert_allclose(board[col], expect[col], rtol=1e-12)
     # TPR at the verdict's FPR (10%) and cost at the shared condition (the data's prior, equal costs)
     for _, row in board.iterrows():

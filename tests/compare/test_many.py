@@ -207,7 +207,7 @@ def test_leaderboard_numbers_are_roc_auc_and_vertical_ci():
     y, scores = _data(k=3, seed=9)
     res = rocci.compare_many(y, scores, fpr=0.2, n_draws=2000)
     board = res.leaderboard().set_index("model")
-    assert list(board.columns)[-3:] == ["tpr", "tpr_low", "tpr_high"]
+    assert list(board.columns)[-5:] == ["tpr", "tpr_low", "tpr_high", "p_best_tpr", "p_best_tpr_se"]
     for name, s in scores.items():
         auc = rocci.roc_auc(y, s)
         assert board.loc[name, "auc"] == auc.auc
@@ -259,3 +259,91 @@ def test_bad_input_messages(call, words):
     y, scores = _data(k=2, n=60)
     with pytest.raises(rocci.InputError, match=words.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         call(y, scores)
+
+
+# ---------------------------------------------------------------------------
+# P(highest TPR at one FPR): a seeded Monte Carlo of the paired stratified bootstrap
+# ---------------------------------------------------------------------------
+def _naive_tpr(count_neg, count_pos, neg, pos, r):
+    """The TPR at the r-th largest resampled negative, by expanding each resample's rows."""
+    out = []
+    for cn, cp in zip(count_neg, count_pos):
+        drawn = np.sort(np.repeat(neg, cn))[::-1]
+        cut = drawn[r - 1]
+        out.append(np.repeat(pos, cp).__ge__(cut).sum() / pos.size)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("n_pos,n_neg,r", [(40, 60, 6), (40, 60, 1), (25, 300, 200), (30, 50, 50)])
+def test_tpr_at_level_reads_the_top_of_the_ranking_only_and_agrees_with_expanding_the_rows(n_pos, n_neg, r):
+    from rocci.compare.many import _resample_counts, _tpr_at_level
+
+    rng = np.random.default_rng(n_pos + r)
+    neg = np.round(rng.normal(size=n_neg), 1)  # ties
+    pos = np.round(rng.normal(size=n_pos) + 1, 1)
+    count_neg, count_pos = _resample_counts(rng, n_neg, 40), _resample_counts(rng, n_pos, 40)
+    assert (count_neg.sum(axis=1) == n_neg).all() and (count_pos.sum(axis=1) == n_pos).all()
+    on, op = np.argsort(-neg, kind="stable"), np.argsort(-pos, kind="stable")
+    got = _tpr_at_level(count_neg, count_pos, neg[on], on, pos[op], op, r, n_pos)
+    np.testing.assert_array_equal(got, _naive_tpr(count_neg, count_pos, neg, pos, r))
+
+
+def _enumerated_p_best(y, models, fpr):
+    """Every stratified resample of a tiny table (ordered draws, equally likely): the exact P(best TPR)."""
+    from rocci.roc.vertical import fpr_levels
+
+    pos_rows, neg_rows = np.flatnonzero(y), np.flatnonzero(~y)
+    r = int(fpr_levels([fpr], neg_rows.size)[0])
+    wins = np.zeros(len(models))
+    total = 0
+    for dp in itertools.product(pos_rows, repeat=pos_rows.size):
+        for dn in itertools.product(neg_rows, repeat=neg_rows.size):
+            tpr = []
+            for s in models:
+                cut = np.sort(s[list(dn)])[::-1][r - 1]
+                tpr.append(np.mean(s[list(dp)] >= cut))
+            tpr = np.array(tpr)
+            top = tpr == tpr.max()
+            wins += top / top.sum()
+            total += 1
+    return wins / total
+
+
+def test_p_best_tpr_agrees_with_every_resample_enumerated():
+    y = np.array([1, 1, 1, 0, 0, 0, 0], bool)
+    models = [np.array([.9, .6, .3, .7, .2, .5, .1]), np.array([.8, .8, .2, .8, .3, .1, .1]),
+              np.array([.4, .9, .6, .5, .5, .2, .7])]
+    exact = _enumerated_p_best(y, models, 0.25)
+    res = rocci.compare_many(y, {"a": models[0], "b": models[1], "c": models[2]}, fpr=0.25, n_boot=40_000,
+                             seed=3, n_draws=10_000)
+    assert abs(res.p_best_tpr.sum() - 1) < 1e-12
+    assert np.all(np.abs(res.p_best_tpr - exact) <= 4 * res.p_best_tpr_se + 1e-3), (res.p_best_tpr, exact)
+    assert np.all(res.p_best_tpr_se < 0.003)
+
+
+def test_p_best_tpr_of_two_models_is_the_exact_paired_law():
+    """k = 2: P(A has the higher TPR) + P(tie)/2 is compare_vertical's exact paired law."""
+    rng = np.random.default_rng(8)
+    n = 400
+    y = rng.random(n) < 0.3
+    a = np.round(rng.normal(size=n) + 1.0 * y, 1)
+    b = np.round(0.7 * a + rng.normal(size=n) * 0.7 + 0.3 * y, 1)
+    res = rocci.compare_many(y, {"a": a, "b": b}, fpr=0.2, n_boot=20_000, seed=5, n_draws=10_000)
+    vc = rocci.compare_vertical(y, a, b, fpr=[0.2])
+    expect = float(vc.p_a_better[0] + vc.p_tie[0] / 2)
+    assert abs(res.p_best_tpr[0] - expect) <= 4 * res.p_best_tpr_se[0], (res.p_best_tpr[0], expect)
+    board = res.leaderboard()
+    assert {"p_best_tpr", "p_best_tpr_se"} <= set(board.columns)
+
+
+def test_fpr_without_pairs_gives_the_models_only():
+    rng = np.random.default_rng(2)
+    y = rng.random(200) < 0.4
+    scores = {m: rng.normal(size=200) + d * y for m, d in (("a", 1.0), ("b", 0.5), ("c", 0.2))}
+    res = rocci.compare_many(y, scores, fpr=0.1, fpr_pairs=False, n_boot=200, n_draws=10_000)
+    assert res.delta_tpr is None and "delta_tpr" not in res.to_frame().columns
+    full = rocci.compare_many(y, scores, fpr=0.1, n_boot=200, n_draws=10_000)
+    np.testing.assert_array_equal(res.p_best_tpr, full.p_best_tpr)  # same seed, same resamples
+    np.testing.assert_array_equal(res.tpr, full.tpr)
+    with pytest.raises(rocci.InputError, match="n_boot"):
+        rocci.compare_many(y, scores, fpr=0.1, n_boot=0)

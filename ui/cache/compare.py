@@ -109,10 +109,17 @@ def compare_vertical_levels(key: str, model_a: str, model_b: str, fpr: tuple, co
     return [VERTICAL_LEVELS.get(vertical_level_key(key, model_a, model_b, r, confidence_level, m)) for r in levels]
 
 
-@st.cache_data(max_entries=8, ttl="1h", show_spinner="Comparing every pair of models (DeLong)…")
-def compare_many(key: str, models: tuple, confidence_level: float, adjust: str, _y, _scores: dict):
-    """``rocci.compare_many`` of the models (on the same instances), its seeded draws included."""
-    return rocci.compare_many(_y, {m: _scores[m] for m in models}, confidence_level=confidence_level, adjust=adjust)
+#: Resamples behind the leaderboard's P(best TPR) (standard error at most 0.016, shown beside it).
+LEADERBOARD_BOOT = 1000
+
+
+@st.cache_data(max_entries=8, ttl="1h", show_spinner="Comparing every model (DeLong; P(best TPR) by 1,000 "
+               "seeded resamples)…")
+def compare_many(key: str, models: tuple, confidence_level: float, adjust: str, fpr: float, _y, _scores: dict):
+    """``rocci.compare_many`` of the models (on the same instances), its seeded draws included; at ``fpr``
+    each model's TPR and P(best TPR), without the k(k − 1)/2 exact paired laws (the verdict has its pair's)."""
+    return rocci.compare_many(_y, {m: _scores[m] for m in models}, confidence_level=confidence_level, adjust=adjust,
+                              fpr=fpr, fpr_pairs=False, n_boot=LEADERBOARD_BOOT)
 
 
 @st.cache_data(max_entries=16, ttl="1h", show_spinner="Comparing the two test sets (DeLong, unpaired)…")
