@@ -145,6 +145,8 @@ def load_data(source: str, *, label: str, models: list | None, pos: str | None, 
     """
     if table is not None and not scan_it and not is_scan_source(source):
         raise InputError("--table names a table of a DuckDB database (.duckdb): it goes with a database or --scan.")
+    if str(source).lower().endswith(DATABASE_SUFFIXES) and table is None:
+        raise InputError(f"{source} is a DuckDB database: name the table to read with --table.")
     if scan_it or is_scan_source(source):
         return _load_scan(source, label=label, models=models, pos=pos, table=table, pairs=pairs)
     return _load_file(source, label=label, models=models, pos=pos)
