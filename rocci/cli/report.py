@@ -71,7 +71,8 @@ def run_report(args: Any, out: TextIO, err: TextIO) -> int:
         raise InputError(f"Cannot write the report to {path}: {exc.strerror or exc}.") from None
     n_fig = sum(kind == "figure" for kind, _, _ in rep.items)
     n_tab = sum(kind == "table" for kind, _, _ in rep.items)
-    out.write(f"Wrote {path} ({len(page.encode('utf-8')) / 1024:,.0f} kB): {len(data.models)} models, {n_fig} figures, "
+    k = len(data.models)
+    out.write(f"Wrote {path} ({len(page.encode('utf-8')) / 1024:,.0f} kB): {k} model{'s' * (k != 1)}, {n_fig} figures, "
               f"{n_tab} tables with their CSV.\n")
     return EXIT_OK
 

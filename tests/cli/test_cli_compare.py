@@ -1,5 +1,6 @@
-"""``rocci compare``: the verdict's numbers are the API's on the same data (CSV, Parquet, a scan of a folder or
-a DuckDB database), --json, the gate's exit statuses, and exit status 2 with one line for each bad input."""
+"""``rocci compare``: the verdict's numbers are the API's on the same data (CSV, TSV, xlsx, Parquet, a scan of a
+CSV, a folder or a DuckDB database), --json, the gate's exit statuses, and exit status 2 with one line for each
+bad input."""
 
 from __future__ import annotations
 
@@ -57,16 +58,19 @@ def _sources(tmp_path) -> dict:
     folder.mkdir()
     df.iloc[:250].to_parquet(folder / "a.parquet")
     df.iloc[250:].to_parquet(folder / "b.parquet")
+    tsv, xlsx = tmp_path / "scores.tsv", tmp_path / "scores.xlsx"
+    df.to_csv(tsv, sep="\t", index=False)
+    df.to_excel(xlsx, index=False)
     db = tmp_path / "scores.duckdb"
     con = duckdb.connect(str(db))
     con.register("frame", df)
     con.execute("CREATE TABLE scores AS SELECT * FROM frame")
     con.close()
-    return {"csv": [SAMPLE], "parquet": [parquet], "folder": [folder], "csv --scan": [SAMPLE, "--scan"],
-            "duckdb": [db, "--table", "scores"]}
+    return {"csv": [SAMPLE], "tsv": [tsv], "xlsx": [xlsx], "parquet": [parquet], "folder": [folder],
+            "csv --scan": [SAMPLE, "--scan"], "duckdb": [db, "--table", "scores"]}
 
 
-@pytest.mark.parametrize("kind", ["csv", "parquet", "folder", "csv --scan", "duckdb"])
+@pytest.mark.parametrize("kind", ["csv", "tsv", "xlsx", "parquet", "folder", "csv --scan", "duckdb"])
 def test_json_numbers_are_the_apis(tmp_path, api, kind):
     source = _sources(tmp_path)[kind]
     code, out, err = run("compare", *source, "--label", "label", "--a", A, "--b", B, "--cost", "5,1", "--json")
@@ -211,18 +215,28 @@ def test_a_statistic_that_cannot_run_says_so(tmp_path):
     assert code == 0 and "AUC diff.  not available: The DeLong variance" in out
 
 
+def _python_m_rocci(*argv) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "rocci", *map(str, argv)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_python_dash_m_rocci_bad_input():
+    """Through a real interpreter, bad input: exit status 2 and one line on stderr, no traceback."""
+    proc = _python_m_rocci("compare", ROOT / "nothing.csv", "--label", "label", "--a", A, "--b", B)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 2 and stdout == ""
+    assert stderr.startswith("rocci: error: File not found") and stderr.count("\n") == 1
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.slow  # three interpreters, each importing numpy, scipy and pandas: 2-8 s on the 2-core machine
 def test_python_dash_m_rocci_exit_statuses():
-    """Through a real interpreter: 0, 1 and 2, and never a traceback on stderr."""
-    base = [sys.executable, "-m", "rocci", "compare", str(SAMPLE), "--label", "label", "--a", A, "--b", B]
-    runs = {
-        0: base + ["--gate", "delta_auc>0"],
-        1: base + ["--gate", "p_a_better>=0.99"],
-        2: base[:4] + [str(ROOT / "nothing.csv")] + base[5:],
-    }
-    started = {code: subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for code, argv in runs.items()}  # side by side: each spends its time importing
+    """Through a real interpreter: 0 and 1 from the gate, 2 for a usage error, never a traceback."""
+    base = ["compare", SAMPLE, "--label", "label", "--a", A, "--b", B]
+    runs = {0: base + ["--gate", "delta_auc>0"], 1: base + ["--gate", "p_a_better>=0.99"], 2: base[:-2]}
+    started = {code: _python_m_rocci(*argv) for code, argv in runs.items()}  # side by side
     for code, proc in started.items():
         stdout, stderr = proc.communicate(timeout=300)
         assert proc.returncode == code, (code, stdout, stderr)
         assert "Traceback" not in stderr
-    assert stderr.startswith("rocci: error: File not found") and stderr.count("\n") == 1
+    assert "usage: rocci compare" in stderr and "the following arguments are required: --b" in stderr
