@@ -13,9 +13,25 @@ from .verdict import COST_KEYS, GATE_KEYS, compute_verdict, condition, verdict_l
 
 
 def run_compare(args: Any, out: TextIO, err: TextIO) -> int:
-    """Run ``rocci compare`` with the parsed ``args``; the exit status (0, or 1 when the gate fails).
+    """Run ``rocci compare``: read the data, compute the verdict, print it (text or JSON), test the gate.
 
-    Bad input raises :class:`rocci.InputError` (the caller prints it and exits with 2).
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of ``rocci compare`` (:func:`rocci.cli.build_parser`).
+    out, err : text streams
+        Where the verdict goes, and where a failed gate is also reported with ``--json``.
+
+    Returns
+    -------
+    int
+        0, or 1 when the ``--gate`` does not hold.
+
+    Raises
+    ------
+    rocci.InputError
+        Bad input (the options, the file, the columns, the labels, the gate); :func:`rocci.cli.main` prints
+        it in one line and exits with 2.
     """
     a, b = args.a, args.b
     if a == b:

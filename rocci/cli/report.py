@@ -40,7 +40,20 @@ W_GRID = tuple(round(float(v), 10) for v in np.linspace(0.0, 1.0, 101))
 
 
 def run_report(args: Any, out: TextIO, err: TextIO) -> int:
-    """Run ``rocci report``: write the HTML file and say where it is."""
+    """Run ``rocci report``: build the report, write the HTML file and say where it is.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of ``rocci report`` (:func:`rocci.cli.build_parser`).
+    out, err : text streams
+        Where the one line naming the file goes; ``err`` is unused.
+
+    Returns
+    -------
+    int
+        0 (bad input, a missing plotly or a file that cannot be written raise :class:`rocci.InputError`).
+    """
     plots = _plots()
     if is_scan_source(args.source):
         raise InputError("rocci report reads one file (CSV, TSV, Parquet or xlsx) into memory; for a folder, a glob "

@@ -12,7 +12,20 @@ from .sources import Dataset, load_data, scan_target
 
 
 def run_scan(args: Any, out: TextIO, err: TextIO) -> int:
-    """Run ``rocci scan``: rows, positives, negatives, rows dropped, and each model's distinct scores."""
+    """Run ``rocci scan``: rows, positives, negatives, rows dropped, and each model's distinct scores.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of ``rocci scan`` (:func:`rocci.cli.build_parser`).
+    out, err : text streams
+        Where the summary goes (text, or one JSON object with ``--json``); ``err`` is unused.
+
+    Returns
+    -------
+    int
+        0 (bad input raises :class:`rocci.InputError`).
+    """
     models = args.scores if args.scores is not None else guess_scores(args.source, args.label, args.table)
     data = load_data(args.source, label=args.label, models=models, pos=args.pos, scan_it=True, table=args.table)
     summary = scan_summary(data)
