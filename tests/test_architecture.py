@@ -50,6 +50,9 @@ RANKS = {
     "rocci": 7,
     # figures from results
     "rocci.plots": 8,
+    # the command line (issue 33): reads data, calls the statistics, prints them or writes the HTML report
+    "rocci.cli": 9,
+    "rocci.__main__": 9,  # python -m rocci: calls rocci.cli.main
 }
 RANK_NAMES = {
     0: "validation and counts",
@@ -61,12 +64,14 @@ RANK_NAMES = {
     6: "results (two models, costs)",
     7: "results built on results / coverage lab / facade",
     8: "plots",
+    9: "command line",
 }
 
 #: The only rocci modules outside rocci.plots that import rocci.plots, and why (docs/architecture.md).
 PLOTS_IMPORTERS = {
     "rocci.coverage.worlds": "compact_indices thins each resampled ROC curve to the points the Learn page draws",
     "rocci.coverage.__main__": "the command line writes the study's figure next to its CSV",
+    "rocci.cli.report": "rocci report draws the figures of its HTML report (plotly imported only there)",
 }
 
 #: Third-party packages that belong to the dashboard and the figures only.

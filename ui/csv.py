@@ -1,12 +1,13 @@
-"""Tables as CSV, apart from any widget: provenance columns, spreadsheet-formula neutralising, the bytes."""
+"""Tables as CSV, apart from any widget: provenance columns, spreadsheet-formula neutralising, the bytes.
+
+The neutralising and the bytes are :mod:`rocci.plots.report`'s (the HTML report attaches the same CSV).
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+from rocci.plots.report import FORMULA_PREFIXES, csv_bytes, neutralise, safe_frame  # noqa: F401  (re-exported)
 
 
 def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
@@ -16,43 +17,6 @@ def with_provenance(frame: pd.DataFrame, model: str, **fields) -> pd.DataFrame:
     for k, v in fields.items():
         out[k] = v
     return out
-
-
-def neutralise(value: Any) -> Any:
-    """``value`` with a leading ``'`` if it is text that a spreadsheet would run as a formula."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
-    return value
-
-
-def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``df`` whose text cells, column names and index are neutralised."""
-    out = df.copy()
-    for col in out.columns:
-        s = out[col]
-        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-            continue
-        if pd.api.types.is_bool_dtype(s):
-            continue
-        out[col] = s.map(neutralise).astype(object)
-    out.columns = [neutralise(str(c)) for c in out.columns]
-    if not isinstance(out.index, pd.RangeIndex):
-        out.index = pd.Index([neutralise(str(i)) for i in out.index],
-                             name=None if out.index.name is None else neutralise(str(out.index.name)))
-    return out
-
-
-def csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
-    """UTF-8 CSV of ``df`` with formulas neutralised; numbers exactly as computed.
-
-    Each float is written as its shortest text that reads back to the same
-    float (Python's ``repr``: ``0.1``, not ``0.10000000000000001``;
-    ``0.30000000000000004`` stays, since that is the value), so a reader
-    gets every bit back and no binary noise.  Integer columns stay integers;
-    missing values are empty cells, infinities ``inf``/``-inf``.
-    """
-    # float_format=None is pandas' shortest round-trip repr (a "%.17g" format would add the noise).
-    return safe_frame(df).to_csv(index=index, lineterminator="\n", float_format=None).encode("utf-8")
 
 
 def table_title(label: str) -> str:

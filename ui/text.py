@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 import re
-import string
 from typing import Any
 
-_PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
+from rocci.plots.report import md_escape  # noqa: F401  (one implementation, shared with rocci report)
 
 METHOD_NAMES = {
     "wilson": "Wilson",
@@ -32,15 +31,6 @@ REGION_NAMES = {
     "ellipse": "ellipses (joint region)",
     "marginal": "marginal intervals (each axis)",
 }
-
-
-def md_escape(value: Any) -> str:
-    """Text safe to put inside Markdown: every ASCII punctuation mark escaped.
-
-    Newlines become spaces so a value cannot start a new Markdown block.
-    """
-    text = str(value).replace("\r", " ").replace("\n", " ")
-    return _PUNCT.sub(r"\\\1", text)
 
 
 def label_text(value: Any) -> str:

@@ -23,6 +23,8 @@ module                 figures
 ``plots.folds``        folds, pooled curves, one class against the rest
 ``plots.learn``        the Learn page's teaching figures
 ``plots.coverage``     the Coverage lab's figures
+``plots.report``       the self-contained HTML report (figures, headlines, captions,
+                       tables with their CSV) of the dashboard and ``rocci report``
 =====================  ==========================================================
 
 Text that comes from the user's data (model names, labels) is HTML-escaped
