@@ -43,8 +43,10 @@ from .lattice import _window as _binomial_window
 
 #: Atoms enumerated at once, per row of the law (and at least ``_ENUM_MIN``): beyond that, one more exact
 #: CDF (an incomplete beta per open row, ~0.2–3 µs each) costs less than the pmfs (~0.08 µs) and the sort.
+#: (Measured at 10⁴–10⁶ rows: a floor of 20,000 instead of 2,000 enumerates 2–20 times more atoms for the
+#: same number of exact CDFs, 1.7 times slower at 10⁴ rows, the same at 10⁶.)
 _ENUM_PER_ROW = 8
-_ENUM_MIN = 20_000
+_ENUM_MIN = 2_000
 
 
 def draw_cumulants(groups) -> np.ndarray:
