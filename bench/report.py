@@ -73,6 +73,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_near_copy", "bench_near_copy.py", (), ("--quick", "--repeats", "1"), 900),
     Bench("bench_limits", "bench_limits.py", (), ("--quick",), 600),
     Bench("bench_many", "bench_many.py", (), ("--quick",), 300),
+    Bench("bench_decision", "bench_decision.py", (), ("--quick",), 900),
 )
 
 
@@ -809,6 +810,44 @@ def t_limits(R: Records) -> str:
     return generated(body, r, anchors={r.name: ["numpy.argsort: measured in this run"]})
 
 
+def _previous(e: dict) -> str:
+    """"3.52 s (4.70×)": the previous rocci code's time and its ratio to now's (— if it was not run)."""
+    if not e.get("anchor_measured"):
+        return DASH
+    return f"{secs(e['anchor_value'])} ({ratio(e['anchor_value'] / e['value'])})"
+
+
+def t_decision(R: Records) -> str:
+    r = R("bench_decision")
+    rows, nb, mcs = [], [], []
+    for n in r.ns("argsort"):
+        base = r.entry("argsort", n=n)
+        full, strat = r.entry("net_benefit/full/99", n=n), r.entry("net_benefit/stratified/99", n=n)
+        cmp_, mc = r.entry("compare_net_benefit/full/99", n=n), r.entry("montecarlo/net_benefit/full/99", n=n)
+        nb += [full, strat]
+        mcs.append(mc)
+        diffs = [e["max_bound_diff"] for e in (full, strat) if e.get("max_bound_diff") is not None]
+        rows.append([fn(n), secs(base["value"]), _x_argsort(full), _previous(full), _x_argsort(strat),
+                     _previous(strat), f"{max(diffs):.0e}" if diffs else DASH, _x_argsort(cmp_),
+                     f"{_x_argsort(mc)}; {ratio(mc['ratio_exact'])} the exact full",
+                     f"{mc['max_bound_gap_sd']:.2f}", load1([base, full, strat, cmp_, mc])])
+    prev = sorted({e["anchor"].split("@")[-1] for e in nb if e.get("anchor")})
+    b = sorted({str(e["resamples"]) for e in mcs})
+    level = ", ".join(sorted({f"{100 * e['level']:g}%" for e in nb}))
+    body = (f"Every threshold of the 99-point grid (0.01 … 0.99), {level} percentile intervals; each time as a multiple "
+            f"of one `numpy.argsort` of the same risks (target for `net_benefit`: under 20); the package at "
+            f"{', '.join(prev) or '?'} (the quantile search before one exact CDF and the atoms between) in the same "
+            f"run, and the largest difference of the two codes' bounds; the Monte Carlo bootstrap (B = "
+            f"{', '.join(b)}) of the same net benefits, its time over the exact full bootstrap's, and its bounds' "
+            "largest distance from the exact ones in exact standard deviations.\n\n"
+            + table(["n", "argsort", "`net_benefit` full", "full, before (÷ now)", "stratified",
+                     "stratified, before (÷ now)", "max \\|Δ bound\\|", "`compare_net_benefit` full", "Monte Carlo",
+                     "MC bound gap (sd)", "load"], rows))
+    return generated(body, r, anchors={r.name: ["numpy.argsort: measured in this run",
+                                                measured(nb, f"previous rocci code ({', '.join(prev) or '?'})"),
+                                                measured(mcs, "Monte Carlo")]})
+
+
 PRECISION_ROWS = [
     ("precision/one_threshold/top", "precision, one call at one threshold, top (100–10,000 predicted positive)"),
     ("precision/one_threshold/middle", "precision, one threshold, middle (30/50/70% predicted positive)"),
@@ -1007,6 +1046,7 @@ TABLES: dict[str, tuple[Path, Callable[[Records], str]]] = {
     "browser": (BENCH_README, t_browser),
     "load": (BENCH_README, t_load),
     "limits": (BENCH_README, t_limits),
+    "decision": (BENCH_README, t_decision),
 }
 
 MARKER = re.compile(r"<!-- bench:([a-z0-9-]+):start -->\n(.*?)<!-- bench:\1:end -->", re.S)

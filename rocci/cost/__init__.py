@@ -44,7 +44,7 @@ module              contents
 ``cost.interval``   :func:`cost_ci` (moments, Agresti–Coull, Wald, percentile)
 ``cost.paired``     :func:`compare_cost` (A − B, ``p_a_cheaper``)
 ``cost.results``    :class:`CostCurve`, :class:`CostCI`, :class:`CostComparison`
-``cost.decision``   :func:`net_benefit`, :func:`compare_net_benefit` (decision curves; laws in ``_decision_laws``)
+``cost.decision``   :func:`net_benefit`, :func:`compare_net_benefit` (decision curves; laws in ``_decision_laws``, quantiles in ``_decision_quantiles``)
 ==================  =====================================================================
 """
 

@@ -9,6 +9,10 @@ Rows of the law: ``X = x`` with probability ``c_x``; given the row, ``Y ~ Bin(T_
 
 ``P(V <= v) = Σ_x c_x·P(Y >= ⌈(a·x − v)/b⌉ | x)``: one binomial survival function per row, over a window of
 ``X`` that leaves out less than 1e-20 (10 standard deviations and 20 counts each side).
+
+The quantiles (:meth:`NetBenefitLaw.quantiles`) read the same law by rows of ``X`` or, when that
+computes fewer tails, by rows of ``Y`` (:mod:`rocci.cost._decision_quantiles`): one exact CDF at the
+Cornish–Fisher guesses, then the atoms between the guess and the answer.
 """
 
 from __future__ import annotations
@@ -16,50 +20,60 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from .._core.exact import QUANTILE_TOL
 from ._common import TIE_TOL  # values of the law closer than this count as equal, as in the cost laws
+from ._decision_quantiles import Reading, draw_cumulants, law_quantiles
 from .lattice import _WINDOW_PAD, _WINDOW_SD
-from .lattice import _window as _binomial_window
-
-
-def _window(n: int, p: float) -> np.ndarray:
-    """The counts ``x`` of ``Bin(n, p)`` worth keeping: the cost laws' window (10 sd and 20 counts each side)."""
-    lo, hi = _binomial_window(n, p)
-    return np.arange(int(lo), int(hi) + 1, dtype=np.int64)
 
 
 class NetBenefitLaw:
-    """The exact law of ``V = a·X − b·Y`` (module docstring) at one threshold probability."""
+    """The exact law of ``V = a·X − b·Y`` (module docstring) at one threshold probability.
 
-    def __init__(self, x: np.ndarray, c: np.ndarray, trials: np.ndarray, q: float, a: float, b: float):
-        keep = c > 1e-300
-        self.x, self.c, self.trials = x[keep], c[keep], trials[keep]
-        self.q, self.a, self.b = float(q), float(a), float(b)
+    Built from its two readings by rows (``X`` then ``Y``, :class:`~rocci.cost._decision_quantiles.Reading`)
+    and its exact cumulants ``κ1 … κ4``; the rows of ``X``, their probabilities ``c_x`` (above 1e-300) and
+    trials ``T_x`` are the first reading's.
+    """
+
+    def __init__(self, readings: tuple[Reading, Reading], kappa: np.ndarray):
+        rows = readings[0].weigh()
+        self.x, self.c, self.trials = rows.r, rows.c, rows.T
+        self.q, self.a, self.b = rows.q, float(rows.a), float(rows.b)
+        self._readings, self._kappa = readings, kappa
         # Y's window given each row: P(Y >= y) is 1 for y <= _y_low and 0 for y > _y_high (to 1e-22).
         half = _WINDOW_SD * np.sqrt(self.trials * self.q * (1 - self.q)) + _WINDOW_PAD
         self._y_low = np.maximum(np.floor(self.trials * self.q - half), 0)
         self._y_high = np.minimum(np.ceil(self.trials * self.q + half), self.trials)
-        # One law of Y for every row (the stratified bootstrap): its tail P(Y >= y) tabulated once on the window.
-        self._tail_table = None
-        if 0 < self.q < 1 and self.trials.size and np.all(self.trials == self.trials[0]):
+        self._table = None
+
+    @property
+    def _tail_table(self):
+        """One law of Y for every row (the stratified bootstrap): its tail ``P(Y >= y)`` tabulated on the
+        window at the first :meth:`cdf`, or None."""
+        if self._table is None and 0 < self.q < 1 and self.trials.size and np.all(self.trials == self.trials[0]):
             lo, hi = int(self._y_low[0]), int(self._y_high[0])
             ys = np.arange(lo + 1, hi + 1)
-            self._tail_table = (lo, special.bdtrc(ys - 1, int(self.trials[0]), self.q))  # y = lo+1 … hi
+            self._table = (lo, special.bdtrc(ys - 1, int(self.trials[0]), self.q))  # y = lo+1 … hi
+        return self._table
 
     @classmethod
     def full(cls, tp: int, fp: int, n: int, m: int, odds: float) -> "NetBenefitLaw":
-        x = _window(m, tp / n)
-        c = stats.binom.pmf(x, m, tp / n)
-        q = fp / (n - tp) if n > tp else 0.0
-        return cls(x, c, m - x, q, 1.0 / m, odds / m)
+        """``TP* ~ Bin(m, tp/n)``, ``FP* | TP* = x ~ Bin(m − x, fp/(n − tp))`` (or ``FP*`` first), ``a = 1/m``,
+        ``b = odds/m``; cumulants of ``m`` draws, each ``a`` (a flagged positive, ``tp/n``), ``−b`` (a flagged
+        negative, ``fp/n``) or 0."""
+        a, b = 1.0 / m, odds / m
+        readings = (Reading(m, tp / n, m, 1, fp / (n - tp) if n > tp else 0.0, False, a, b),
+                    Reading(m, fp / n, m, 1, tp / (n - fp) if n > fp else 0.0, True, a, b))
+        return cls(readings, draw_cumulants([(m, [a, -b], [tp / n, fp / n])]))
 
     @classmethod
     def stratified(cls, tp: int, fp: int, n_pos: int, n_neg: int, m_pos: int, m_neg: int,
                    odds: float) -> "NetBenefitLaw":
+        """``TP* ~ Bin(m+, tp/n+)`` and ``FP* ~ Bin(m−, fp/n−)`` independent; ``a = π+/m+``,
+        ``b = π−·odds/m−``."""
         n = n_pos + n_neg
-        x = _window(m_pos, tp / n_pos)
-        c = stats.binom.pmf(x, m_pos, tp / n_pos)
-        return cls(x, c, np.full(x.size, m_neg), fp / n_neg, (n_pos / n) / m_pos, (n_neg / n) * odds / m_neg)
+        a, b = (n_pos / n) / m_pos, (n_neg / n) * odds / m_neg
+        readings = (Reading(m_pos, tp / n_pos, m_neg, 0, fp / n_neg, False, a, b),
+                    Reading(m_neg, fp / n_neg, m_pos, 0, tp / n_pos, True, a, b))
+        return cls(readings, draw_cumulants([(m_pos, [a], [tp / n_pos]), (m_neg, [-b], [fp / n_neg])]))
 
     # -- moments ----------------------------------------------------------------------------------------
     def mean_var(self) -> tuple[float, float]:
@@ -99,74 +113,17 @@ class NetBenefitLaw:
             tail = (self.trials[None, :] * self.q >= y).astype(np.float64)
         return np.minimum(tail @ self.c, 1.0)
 
-    def _largest_atom_at_most(self, v: float) -> float:
-        """The largest value of positive probability that is ``<= v`` (within the tie tolerance)."""
-        if self.q <= 0:
-            vals = self.a * self.x  # Y = 0 always
-        elif self.q >= 1:
-            vals = self.a * self.x - self.b * self.trials  # Y = T_x always
-        else:
-            y = self._y_at_least(np.array([v]))[0]
-            vals = np.where(y <= self.trials, self.a * self.x - self.b * np.minimum(y, self.trials), -np.inf)
-        vals = np.where(vals <= v + TIE_TOL, vals, -np.inf)
-        return float(vals.max())
-
     def quantiles(self, qs) -> np.ndarray:
-        """Smallest value ``v`` of the law with ``P(V <= v) >= q`` (within :data:`QUANTILE_TOL`), per ``q``.
+        """Smallest value ``v`` of the law with ``P(V <= v) >= q`` (within
+        :data:`~rocci._core.exact.QUANTILE_TOL`), per ``q``.
 
-        The normal approximation's quantile, corrected by one Newton step on the exact CDF, opens a
-        bracket ``P(V <= lo) < q <= P(V <= hi)`` of a few hundredths of a standard deviation (widened
-        until it holds); regula falsi with the Illinois correction on the exact CDF narrows it until no
-        value of the law lies between ``lo`` and the largest value ``<= hi``, which is the answer.
+        One exact CDF at the Cornish–Fisher guesses (both levels at once), read by whichever of the two
+        readings computes fewer binomial tails there, then the atoms between each guess and its answer with
+        their probabilities: ``F(u) = F(g) ± Σ c_r·b(C; T_r, q)`` over the atoms between ``g`` and ``u``
+        (:func:`~rocci.cost._decision_quantiles.law_quantiles`). Exact: every ``F`` is a sum of binomial
+        terms of the law, none approximated; the guess only decides where to look.
         """
-        qs = np.atleast_1d(np.asarray(qs, dtype=np.float64))
-        mean, var = self.mean_var()
-        sd = max(np.sqrt(var), TIE_TOL)
-        vmin = self.a * self.x.min() - self.b * self.trials.max() - TIE_TOL
-        vmax = self.a * self.x.max() + TIE_TOL
-        out = np.empty(qs.size)
-        for k, q in enumerate(qs):
-            target = q - QUANTILE_TOL
-            z = float(stats.norm.ppf(min(max(q, 1e-15), 1 - 1e-15)))
-            guess = mean + z * sd
-            f_guess = self.cdf([guess])[0] - target
-            density = float(stats.norm.pdf(z)) / sd
-            if density > 0 and abs(z) < 8:
-                guess = min(max(guess - f_guess / density, vmin), vmax)  # one Newton step on the exact CDF
-            width = 0.02 * sd
-            lo, hi = max(guess - width, vmin), min(guess + width, vmax)
-            f_lo, f_hi = self.cdf([lo, hi]) - target
-            while f_lo >= 0 and lo > vmin:
-                width *= 4
-                lo = max(lo - width, vmin)
-                f_lo = self.cdf([lo])[0] - target
-            while f_hi < 0 and hi < vmax:
-                width *= 4
-                hi = min(hi + width, vmax)
-                f_hi = self.cdf([hi])[0] - target
-            last = None
-            for _ in range(400):
-                # F is constant from the largest value u <= hi up to hi: if no value of the law lies in
-                # (lo, u), u is the answer.
-                hi = self._largest_atom_at_most(hi)
-                if hi - lo <= TIE_TOL / 2 or self._largest_atom_at_most(hi - 2 * TIE_TOL) <= lo + TIE_TOL:
-                    break
-                mid = hi - f_hi * (hi - lo) / (f_hi - f_lo) if f_hi > f_lo else (lo + hi) / 2
-                if not lo < mid < hi or min(mid - lo, hi - mid) < (hi - lo) * 1e-4:
-                    mid = (lo + hi) / 2
-                f_mid = self.cdf([mid])[0] - target
-                if f_mid >= 0:
-                    hi, f_hi = mid, f_mid
-                    if last == "hi":
-                        f_lo /= 2  # Illinois: the end that stayed put counts half
-                    last = "hi"
-                else:
-                    lo, f_lo = mid, f_mid
-                    if last == "lo":
-                        f_hi /= 2
-                    last = "lo"
-            out[k] = hi
-        return out
+        return law_quantiles(list(self._readings), self._kappa, qs)[0]
 
     def support(self) -> tuple[np.ndarray, np.ndarray]:
         """Every value of the law (merged within the tie tolerance) with its probability."""

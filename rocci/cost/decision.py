@@ -147,6 +147,14 @@ def net_benefit(y_true, y_score=None, *, thresholds=None, confidence_level=0.95,
     nearly a point (few flagged, or nearly everyone) both are narrow; a score-type interval that keeps a
     width there is not offered yet.
 
+    **Speed.** Each threshold's two percentile bounds take one exact CDF, at both levels' Cornish–Fisher
+    guesses (the law's exact first four cumulants), with the law read by rows of ``TP*`` or of ``FP*``,
+    whichever computes fewer binomial tails; then the law's atoms between each guess and its answer, each
+    with its probability, give ``P(NB* <= u)`` exactly at every atom ``u`` on the way
+    (:mod:`rocci.cost._decision_quantiles`). At 10⁶ rows the 99-point grid takes about 6 ``numpy.argsort``
+    of the same scores, full bootstrap or stratified (``bench/bench_decision.py``; the search before it,
+    timed in the same run, 35 full and 8.5 stratified).
+
     Parameters
     ----------
     y_true, y_score, pos_label
