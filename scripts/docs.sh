@@ -3,6 +3,7 @@
 # a docstring mkdocstrings cannot render, an example that raises or the notebook failing stops the build.
 # Creates .venv-docs/ from docs/requirements.txt the first time (and again when that file changes).
 # Usage: bash scripts/docs.sh [mkdocs build options]     e.g. bash scripts/docs.sh --site-dir /tmp/site
+#        bash scripts/docs.sh --setup                      only make .venv-docs/ (scripts/test.sh, full tier)
 #        .venv-docs/bin/mkdocs serve                       (after one build: a live preview on :8000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,9 @@ if [ ! -f "$stamp" ] || ! cmp -s docs/requirements.txt "$stamp"; then
   say "Installing the documentation tools (docs/requirements.txt)"
   .venv-docs/bin/python -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
   cp docs/requirements.txt "$stamp"
+fi
+if [ "${1:-}" = "--setup" ]; then
+  exit 0
 fi
 
 # The examples (scripts/docs_hooks.py) and the notebook's kernel import rocci from this checkout; the
