@@ -1,6 +1,6 @@
 # The dashboard in a container:
 #   docker build -t rocci . && docker run --rm -p 8501:8501 rocci
-# Large files read where they lie (the Data page's "Large data (server)" source; README, "Deploying
+# Large files read where they lie (the Data page's "Large data (server)" source; docs/deployment.md, "Deploying
 # for a team"): mount a directory read-only and name it in ROCCI_DATA_DIR (unset: not offered):
 #   docker run --rm -p 127.0.0.1:8501:8501 -e ROCCI_DATA_DIR=/data -v /srv/scores:/data:ro rocci
 #

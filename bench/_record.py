@@ -1,4 +1,4 @@
-"""One record format for every benchmark, so the READMEs' tables are generated, not typed.
+"""One record format for every benchmark, so the speed tables (docs/speed.md, bench/README.md) are generated, not typed.
 
 Each bench script accepts ``--json PATH`` and, when given, writes what it measured
 with :class:`Record`::

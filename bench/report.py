@@ -1,13 +1,13 @@
 #!/usr/bin/env python
-"""Run the benchmarks and write the READMEs' speed tables from their records (issue 17).
+"""Run the benchmarks and write the speed tables of docs/speed.md and bench/README.md from their records (issue 17).
 
 ::
 
     python bench/report.py run            # every bench in its own process -> bench/results/<name>.json
     python bench/report.py run --quick    # smoke run, small n (records go to a temporary directory)
     python bench/report.py run --only bench_bands,bench_precision
-    python bench/report.py write          # README.md and bench/README.md from bench/results/*.json
-    python bench/report.py check          # exit 1 if the READMEs differ from what ``write`` would write
+    python bench/report.py write          # docs/speed.md and bench/README.md from bench/results/*.json
+    python bench/report.py check          # exit 1 if they differ from what ``write`` would write
 
 The tables live between marker comments ``<!-- bench:NAME:start -->`` and
 ``<!-- bench:NAME:end -->``; ``write`` replaces what is between them and nothing
@@ -37,7 +37,8 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
-README = ROOT / "README.md"
+#: The site's Speed page (the tables were in README.md until issue 33 moved them to the documentation site).
+SPEED = ROOT / "docs" / "speed.md"
 BENCH_README = HERE / "README.md"
 DASH = "—"
 
@@ -952,7 +953,7 @@ def t_load(R: Records) -> str:
 
 
 def t_speed_calls(R: Records) -> str:
-    """One row per bench for the README: each call beside what it is compared with, in the same run."""
+    """One row per bench for docs/speed.md: each call beside what it is compared with, in the same run."""
     h, c, b = R("bench_hotspots"), R("bench_compare_cost"), R("bench_bands")
     lt, p, v = R("bench_load_table"), R("bench_precision"), R("bench_vertical_paired")
     rows = []
@@ -1031,9 +1032,9 @@ def t_speed_calls(R: Records) -> str:
 
 #: marker name -> (file, builder)
 TABLES: dict[str, tuple[Path, Callable[[Records], str]]] = {
-    "speed-single": (README, t_speed_single),
-    "speed-calls": (README, t_speed_calls),
-    "speed-browser": (README, t_speed_browser),
+    "speed-single": (SPEED, t_speed_single),
+    "speed-calls": (SPEED, t_speed_calls),
+    "speed-browser": (SPEED, t_speed_browser),
     "single": (BENCH_README, t_single),
     "hotspots": (BENCH_README, t_hotspots),
     "hotspots-fixed": (BENCH_README, t_hotspots_fixed),
@@ -1091,7 +1092,7 @@ def render(text: str, path_label: str, results: Path, allow_quick: bool = False,
 
 
 def targets(ns) -> list[tuple[Path, str]]:
-    return [(Path(ns.readme), "README.md"), (Path(ns.bench_readme), "bench/README.md")]
+    return [(Path(ns.speed_doc), "docs/speed.md"), (Path(ns.bench_readme), "bench/README.md")]
 
 
 def _expected(ns) -> tuple[dict[Path, str], dict[Path, str]]:
@@ -1101,7 +1102,7 @@ def _expected(ns) -> tuple[dict[Path, str], dict[Path, str]]:
         expected_markers.setdefault(path, []).append(name)
     for path, label in targets(ns):
         text = path.read_text()
-        default = README if label == "README.md" else BENCH_README
+        default = SPEED if label == "docs/speed.md" else BENCH_README
         missing = [m for m in expected_markers.get(default, []) if f"<!-- bench:{m}:start -->" not in text]
         if missing and not ns.partial:
             errors.append(f"{label}: markers missing for table(s) {', '.join(missing)}")
@@ -1148,7 +1149,7 @@ def cmd_check(ns) -> int:
         print("bench/report.py check: out of date: " + ", ".join(map(str, stale))
               + " (run: python bench/report.py write)", file=sys.stderr)
         return 1
-    print("bench/report.py check: README.md and bench/README.md match bench/results/*.json")
+    print("bench/report.py check: docs/speed.md and bench/README.md match bench/results/*.json")
     return 0
 
 
@@ -1161,9 +1162,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=None, help="directory of the records (default bench/results; with --quick a "
                                                "temporary directory)")
     for name in ("write", "check"):
-        s = sub.add_parser(name, help="write the tables" if name == "write" else "exit 1 if the READMEs are stale")
+        s = sub.add_parser(name, help="write the tables" if name == "write" else "exit 1 if a table is stale")
         s.add_argument("--results", default=str(RESULTS), help="directory of the records (default bench/results)")
-        s.add_argument("--readme", default=str(README))
+        s.add_argument("--speed-doc", "--readme", dest="speed_doc", default=str(SPEED),
+                       help="the file of the main speed tables (default docs/speed.md; --readme: its name before "
+                            "the tables left README.md)")
         s.add_argument("--bench-readme", default=str(BENCH_README))
         s.add_argument("--allow-quick", action="store_true", help="accept smoke-run records")
         s.add_argument("--partial", action="store_true",

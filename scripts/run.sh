@@ -2,7 +2,7 @@
 # Create the environment (once) and start the dashboard on the bundled sample data.
 # Usage: bash scripts/run.sh [extra streamlit options]
 #   e.g. bash scripts/run.sh --server.port 8502
-#        bash scripts/run.sh --server.address 0.0.0.0   # serve to the network (README, "Serving to a network")
+#        bash scripts/run.sh --server.address 0.0.0.0   # serve to the network (docs/deployment.md, "Serving to a network")
 #        ROCCI_DATA_DIR=/srv/scores bash scripts/run.sh   # offer the files of a directory as "Large data (server)"
 # The dashboard listens on 127.0.0.1 (this computer only) unless told otherwise (.streamlit/config.toml).
 set -euo pipefail

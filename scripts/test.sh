@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Create the environment (Debian's Chromium and Java included) and run the whole test suite:
 # backend, exact-bootstrap oracles, the shared test vectors, AppTest, the
-# real-browser tests (Playwright driving /usr/bin/chromium) and rocci.scan's
-# Spark tests (PySpark in local mode, which needs Java 17 or later).
+# real-browser tests (Playwright driving /usr/bin/chromium), rocci.scan's
+# Spark tests (PySpark in local mode, which needs Java 17 or later), the documentation
+# site's strict build and the wheel (tests/test_docs.py, tests/test_wheel.py).
 # Usage: bash scripts/test.sh [--quick] [pytest options]
 #   --quick: only the quick tier (the core, the enumeration oracles, the doctests, the figures; a few
 #   minutes): every test not marked slow, browser, apptest, spark or montecarlo (see conftest.py).
@@ -45,7 +46,13 @@ if [ ! -x .venv-anchors/bin/python ]; then
 fi
 .venv-anchors/bin/python -m pip install --quiet --disable-pip-version-check -r tests/anchors/requirements-dcurves.txt
 
-# The browser and anchor tests must run, not be skipped, when this script runs them.
+# The full tier builds the documentation site (tests/test_docs.py): its tools live in .venv-docs/, made
+# from docs/requirements.txt by the script that builds the site. The quick tier does not need them.
+if [ "$quick" -eq 0 ]; then
+  bash scripts/docs.sh --setup
+fi
+
+# The browser, anchor and documentation tests must run, not be skipped, when this script runs them.
 export ROCCI_REQUIRE_BROWSER=1
 export ROCCI_ANCHOR_PYTHON="$PWD/.venv-anchors/bin/python"
 if [ "$quick" -eq 1 ]; then
