@@ -19,7 +19,7 @@ import rocci
 from rocci import plots
 from rocci.plots import compare as plots_compare
 from rocci.roc.vertical import fpr_levels
-from ui import cache, operating, report, unpaired
+from ui import cache, operating, report, state, unpaired
 from ui.controls import column_config, error
 from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
@@ -301,7 +301,8 @@ MANY_COLUMNS = {
 
 def set_pair(a: str, b: str) -> None:
     """Open the two-model verdict for the pair (a button's callback, before the selectboxes are drawn)."""
-    st.session_state["cmp_a"], st.session_state["cmp_b"] = a, b
+    state.seed("cmp_a", a, force=True)
+    state.seed("cmp_b", b, force=True)
 
 
 def leaderboard(an, level: float, at_fpr: float, cond) -> None:
@@ -572,8 +573,8 @@ def details(an, cmp, auc, a: str, b: str, level: float, m, y, sa, sb) -> None:
 def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     A, B = md_escape(a), md_escape(b)
     n = int(an.prepared.n_pos) + int(an.prepared.n_neg)
-    done_key = f"cmp_map_done::{an.key}|{a}|{b}|{m}"
-    if n > MAP_AUTO_INSTANCES and not st.session_state.get(done_key):
+    done_key = f"{an.key}|{a}|{b}|{m}"
+    if n > MAP_AUTO_INSTANCES and not state.done(state.MAP_DONE, done_key):
         st.info(f"With {n:,} instances the exact laws behind the {cache_compare.GRID_SIZE} × "
                 f"{cache_compare.GRID_SIZE} map take from seconds to minutes (about a minute at 10⁹ "
                 "instances); it runs when you ask.", icon=":material/schedule:")
@@ -584,7 +585,7 @@ def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     except rocci.InputError as exc:
         error(str(exc))
     else:
-        st.session_state[done_key] = True
+        state.mark_done(state.MAP_DONE, done_key)
         report.caption(
             f"P({A} dominates) − P({B} dominates) at every pair of thresholds on a "
             f"{len(dmap.thresholds_a)} × {len(dmap.thresholds_b)} grid of quantiles of each model's scores "

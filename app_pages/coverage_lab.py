@@ -24,6 +24,7 @@ from rocci.coverage.experiments import BANDS, SHAPES
 from rocci.coverage.pr import PR_METHODS
 from rocci.plots import plotly_config
 from rocci.plots.coverage import SERIES_NAMES, coverage_figure
+from ui import state
 from ui.cache import coverage as cache_coverage
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -81,9 +82,9 @@ def _numbers_text(values) -> str:
 
 def pick_experiment() -> str:
     """The preset, chosen by its plain name; the link keeps the short figure name (``?cov_exp=fig4.6``)."""
-    if st.session_state.get("cov_exp") not in EXPERIMENTS:
+    if state.value("cov_exp") not in EXPERIMENTS:
         linked = st.query_params.get("cov_exp")
-        st.session_state["cov_exp"] = linked if linked in EXPERIMENTS else NAMES[0]
+        state.seed("cov_exp", linked if linked in EXPERIMENTS else NAMES[0], force=True)
     name = st.selectbox(
         "Preset", NAMES, key="cov_exp", format_func=lambda n: EXPERIMENTS[n].choice,
         help="One preset per coverage figure of the thesis. Chapter 4: intervals on ROC curves (threshold and "

@@ -132,9 +132,8 @@ def table(frame: pd.DataFrame, spec: dict, *, key: str, file_name: str, label: s
 
 
 def _load_sample(name: str) -> None:
+    """Load a bundled sample (a button's callback); the Data page's widgets follow the dataset (ui.state)."""
     state.set_dataset(state.sample_dataset(name))
-    st.session_state["source"] = "sample"
-    st.session_state["sample"] = name
 
 
 def needs_data(reason: str | None) -> None:

@@ -170,23 +170,21 @@ THRESHOLD_KEYS = ("ln_t", "ln_t2", "ln_t4")
 def forget_thresholds_on_new_data(src: Source) -> None:
     """Thresholds belong to one dataset: when the data or the model changes, the sliders start afresh."""
     ident = f"{src.key}|{src.model}"
-    last = st.session_state.get("_ln_data")
+    last = state.swap(state.LEARN_DATA, ident)
     if last is not None and last != ident:
-        for key in THRESHOLD_KEYS:
-            st.session_state.pop(key, None)
-    st.session_state["_ln_data"] = ident
+        state.forget(*THRESHOLD_KEYS)
 
 
 def threshold_slider(label: str, options: list[float], default: float, key: str, help: str) -> float:
-    current = st.session_state.get(key)
+    current = state.value(key)
     if current is not None and current not in options:
         # A threshold from a link or another dataset that is not a score here: snap to the nearest one.
         try:
-            st.session_state[key] = nearest(options, float(current))
+            state.seed(key, nearest(options, float(current)), force=True)
         except (TypeError, ValueError):
-            st.session_state.pop(key, None)
+            state.forget(key)
     # A value set by a button (session state) is not given a default as well (Streamlit warns about both).
-    value = {} if key in st.session_state else {"value": nearest(options, default)}
+    value = {} if state.has(key) else {"value": nearest(options, default)}
     return float(st.select_slider(label, options=options, format_func=lambda v: number(v, 6), key=key,
                                   bind=URL, help=help, **value))
 
@@ -264,7 +262,7 @@ def section_point(src: Source, roc, options: list[float]) -> None:
 
 
 def use_optimal(key: str, value: float) -> None:
-    st.session_state[key] = value
+    state.seed(key, value, force=True)
 
 
 def operating_point_w(src: Source) -> float:
@@ -441,7 +439,7 @@ def section_hull(src: Source, roc, env) -> None:
 
 
 def new_worlds() -> None:
-    st.session_state["ln_seed"] = int(st.session_state.get("ln_seed", 1) or 0) % 1_000_000 + 1
+    state.seed("ln_seed", int(state.value("ln_seed", 1) or 0) % 1_000_000 + 1, force=True)
 
 
 def section_worlds(src: Source, roc, options: list[float], level: float) -> None:
@@ -457,7 +455,7 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.6])
     k = int(c1.selectbox("Worlds K", WORLD_COUNTS, index=WORLD_COUNTS.index(20), key="ln_k", bind=URL,
                          help="How many random bootstrap resamples to draw."))
-    value = {} if "ln_seed" in st.session_state else {"value": 1}
+    value = {} if state.has("ln_seed") else {"value": 1}
     seed = int(c2.number_input("Seed", min_value=0, max_value=1_000_000, step=1, key="ln_seed", bind=URL,
                                help="The random seed: the same seed draws the same worlds.", **value))
     with c3:

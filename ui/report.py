@@ -32,7 +32,8 @@ import pandas as pd
 import plotly.io as pio
 import streamlit as st
 
-_KEY = "_rocci_report"
+from . import state
+
 #: A table of at most this many rows is shown whole; a longer one by its first and last rows.
 FULL_ROWS = 25
 #: Rows shown at the start and at the end of a longer table.
@@ -451,13 +452,13 @@ def markdown_text(text: Any) -> str:
 def begin(page: str) -> Report:
     """Start this run's report (app.py calls it before running the page)."""
     report = Report(page=page)
-    st.session_state[_KEY] = report
+    state.put(state.REPORT, report)
     return report
 
 
 def current() -> Report:
     """This run's report (a fresh one if :func:`begin` was not called, e.g. a page run on its own)."""
-    report = st.session_state.get(_KEY)
+    report = state.value(state.REPORT)
     if not isinstance(report, Report):
         report = begin("")
     return report
