@@ -30,6 +30,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
 from ui.controls import error, method_note, page_columns
+from ui.labels import column_config
 
 #: Short names of the bands for the method pills (the chart and table use BAND_METHODS' full names).
 BAND_SHORT = {"exact": "Exact bootstrap", "monte-carlo": "Monte Carlo bootstrap", "sidak": "Šidák, thresholds",
@@ -67,12 +68,11 @@ HOW = (
     "(se = √(c(1 − c)/R) for coverage c over R test sets)."
 )
 
-SUMMARY_COLUMNS = {
-    "min": ("Lowest", "Lowest coverage along the curve.", "%.3f"),
-    "mean": ("Mean", "Average coverage along the curve.", "%.3f"),
-    "max": ("Highest", "Highest coverage along the curve.", "%.3f"),
-    "x_at_min": ("Lowest at", "x value (rate or w) of the lowest coverage.", "%.3g"),
-    "max_se": ("MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.3f"),
+#: The summary table's columns in this page's context (labels and formats: ui.labels).
+SUMMARY_HELP = {
+    "min": "Lowest coverage along the curve.",
+    "mean": "Average coverage along the curve.",
+    "max": "Highest coverage along the curve.",
 }
 
 
@@ -254,11 +254,9 @@ def show(study) -> None:
     st.plotly_chart(fig, key="cov_chart", width="stretch",
                     config=plotly_config(image_format=image_format(), filename=f"rocci_coverage_{exp.name}"))
     table = summary(frame)
-    cfg = {c: st.column_config.NumberColumn(lbl, help=h, format=f, width="small")
-           for c, (lbl, h, f) in SUMMARY_COLUMNS.items()}
-    cfg["panel"] = st.column_config.TextColumn("Panel", help="Configuration of the chart panel.")
-    cfg["series"] = st.column_config.TextColumn("Series", help="Interval method or design of the line.")
-    st.dataframe(table, hide_index=True, column_config=cfg, key="cov_summary")
+    widths = {c: "small" for c in ("min", "mean", "max", "x_at_min", "max_se")}
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP, width=widths),
+                 key="cov_summary")
     params = ", ".join(f"{k}={v}" for k, v in study.params.items() if k not in ("rates", "w", "fpr", "recall"))
     download_csv(frame.assign(parameters=params), label="Download coverage (CSV)",
                  file_name=f"rocci_coverage_{exp.name}.csv", key="dl_cov",

@@ -20,6 +20,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
 from ui.controls import error
+from ui.labels import column_config
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "parquet", "pq", "xlsx"]
 NONE = "\u2014 none \u2014"
@@ -27,18 +28,11 @@ NONE = "\u2014 none \u2014"
 PREVIEW_COLUMNS = 50
 #: Models drawn in the score histograms at most: the page's work per rerun is bounded by this.
 MAX_HISTOGRAMS = 12
+#: The summary table's columns in this page's context (labels and formats: ui.labels).
 SUMMARY_HELP = {
     "model": "The score column (one model per column).",
-    "rows": "Rows used for this model after dropping rows with missing values.",
-    "positives": "Rows whose label is the positive value.",
-    "negatives": "Rows with the other label value.",
-    "distinct_scores": "Number of different score values. The ROC curve has one corner per distinct score.",
-    "tied_scores": "Rows that share their score with at least one other row.",
-    "pos_neg_ties": "Score values held by both a positive and a negative row; each makes a diagonal step in the ROC curve.",
     "min": "Smallest score.",
     "max": "Largest score.",
-    "mean_positive": "Mean score of the positive rows.",
-    "mean_negative": "Mean score of the negative rows.",
 }
 
 
@@ -313,13 +307,7 @@ def summary_section(an: cache.Analysis) -> None:
         st.warning(f"{p.n_dropped:,} row(s) dropped because of missing values (missing per column — {per_col}).",
                    icon=":material/warning:")
     table = cache.summarize(an.key, p)
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            k: st.column_config.Column(k.replace("_", " "), help=v) for k, v in SUMMARY_HELP.items()
-        },
-    )
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP))
     download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_summary")
     if p.fold is not None:
         folds = pd.Series(p.fold).value_counts(sort=False).sort_index()
@@ -624,9 +612,7 @@ def counts_summary_section(an: cache.Analysis) -> None:
         st.warning(f"{p.n_dropped:,} row(s) dropped because of missing values (missing per column — {per_col}).",
                    icon=":material/warning:")
     table = rdata.summarize_counts(p.counts)
-    st.dataframe(table, hide_index=True, column_config={
-        k: st.column_config.Column(k.replace("_", " "), help=v) for k, v in SUMMARY_HELP.items()},
-        key="lg_summary")
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP), key="lg_summary")
     download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_lg_summary")
     if p.rounding:
         first = next(iter(p.rounding.values()))
@@ -636,16 +622,7 @@ def counts_summary_section(an: cache.Analysis) -> None:
                         "order; only those that share a bin became tied. The largest possible change that this "
                         "can have caused, computed exactly from the counts:")
         frame = pd.DataFrame(rows)
-        st.dataframe(frame, hide_index=True, key="lg_rounding", column_config={
-            "model": st.column_config.Column("model", help="The score column."),
-            "auc_bound": st.column_config.NumberColumn(
-                "AUC within ±", format="%.2e",
-                help="Σ over bins of ½·(positives × negatives in the bin) / (n+·n−): each tied pair now counts ½."),
-            "tpr_bound": st.column_config.NumberColumn(
-                "TPR within ±", format="%.2e", help="The largest share of the positives in one bin."),
-            "fpr_bound": st.column_config.NumberColumn(
-                "FPR within ±", format="%.2e", help="The largest share of the negatives in one bin."),
-        })
+        st.dataframe(frame, hide_index=True, key="lg_rounding", column_config=column_config(frame))
         download_csv(frame, label="Download the rounding bounds (CSV)", file_name="rocci_rounding.csv",
                      key="dl_lg_rounding")
     if p.fold_column is not None:

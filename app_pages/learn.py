@@ -39,6 +39,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
 from ui.controls import error, method_note
+from ui.labels import column_config
 
 URL = "query-params"
 #: Short labels: both fit a phone-wide segmented control.
@@ -413,15 +414,9 @@ def section_hull(src: Source, roc, env) -> None:
     else:
         report.markdown(f"The hull has **{len(parts)}** vertices that are cheapest somewhere, with {len(bps)} "
                     "breakpoints between them: see the table (hover the charts for each one).")
-    st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config={
-        "threshold": st.column_config.NumberColumn("Threshold", help="Hull vertex: score ≥ threshold.",
-                                                   format="%.6g"),
-        "fpr": st.column_config.NumberColumn("FPR", help="False-positive rate of the vertex.", format="%.4f"),
-        "tpr": st.column_config.NumberColumn("TPR", help="True-positive rate of the vertex.", format="%.4f"),
-        "w_low": st.column_config.NumberColumn("w from", help="Lower end of the w range where this vertex is "
-                                               "cheapest (a breakpoint).", format="%.4f"),
-        "w_high": st.column_config.NumberColumn("w to", help="Upper end of that range.", format="%.4f"),
-    })
+    st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config=column_config(frame, help={
+        "threshold": "Hull vertex: score ≥ threshold.", "fpr": "False-positive rate of the vertex.",
+        "tpr": "True-positive rate of the vertex."}))
     download_csv(frame, label="Download the hull (CSV)", file_name="rocci_learn_hull.csv", key="ln_dl_hull")
     method_note(
         "Thesis §3.3. Threshold t's cost line runs from (0, FPR) to (1, 1 − TPR) (eq. 3.12); two consecutive hull "
@@ -522,14 +517,11 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             "tpr": [worlds.tpr_mean, worlds.tpr_sd, float(at.tpr[0]), float(at.tpr_std[0])],
             "fpr": [worlds.fpr_mean, worlds.fpr_sd, float(at.fpr[0]), float(at.fpr_std[0])],
         })
-        st.dataframe(table, hide_index=True, key="ln_worlds_table", column_config={
-            "quantity": st.column_config.TextColumn(
-                "At this threshold", width="medium",
-                help="Monte Carlo: mean and standard deviation (divisor K − 1) over the K random worlds. Exact: "
-                "the exact bootstrap mean (the observed rate) and standard deviation sqrt(p(1 − p)/m)."),
-            "tpr": st.column_config.NumberColumn("TPR", format="%.4f", help="True-positive rate."),
-            "fpr": st.column_config.NumberColumn("FPR", format="%.4f", help="False-positive rate."),
-        })
+        st.dataframe(table, hide_index=True, key="ln_worlds_table",
+                     column_config=column_config(table, width={"quantity": "medium"}, help={
+                         "quantity": "At this threshold. Monte Carlo: mean and standard deviation (divisor K − 1) "
+                         "over the K random worlds. Exact: the exact bootstrap mean (the observed rate) and "
+                         "standard deviation sqrt(p(1 − p)/m)."}))
         report.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
                    "columns agree more closely; the exact numbers do not change.")
         download_csv(table.assign(threshold=t, k=k, seed=seed), label="Download this table (CSV)",
@@ -666,8 +658,11 @@ def section_decision(src: Source, level: float) -> None:
         "when the risks are calibrated.")
     report.caption("The same identity at a few threshold probabilities (the columns *from cost* are computed "
                    "from the cost columns; they equal the net-benefit columns).")
-    st.dataframe(frame, hide_index=True, key="ln_decision_table",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns})
+    st.dataframe(frame, hide_index=True, key="ln_decision_table", column_config=column_config(frame, help={
+        "w": "The cost curve's operating point for this threshold probability: π(1 − p)/(π(1 − p) + (1 − π)p).",
+        "cost": "Normalised expected cost of the threshold score ≥ p at w(p).",
+        "net_benefit_low": "Lower end of the net benefit's interval (stratified exact bootstrap).",
+        "net_benefit_high": "Upper end of that interval."}))
     download_csv(frame, label="Download the table (CSV)", file_name="rocci_learn_decision.csv",
                  key="dl_ln_decision")
     method_note(

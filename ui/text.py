@@ -16,17 +16,6 @@ from typing import Any
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 
-METHOD_NAMES = {
-    "wilson": "Wilson",
-    "wald": "Wald",
-    "agresti-coull": "Agresti–Coull",
-    "percentile": "percentile",
-    "score": "score",
-    "delong": "DeLong",
-    "hanley-mcneil": "Hanley–McNeil",
-    "exact-bootstrap": "exact bootstrap",
-}
-
 REGION_NAMES = {
     "rectangle": "rectangles (joint region)",
     "ellipse": "ellipses (joint region)",
@@ -48,10 +37,6 @@ def label_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def method_name(method: str) -> str:
-    return METHOD_NAMES.get(method, method)
 
 
 def percent(level: float) -> str:
