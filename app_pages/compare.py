@@ -21,6 +21,7 @@ from rocci.plots import compare as plots_compare
 from rocci.roc.vertical import fpr_levels
 from ui import cache, operating, report, state, unpaired
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import column_config
 from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
@@ -171,23 +172,21 @@ def controls(an: cache.Analysis):
 
 
 def main() -> None:
-    st.title("Compare models", anchor=False)
-    caption = st.container()  # filled once the page knows whether the rows are one test set or two
-    an = cache.analysis_or_notice(
-        min_models=2, too_few="Comparing needs two models: map at least two score columns (one per model) on the "
-        "Data page. The bundled breast-cancer sample has two.")
-    if an is None:
+    # no caption yet: it says paired or unpaired, known once the test sets are chosen (page.caption below)
+    page = page_frame("Compare models", min_models=2, too_few="Comparing needs two models: map at least two score "
+                      "columns (one per model) on the Data page. The bundled breast-cancer sample has two.")
+    if page is None:
         return
+    an = page.an
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         sets, split = unpaired.controls(an)
         if sets != "one":  # two test sets: the unpaired verdict only, with its two choices
             level, at_fpr = unpaired.interval_controls()
         else:
             opts = controls(an)
-    with caption:
-        report.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
+    page.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
     if sets != "one":
         with right:
             if split is None:

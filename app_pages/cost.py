@@ -19,6 +19,7 @@ import rocci
 from rocci.plots import cost as plots_cost
 from ui import cache, operating, report
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import column_config, method_option
 from ui.cache import cost as cache_cost
 from ui import controls as controls_ui
@@ -167,18 +168,17 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
 
 
 def main() -> None:
-    st.title("Cost curves", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Cost curves", CAPTION)
+    if page is None:
         return
+    an = page.an
     try:
         curves = {m: cache_cost.cost_curve(an.key, m, None, *an.arrays(m)) for m in an.models}
     except rocci.InputError as exc:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:

@@ -30,6 +30,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
 from ui.controls import error, method_note, page_columns
+from ui.frame import page_header
 from ui.labels import column_config
 
 #: Short names of the bands for the method pills (the chart and table use BAND_METHODS' full names).
@@ -264,8 +265,7 @@ def show(study) -> None:
 
 
 def main() -> None:
-    st.title("Coverage lab", anchor=False)
-    st.caption(CAPTION)
+    page_header("Coverage lab", CAPTION)  # not page_frame: no data, and the columns come after the preset
     name = pick_experiment()
     exp = EXPERIMENTS[name]
     st.markdown(f"#### {md_escape(exp.label)}")

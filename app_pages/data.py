@@ -20,6 +20,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
 from ui.controls import error
+from ui.frame import page_header
 from ui.labels import column_config
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "parquet", "pq", "xlsx"]
@@ -36,6 +37,7 @@ SUMMARY_HELP = {
 }
 
 
+CAPTION = "Load a table of classifier scores and true labels, then tell rocci which column is which."
 SOURCES = {"sample": "Bundled sample", "upload": "Upload a file", "large": "Large data (server)"}
 
 
@@ -659,8 +661,7 @@ def fold_sizes_caption(p) -> None:
 
 
 def main() -> None:
-    st.title("Data", anchor=False)
-    report.caption("Load a table of classifier scores and true labels, then tell rocci which column is which.")
+    page_header("Data", CAPTION)  # not page_frame: this page makes the data the others analyse
     ds = source_section()
     if state.value("source") == "large":
         large_section(ds)

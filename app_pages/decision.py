@@ -17,10 +17,10 @@ import rocci
 from rocci.plots import decision as plots_decision
 from rocci.plots import plotly_config
 from ui import cache, report
-from ui import controls as controls_ui
 from ui import decision as words
 from ui.cache import decision as cache_decision
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import column_config, method_option, method_text
 from ui.download import download_csv
 from ui.sidebar import image_format
@@ -130,17 +130,16 @@ def refused_note(refused: dict) -> None:
 
 
 def main() -> None:
-    st.title("Decision curve", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Decision curve", CAPTION)
+    if page is None:
         return
+    an = page.an
     with st.spinner("Computing net benefit…"):
         first, refused = risk_models(an)
     if not first:
         refused_note(refused)
         return
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, list(first), first)
     if not opts.models:

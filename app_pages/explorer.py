@@ -28,6 +28,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent, pvalue_text
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import COLUMNS, column_config, method_option, method_text
 
 URL = "query-params"
@@ -239,13 +240,12 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 
 
 def main() -> None:
-    st.title("Threshold explorer", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Threshold explorer", CAPTION)
+    if page is None:
         return
+    an = page.an
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         choice = controls(an)
     if choice is None:

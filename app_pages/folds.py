@@ -38,6 +38,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, percent
 from ui.controls import error
+from ui.frame import page_header
 from ui.labels import column_config, method_option, method_text
 
 URL = "query-params"
@@ -525,8 +526,7 @@ def large_folds() -> None:
 
 
 def main() -> None:
-    st.title("Folds & classes", anchor=False)
-    report.caption(CAPTION)
+    page_header("Folds & classes", CAPTION)  # not page_frame: see ui.frame
     ds = state.get_dataset()
     if ds is None:
         needs_data(None)

@@ -39,6 +39,7 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
 from ui.controls import error, method_note
+from ui.frame import page_header
 from ui.labels import column_config
 
 URL = "query-params"
@@ -675,8 +676,7 @@ def section_decision(src: Source, level: float) -> None:
 
 
 def main() -> None:
-    st.title("Learn", anchor=False)
-    report.caption(CAPTION)
+    page_header("Learn", CAPTION)  # not page_frame: see ui.frame
     top1, top2 = st.columns([2, 1])
     with top1:
         src = choose_source()

@@ -21,6 +21,7 @@ from rocci.precision import UNDEFINED
 from rocci.precision.gain import METHODS as GAIN_METHODS
 from ui import cache, report
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import column_config, method_label, method_option, method_text
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
@@ -444,18 +445,17 @@ def metrics_frame(results: dict, names: list) -> pd.DataFrame:
 
 
 def main() -> None:
-    st.title("Precision–recall", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Precision–recall", CAPTION)
+    if page is None:
         return
+    an = page.an
     try:
         curves = {m: cache_pr.pr_curve(an.key, m, *an.arrays(m)) for m in an.models}
     except rocci.InputError as exc:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:

@@ -19,6 +19,7 @@ import rocci
 from rocci import plots
 from ui import cache, report
 from ui.controls import error
+from ui.frame import page_frame
 from ui.labels import column_config, method_option, method_text
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
@@ -275,11 +276,10 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
 
 
 def main() -> None:
-    st.title("ROC curve", anchor=False)
-    report.caption(EXACT_CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("ROC curve", EXACT_CAPTION)
+    if page is None:
         return
+    an = page.an
 
     try:
         curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in an.models}
@@ -287,7 +287,7 @@ def main() -> None:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
