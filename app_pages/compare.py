@@ -19,8 +19,10 @@ import rocci
 from rocci import plots
 from rocci.plots import compare as plots_compare
 from rocci.roc.vertical import fpr_levels
-from ui import cache, operating, report, unpaired
-from ui.controls import column_config, error
+from ui import cache, operating, report, state, unpaired
+from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import column_config
 from ui.cache import compare as cache_compare, cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
@@ -52,40 +54,19 @@ UNPAIRED_CAPTION = (
     "added)."
 )
 
-PAIR_COLUMNS = {
-    "total_positive_rate": ("Total-positive rate", "Fraction of all instances each model predicts positive.", "%.3f"),
-    "threshold_a": ("Threshold A", "Model A predicts positive when its score ≥ this threshold.", "%.6g"),
-    "threshold_b": ("Threshold B", "Model B predicts positive when its score ≥ this threshold.", "%.6g"),
-    "p_a_dominates": ("P(A dominates)", "Exact bootstrap probability that A has TPR ≥ B's and FPR ≤ B's, "
-                      "and is strictly better on at least one.", "%.4f"),
-    "p_b_dominates": ("P(B dominates)", "The same with the roles of A and B swapped.", "%.4f"),
-    "delta_tpr": ("ΔTPR", "TPR of A − TPR of B (observed = exact bootstrap mean).", "%.4f"),
-    "delta_tpr_low": ("ΔTPR low", "Lower end of the ΔTPR score interval.", "%.4f"),
-    "delta_tpr_high": ("ΔTPR high", "Upper end of the ΔTPR score interval.", "%.4f"),
-    "delta_fpr": ("ΔFPR", "FPR of A − FPR of B (observed = exact bootstrap mean).", "%.4f"),
-    "delta_fpr_low": ("ΔFPR low", "Lower end of the ΔFPR score interval.", "%.4f"),
-    "delta_fpr_high": ("ΔFPR high", "Upper end of the ΔFPR score interval.", "%.4f"),
-    "rate_a": ("Flagged by A", "Fraction of all instances model A predicts positive at its threshold (tied "
-               "scores can make it larger than the rate asked for).", "%.3f"),
-    "rate_b": ("Flagged by B", "The same for model B.", "%.3f"),
-    "tpr_a": ("TPR A", "Model A's true-positive rate at its threshold.", "%.4f"),
-    "fpr_a": ("FPR A", "Model A's false-positive rate at its threshold.", "%.4f"),
-    "tpr_b": ("TPR B", "Model B's true-positive rate at its threshold.", "%.4f"),
-    "fpr_b": ("FPR B", "Model B's false-positive rate at its threshold.", "%.4f"),
-}
+#: The tables' columns in this page's context (labels and formats: ui.labels).
+PAIR_HELP = {"total_positive_rate": "Fraction of all instances each model predicts positive."}
 PAIR_ORDER = ["total_positive_rate", "threshold_a", "threshold_b", "rate_a", "rate_b", "p_a_dominates", "p_b_dominates",
               "delta_tpr", "delta_tpr_low", "delta_tpr_high", "delta_fpr", "delta_fpr_low", "delta_fpr_high",
               "tpr_a", "fpr_a", "tpr_b", "fpr_b"]
-VERT_COLUMNS = {
-    "fpr": ("FPR level", "The fixed false-positive rate r / m−.", "%.4f"),
-    "r": ("r", "Number of bootstrap negatives above each model's threshold at this level.", "%d"),
-    "delta_tpr_mean": ("ΔTPR mean", "Exact bootstrap mean of TPR A − TPR B at this FPR.", "%.4f"),
-    "delta_tpr_std": ("ΔTPR sd", "Exact bootstrap standard deviation of ΔTPR.", "%.4f"),
-    "delta_tpr_low": ("ΔTPR low", "Lower end of the score interval on the exact law's mean and variance.", "%.4f"),
-    "delta_tpr_high": ("ΔTPR high", "Upper end of the score interval on the exact law's mean and variance.", "%.4f"),
-    "p_a_better": ("P(A better)", "P(ΔTPR > 0): A finds more positives at this FPR.", "%.4f"),
-    "p_tie": ("P(tie)", "P(ΔTPR = 0).", "%.4f"),
-    "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
+VERT_HELP = {
+    "fpr": "The fixed false-positive rate r / m− (the FPR level).",
+    "r": "Number of bootstrap negatives above each model's threshold at this level.",
+    "delta_tpr_mean": "Exact bootstrap mean of TPR A − TPR B at this FPR.",
+    "delta_tpr_low": "Lower end of the score interval on the exact law's mean and variance.",
+    "delta_tpr_high": "Upper end of the score interval on the exact law's mean and variance.",
+    "p_a_better": "P(ΔTPR > 0): A finds more positives at this FPR.",
+    "p_tie": "P(ΔTPR = 0).",
 }
 
 
@@ -191,23 +172,21 @@ def controls(an: cache.Analysis):
 
 
 def main() -> None:
-    st.title("Compare models", anchor=False)
-    caption = st.container()  # filled once the page knows whether the rows are one test set or two
-    an = cache.analysis_or_notice(
-        min_models=2, too_few="Comparing needs two models: map at least two score columns (one per model) on the "
-        "Data page. The bundled breast-cancer sample has two.")
-    if an is None:
+    # no caption yet: it says paired or unpaired, known once the test sets are chosen (page.caption below)
+    page = page_frame("Compare models", min_models=2, too_few="Comparing needs two models: map at least two score "
+                      "columns (one per model) on the Data page. The bundled breast-cancer sample has two.")
+    if page is None:
         return
+    an = page.an
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         sets, split = unpaired.controls(an)
         if sets != "one":  # two test sets: the unpaired verdict only, with its two choices
             level, at_fpr = unpaired.interval_controls()
         else:
             opts = controls(an)
-    with caption:
-        report.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
+    page.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
     if sets != "one":
         with right:
             if split is None:
@@ -266,42 +245,29 @@ def main() -> None:
 
 
 ADJUST = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "None"}
-BOARD_COLUMNS = {
-    "auc": ("AUC", "Area under the ROC curve (Mann–Whitney, ties ½).", "%.4f"),
-    "auc_low": ("AUC low", "Lower end of the DeLong interval.", "%.4f"),
-    "auc_high": ("AUC high", "Upper end of the DeLong interval.", "%.4f"),
-    "p_best_auc": ("P(best AUC)", "Probability that this model has the highest AUC under the joint normal law of "
-                   "the DeLong estimates (seeded Monte Carlo of 10⁶ draws; its standard error in the next column).",
-                   "%.3f"),
-    "p_best_auc_se": ("± se", "Monte Carlo standard error of P(best AUC).", "%.4f"),
-    "tpr": ("TPR at FPR", "Share of positives found when the model is allowed the verdict's false-positive rate.",
-            "%.4f"),
-    "tpr_low": ("TPR low", "Lower end of the percentile interval of the exact bootstrap law of the TPR.", "%.4f"),
-    "tpr_high": ("TPR high", "Upper end of that interval.", "%.4f"),
-    "p_best_tpr": ("P(best TPR)", "Probability that this model finds the most positives at that false-positive "
-                   "rate, under the paired bootstrap (seeded Monte Carlo of 1,000 resamples of the rows; its "
-                   "standard error in the next column).", "%.3f"),
-    "p_best_tpr_se": ("± se (TPR)", "Monte Carlo standard error of P(best TPR).", "%.3f"),
-    "cost": ("Cost", "Normalised expected cost of the model's cheapest threshold at the shared operating "
-             "condition.", "%.4f"),
-    "cost_low": ("Cost low", "Lower end of its exact stratified bootstrap interval (Agresti–Coull).", "%.4f"),
-    "cost_high": ("Cost high", "Upper end of that interval.", "%.4f"),
+#: The leaderboard's columns, in order, and their help in its context.
+BOARD_ORDER = ["auc", "auc_low", "auc_high", "p_best_auc", "p_best_auc_se", "tpr", "tpr_low", "tpr_high",
+               "p_best_tpr", "p_best_tpr_se", "cost", "cost_low", "cost_high"]
+BOARD_HELP = {
+    "auc_low": "Lower end of the DeLong interval.",
+    "auc_high": "Upper end of the DeLong interval.",
+    "tpr": "Share of positives found when the model is allowed the verdict's false-positive rate (TPR at that "
+    "FPR).",
+    "tpr_low": "Lower end of the percentile interval of the exact bootstrap law of the TPR.",
+    "tpr_high": "Upper end of that interval.",
+    "cost": "Normalised expected cost of the model's cheapest threshold at the shared operating condition.",
+    "cost_low": "Lower end of its exact stratified bootstrap interval (Agresti–Coull).",
+    "cost_high": "Upper end of that interval.",
 }
-MANY_COLUMNS = {
-    "delta_auc": ("ΔAUC", "AUC of A − AUC of B.", "%.4f"),
-    "delta_auc_low": ("ΔAUC low", "Lower end of the pointwise DeLong interval.", "%.4f"),
-    "delta_auc_high": ("ΔAUC high", "Upper end of the pointwise DeLong interval.", "%.4f"),
-    "pvalue": ("p", "DeLong's two-sided p-value for this pair alone.", "%.2g"),
-    "pvalue_adjusted": ("p adjusted", "The p-value adjusted for every pair compared (the method chosen).", "%.2g"),
-    "delta_auc_low_simultaneous": ("ΔAUC low (simult.)", "Lower end of the simultaneous interval: all pairs' "
-                                   "intervals hold together at the level (max-|z| of the joint normal).", "%.4f"),
-    "delta_auc_high_simultaneous": ("ΔAUC high (simult.)", "Upper end of the simultaneous interval.", "%.4f"),
-}
+#: Every pair's columns, in order.
+MANY_ORDER = ["delta_auc", "delta_auc_low", "delta_auc_high", "pvalue", "pvalue_adjusted",
+              "delta_auc_low_simultaneous", "delta_auc_high_simultaneous"]
 
 
 def set_pair(a: str, b: str) -> None:
     """Open the two-model verdict for the pair (a button's callback, before the selectboxes are drawn)."""
-    st.session_state["cmp_a"], st.session_state["cmp_b"] = a, b
+    state.seed("cmp_a", a, force=True)
+    state.seed("cmp_b", b, force=True)
 
 
 def leaderboard(an, level: float, at_fpr: float, cond) -> None:
@@ -340,15 +306,13 @@ def leaderboard(an, level: float, at_fpr: float, cond) -> None:
     if costs:
         board["cost"], board["cost_low"], board["cost_high"] = (names.map(lambda n, i=i: costs[n][i])
                                                                 for i in range(3))
-    board = board[["model"] + [c for c in BOARD_COLUMNS if c in board.columns]]
+    board = board[["model"] + [c for c in BOARD_ORDER if c in board.columns]]
     best = board.iloc[0]
     report.markdown(
         f"Highest AUC: **{md_escape(best['model'])}** ({best['auc']:.3f}), with probability "
         f"**{best['p_best_auc']:.2f}** of being the best (Monte Carlo ± {best['p_best_auc_se']:.1g}). DeLong's test that all "
         f"{k} AUCs are equal: χ² = {many.chi2:.4g} on {many.df} degrees of freedom, {p_equals(many.pvalue)}.")
-    cfg = column_config(BOARD_COLUMNS, board)
-    cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
-    st.dataframe(board, hide_index=True, column_config=cfg, key="cmp_board")
+    st.dataframe(board, hide_index=True, column_config=column_config(board, help=BOARD_HELP), key="cmp_board")
     report.caption(
         f"{percent(level)} intervals: AUC by DeLong; TPR at FPR {at_fpr:.3f} by the exact bootstrap law (percentile, "
         "stratified)" + (f"; cost at w = {cond.w:.3f} (the shared operating condition) by the exact stratified "
@@ -356,10 +320,8 @@ def leaderboard(an, level: float, at_fpr: float, cond) -> None:
     download_csv(board.assign(confidence_level=level, fpr=at_fpr, w=cond.w if cond is not None else np.nan),
                  label="Download the leaderboard (CSV)", file_name="rocci_leaderboard.csv", key="dl_cmp_board")
     with st.expander(f"Every pair ({k * (k - 1) // 2}), with {ADJUST[adjust]}-adjusted p-values", icon=":material/grid_on:"):
-        pairs = many.to_frame()[["model_a", "model_b"] + list(MANY_COLUMNS)]
-        cfg = column_config(MANY_COLUMNS, pairs)
-        cfg.update({c: st.column_config.TextColumn(c[-1].upper()) for c in ("model_a", "model_b")})
-        st.dataframe(pairs, hide_index=True, column_config=cfg, key="cmp_pairs_all")
+        pairs = many.to_frame()[["model_a", "model_b"] + MANY_ORDER]
+        st.dataframe(pairs, hide_index=True, column_config=column_config(pairs), key="cmp_pairs_all")
         report.caption(f"ΔAUC = A − B with DeLong's {percent(level)} interval, pointwise and simultaneous over the "
                        f"{len(pairs)} pairs (critical value {many.critical_value:.3f} instead of "
                        f"{NormalDist().inv_cdf(1 - (1 - level) / 2):.3f}).")
@@ -541,7 +503,7 @@ def pairs_section(cmp, a: str, b: str) -> None:
         f"{percent(cmp.axis_confidence_level)} so that both hold together at {percent(cmp.confidence_level)}."
     )
     order = [c for c in PAIR_ORDER if c in frame.columns]
-    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(PAIR_COLUMNS, frame),
+    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(frame, help=PAIR_HELP),
                  key="cmp_table")
     out = frame.copy()
     out.insert(0, "model_b", str(b))
@@ -572,8 +534,8 @@ def details(an, cmp, auc, a: str, b: str, level: float, m, y, sa, sb) -> None:
 def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     A, B = md_escape(a), md_escape(b)
     n = int(an.prepared.n_pos) + int(an.prepared.n_neg)
-    done_key = f"cmp_map_done::{an.key}|{a}|{b}|{m}"
-    if n > MAP_AUTO_INSTANCES and not st.session_state.get(done_key):
+    done_key = f"{an.key}|{a}|{b}|{m}"
+    if n > MAP_AUTO_INSTANCES and not state.done(state.MAP_DONE, done_key):
         st.info(f"With {n:,} instances the exact laws behind the {cache_compare.GRID_SIZE} × "
                 f"{cache_compare.GRID_SIZE} map take from seconds to minutes (about a minute at 10⁹ "
                 "instances); it runs when you ask.", icon=":material/schedule:")
@@ -584,7 +546,7 @@ def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
     except rocci.InputError as exc:
         error(str(exc))
     else:
-        st.session_state[done_key] = True
+        state.mark_done(state.MAP_DONE, done_key)
         report.caption(
             f"P({A} dominates) − P({B} dominates) at every pair of thresholds on a "
             f"{len(dmap.thresholds_a)} × {len(dmap.thresholds_b)} grid of quantiles of each model's scores "
@@ -710,7 +672,7 @@ def vertical_section(an, a: str, b: str, level: float, m, y, sa, sb) -> None:
     report.caption(f"{percent(first.confidence_level)} score intervals on the exact paired law of ΔTPR (A − B); "
                f"exact bootstrap, m+ = {first.m_pos:,}, m− = {first.m_neg:,}. " + "; ".join(better) + ".")
     shown = frame if frame["truncated_mass"].max() >= TRUNCATION_SHOWN else frame.drop(columns="truncated_mass")
-    st.dataframe(shown, hide_index=True, column_config=column_config(VERT_COLUMNS, shown), key="cmp_vtable")
+    st.dataframe(shown, hide_index=True, column_config=column_config(shown, help=VERT_HELP), key="cmp_vtable")
     flat = frame[frame["delta_tpr_high"] - frame["delta_tpr_low"] <= 0]
     if len(flat):
         st.warning(

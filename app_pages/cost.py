@@ -18,7 +18,9 @@ import streamlit as st
 import rocci
 from rocci.plots import cost as plots_cost
 from ui import cache, operating, report
-from ui.controls import column_config, error
+from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import column_config, method_option
 from ui.cache import cost as cache_cost
 from ui import controls as controls_ui
 from ui.download import download_csv
@@ -29,7 +31,6 @@ from rocci.plots import plotly_config
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 METHODS = ["agresti-coull", "wald", "percentile"]
-METHOD_LABELS = {"agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
 BOOTSTRAPS = {"stratified": "Stratified", "full": "Full"}
 
 CAPTION = (
@@ -38,26 +39,19 @@ CAPTION = (
     "out by formula, with the threshold held fixed at each w."
 )
 
-COST_COLUMNS = {
-    "w": ("w", "Operating point.", "%.2f"),
-    "threshold": ("Threshold", "Optimal threshold at this w (score ≥ threshold → positive), held fixed in the bootstrap.", "%.6g"),
-    "cost": ("Cost", "Normalised expected cost w·FNR + (1 − w)·FPR of that threshold.", "%.4f"),
-    "cost_std": ("Cost sd", "Exact bootstrap standard deviation of the cost.", "%.4f"),
-    "cost_low": ("Cost low", "Lower end of the interval.", "%.4f"),
-    "cost_high": ("Cost high", "Upper end of the interval.", "%.4f"),
-    "tp": ("TP", "True positives at the threshold.", "%d"),
-    "fp": ("FP", "False positives at the threshold.", "%d"),
+#: The tables' columns in this page's context (labels and formats: ui.labels).
+COST_HELP = {
+    "threshold": "Optimal threshold at this w (score ≥ threshold → positive), held fixed in the bootstrap.",
+    "tp": "True positives at the threshold.",
+    "fp": "False positives at the threshold.",
 }
-CMP_COLUMNS = {
-    "w": ("w", "Operating point.", "%.2f"),
-    "threshold_a": ("Threshold A", "Model A's optimal threshold at this w.", "%.6g"),
-    "threshold_b": ("Threshold B", "Model B's optimal threshold at this w.", "%.6g"),
-    "delta_cost": ("ΔC", "Cost of A − cost of B (below 0: A is cheaper).", "%.4f"),
-    "delta_cost_std": ("ΔC sd", "Exact bootstrap standard deviation of ΔC.", "%.4f"),
-    "delta_cost_low": ("ΔC low", "Lower end of the interval.", "%.4f"),
-    "delta_cost_high": ("ΔC high", "Upper end of the interval.", "%.4f"),
-    "p_a_cheaper": ("P(A cheaper)", "Exact bootstrap probability that A costs strictly less.", "%.3f"),
+CMP_HELP = {
+    "threshold_a": "Model A's optimal threshold at this w.",
+    "threshold_b": "Model B's optimal threshold at this w.",
 }
+#: The comparison table's columns, in order.
+CMP_ORDER = ["w", "threshold_a", "threshold_b", "delta_cost", "delta_cost_std", "delta_cost_low", "delta_cost_high",
+             "p_a_cheaper"]
 
 
 @dataclass(frozen=True)
@@ -146,7 +140,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             "Full: resample all instances together (class sizes vary; slower).",
         )
         method = st.selectbox(
-            "Interval method", METHODS, format_func=METHOD_LABELS.get, key="cost_method", bind=URL,
+            "Interval method", METHODS, format_func=method_option, key="cost_method", bind=URL,
             help="Agresti–Coull or Wald: normal intervals from the exact bootstrap mean and variance. "
             "Percentile: quantiles of the exact bootstrap law (slower).",
         )
@@ -174,18 +168,17 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
 
 
 def main() -> None:
-    st.title("Cost curves", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Cost curves", CAPTION)
+    if page is None:
         return
+    an = page.an
     try:
         curves = {m: cache_cost.cost_curve(an.key, m, None, *an.arrays(m)) for m in an.models}
     except rocci.InputError as exc:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
@@ -417,9 +410,8 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
         frame = frame[["model"] + [c for c in frame.columns if c != "model"]]
         report.caption(f"{how} intervals ({size_text(next(iter(bands.values())))}) for the normalised expected cost "
                    "of the optimal threshold at each w.")
-        cfg = column_config(COST_COLUMNS, frame)
-        cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
-        st.dataframe(frame, hide_index=True, column_config=cfg, height=300, key="cost_table")
+        st.dataframe(frame, hide_index=True, column_config=column_config(frame, help=COST_HELP), height=300,
+                     key="cost_table")
         first = next(iter(bands.values()))
         download_csv(frame.assign(confidence_level=first.confidence_level, method=first.method,
                                   bootstrap=first.bootstrap, m_pos=first.m_pos, m_neg=first.m_neg,
@@ -427,10 +419,10 @@ def results(opts: Options, bands: dict, cmp, curves: dict) -> None:
                      label="Download cost intervals (CSV)", file_name="rocci_cost_ci.csv", key="dl_cost")
     if cmp is not None:
         with tabs["Comparison"]:
-            frame = cmp.to_frame()[list(CMP_COLUMNS)]
+            frame = cmp.to_frame()[CMP_ORDER]
             report.caption(f"ΔC = cost of **{md_escape(opts.model_a)}** (A) − cost of **{md_escape(opts.model_b)}** "
                        f"(B), each at its own optimal threshold; {how} intervals ({size_text(cmp)}).")
-            st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
+            st.dataframe(frame, hide_index=True, column_config=column_config(frame, help=CMP_HELP), height=300,
                          key="cost_cmp_table")
             download_csv(frame.assign(model_a=opts.model_a, model_b=opts.model_b,
                                       confidence_level=cmp.confidence_level, method=cmp.method,

@@ -24,11 +24,14 @@ from rocci.coverage.experiments import BANDS, SHAPES
 from rocci.coverage.pr import PR_METHODS
 from rocci.plots import plotly_config
 from rocci.plots.coverage import SERIES_NAMES, coverage_figure
+from ui import state
 from ui.cache import coverage as cache_coverage
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import ParseError, md_escape, parse_numbers, percent
 from ui.controls import error, method_note, page_columns
+from ui.frame import page_header
+from ui.labels import column_config
 
 #: Short names of the bands for the method pills (the chart and table use BAND_METHODS' full names).
 BAND_SHORT = {"exact": "Exact bootstrap", "monte-carlo": "Monte Carlo bootstrap", "sidak": "Šidák, thresholds",
@@ -66,12 +69,11 @@ HOW = (
     "(se = √(c(1 − c)/R) for coverage c over R test sets)."
 )
 
-SUMMARY_COLUMNS = {
-    "min": ("Lowest", "Lowest coverage along the curve.", "%.3f"),
-    "mean": ("Mean", "Average coverage along the curve.", "%.3f"),
-    "max": ("Highest", "Highest coverage along the curve.", "%.3f"),
-    "x_at_min": ("Lowest at", "x value (rate or w) of the lowest coverage.", "%.3g"),
-    "max_se": ("MC se", "Largest Monte Carlo standard error on the curve (0 for exact values).", "%.3f"),
+#: The summary table's columns in this page's context (labels and formats: ui.labels).
+SUMMARY_HELP = {
+    "min": "Lowest coverage along the curve.",
+    "mean": "Average coverage along the curve.",
+    "max": "Highest coverage along the curve.",
 }
 
 
@@ -81,9 +83,9 @@ def _numbers_text(values) -> str:
 
 def pick_experiment() -> str:
     """The preset, chosen by its plain name; the link keeps the short figure name (``?cov_exp=fig4.6``)."""
-    if st.session_state.get("cov_exp") not in EXPERIMENTS:
+    if state.value("cov_exp") not in EXPERIMENTS:
         linked = st.query_params.get("cov_exp")
-        st.session_state["cov_exp"] = linked if linked in EXPERIMENTS else NAMES[0]
+        state.seed("cov_exp", linked if linked in EXPERIMENTS else NAMES[0], force=True)
     name = st.selectbox(
         "Preset", NAMES, key="cov_exp", format_func=lambda n: EXPERIMENTS[n].choice,
         help="One preset per coverage figure of the thesis. Chapter 4: intervals on ROC curves (threshold and "
@@ -253,11 +255,9 @@ def show(study) -> None:
     st.plotly_chart(fig, key="cov_chart", width="stretch",
                     config=plotly_config(image_format=image_format(), filename=f"rocci_coverage_{exp.name}"))
     table = summary(frame)
-    cfg = {c: st.column_config.NumberColumn(lbl, help=h, format=f, width="small")
-           for c, (lbl, h, f) in SUMMARY_COLUMNS.items()}
-    cfg["panel"] = st.column_config.TextColumn("Panel", help="Configuration of the chart panel.")
-    cfg["series"] = st.column_config.TextColumn("Series", help="Interval method or design of the line.")
-    st.dataframe(table, hide_index=True, column_config=cfg, key="cov_summary")
+    widths = {c: "small" for c in ("min", "mean", "max", "x_at_min", "max_se")}
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP, width=widths),
+                 key="cov_summary")
     params = ", ".join(f"{k}={v}" for k, v in study.params.items() if k not in ("rates", "w", "fpr", "recall"))
     download_csv(frame.assign(parameters=params), label="Download coverage (CSV)",
                  file_name=f"rocci_coverage_{exp.name}.csv", key="dl_cov",
@@ -265,8 +265,7 @@ def show(study) -> None:
 
 
 def main() -> None:
-    st.title("Coverage lab", anchor=False)
-    st.caption(CAPTION)
+    page_header("Coverage lab", CAPTION)  # not page_frame: no data, and the columns come after the preset
     name = pick_experiment()
     exp = EXPERIMENTS[name]
     st.markdown(f"#### {md_escape(exp.label)}")

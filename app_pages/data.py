@@ -20,6 +20,8 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape
 from ui.controls import error
+from ui.frame import page_header
+from ui.labels import column_config
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "parquet", "pq", "xlsx"]
 NONE = "\u2014 none \u2014"
@@ -27,21 +29,15 @@ NONE = "\u2014 none \u2014"
 PREVIEW_COLUMNS = 50
 #: Models drawn in the score histograms at most: the page's work per rerun is bounded by this.
 MAX_HISTOGRAMS = 12
+#: The summary table's columns in this page's context (labels and formats: ui.labels).
 SUMMARY_HELP = {
     "model": "The score column (one model per column).",
-    "rows": "Rows used for this model after dropping rows with missing values.",
-    "positives": "Rows whose label is the positive value.",
-    "negatives": "Rows with the other label value.",
-    "distinct_scores": "Number of different score values. The ROC curve has one corner per distinct score.",
-    "tied_scores": "Rows that share their score with at least one other row.",
-    "pos_neg_ties": "Score values held by both a positive and a negative row; each makes a diagonal step in the ROC curve.",
     "min": "Smallest score.",
     "max": "Largest score.",
-    "mean_positive": "Mean score of the positive rows.",
-    "mean_negative": "Mean score of the negative rows.",
 }
 
 
+CAPTION = "Load a table of classifier scores and true labels, then tell rocci which column is which."
 SOURCES = {"sample": "Bundled sample", "upload": "Upload a file", "large": "Large data (server)"}
 
 
@@ -64,10 +60,13 @@ def source_section() -> state.Dataset | None:
     current = state.get_dataset()
     samples = state.sample_names()
     options = ["sample", "upload"] + (["large"] if large.data_dir() is not None else [])
-    if st.session_state.get("source") not in options:
-        kind = current.kind if current is not None else None
-        st.session_state["source"] = (kind if kind in ("upload", "large") and kind in options
-                                      else "upload" if not samples else "sample")
+    # The widgets follow the session's dataset when another page (Folds' sample buttons) changed it.
+    shown = state.value(state.DATA_SHOWN)
+    elsewhere = current is not None and shown is not None and shown != (current.digest, current.name)
+    kind = current.kind if current is not None else None
+    _shown(current)
+    state.seed("source", kind if kind in ("upload", "large") and kind in options
+               else "upload" if not samples else "sample", options, force=elsewhere)
     source = st.segmented_control(
         "Where the data comes from",
         options,
@@ -84,8 +83,8 @@ def source_section() -> state.Dataset | None:
     if source == "large":
         return current
     if source == "sample" and samples:
-        if st.session_state.get("sample") not in samples:
-            st.session_state["sample"] = current.name if (current is not None and current.kind == "sample" and current.name in samples) else samples[0]
+        state.seed("sample", current.name if current is not None and current.kind == "sample" else samples[0],
+                   samples, force=elsewhere and kind == "sample")
         name = st.selectbox(
             "Sample",
             samples,
@@ -93,7 +92,7 @@ def source_section() -> state.Dataset | None:
             key="sample",
             help="Small public data sets bundled with rocci (see data/README.md).",
         )
-        state.set_dataset(state.sample_dataset(name))
+        _load(state.sample_dataset(name))
     else:
         up = st.file_uploader(
             "Upload a table (CSV, TSV, Parquet or Excel .xlsx)",
@@ -103,7 +102,7 @@ def source_section() -> state.Dataset | None:
             "browser session; nothing is stored on the server.",
         )
         if up is not None:
-            state.set_dataset(state.upload_dataset(up.name, up.getvalue()))
+            _load(state.upload_dataset(up.name, up.getvalue()))
         cur = state.get_dataset()
         if cur is None:
             st.info("Upload a file to begin.")
@@ -116,17 +115,16 @@ def source_section() -> state.Dataset | None:
     return state.get_dataset()
 
 
-def _seed(key: str, value: Any, options: list, *, force: bool) -> None:
-    """Put ``value`` in a widget's session-state slot if it is unset, stale or forced."""
-    if force or key not in st.session_state or st.session_state[key] not in options:
-        st.session_state[key] = value if value in options else (options[0] if options else None)
+def _shown(ds: state.Dataset | None) -> None:
+    """Note the dataset this page's source widgets show, so that a change made on another page is seen."""
+    if ds is not None:
+        state.put(state.DATA_SHOWN, (ds.digest, ds.name))
 
 
-def _seed_multi(key: str, values: list, options: list, *, force: bool) -> None:
-    if force or key not in st.session_state:
-        st.session_state[key] = [v for v in values if v in options]
-    else:
-        st.session_state[key] = [v for v in st.session_state[key] if v in options]
+def _load(ds: state.Dataset) -> None:
+    """Make ``ds`` the session's dataset, from this page's widgets."""
+    state.set_dataset(ds)
+    _shown(ds)
 
 
 def _fmt_col(c: Any) -> str:
@@ -153,11 +151,10 @@ def positive_note(suggestion: rdata.PosLabelGuess | None, pos_label: Any, counts
 def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMapping, list]:
     """Widgets that map the table's columns; returns the chosen mapping and the label values."""
     stored = cache.current_mapping(ds)
-    fresh = st.session_state.get("_mapping_for") != ds.digest
-    st.session_state["_mapping_for"] = ds.digest
+    fresh = state.swap(state.MAPPING_FOR, ds.digest) != ds.digest
     cols = list(df.columns)
 
-    _seed("layout", stored.layout, ["wide", "long"], force=fresh)
+    state.seed("layout", stored.layout, ["wide", "long"], force=fresh)
     layout = st.radio(
         "Layout",
         ["wide", "long"],
@@ -174,9 +171,9 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMa
     c1, c2, c3 = st.columns(3)
     if layout == "long":
         guess = state.guess_long(df)
-        _seed("model_col", stored.model or guess["model"], cols, force=fresh)
-        _seed("score_col", stored.score or guess["score"], cols, force=fresh)
-        _seed("id_col", stored.id if stored.layout == "long" else guess["id"], [None] + cols, force=fresh)
+        state.seed("model_col", stored.model or guess["model"], cols, force=fresh)
+        state.seed("score_col", stored.score or guess["score"], cols, force=fresh)
+        state.seed("id_col", stored.id if stored.layout == "long" else guess["id"], [None] + cols, force=fresh)
         model_col = c1.selectbox("Model column", cols, format_func=str, key="model_col",
                                  help="The column that names the model of each row.")
         score_col = c2.selectbox("Score column", cols, format_func=str, key="score_col",
@@ -190,7 +187,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMa
         label_options = cols
 
     c1, c2, c3 = st.columns(3)
-    _seed("label", stored.label, label_options, force=fresh)
+    state.seed("label", stored.label, label_options, force=fresh)
     label = c1.selectbox(
         "Label column", label_options, format_func=str, key="label",
         help="The true class of each row. It must hold exactly two values (missing values are dropped).",
@@ -209,8 +206,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMa
     pos_default = stored.pos_label if (not fresh and stored.label == label) else guess_pos
     if pos_default not in values:
         pos_default = stored.pos_label if stored.pos_label in values else guess_pos
-    if fresh or st.session_state.get("pos") not in values:
-        st.session_state["pos"] = pos_default if pos_default in values else None
+    state.seed("pos", pos_default if pos_default in values else None, force=fresh or state.value("pos") not in values)
     pos_label = c2.selectbox(
         "Positive label",
         values,
@@ -241,7 +237,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMa
         )
 
     fold_options = [None] + [c for c in cols if c not in (label, model_col, score_col)]
-    _seed("fold", stored.fold, fold_options, force=fresh)
+    state.seed("fold", stored.fold, fold_options, force=fresh)
     fold = c3.selectbox(
         "Fold column (optional)", fold_options, format_func=_fmt_col, key="fold", placeholder=NONE,
         help="For cross-validation output: the fold or group each row was scored in. "
@@ -261,7 +257,7 @@ def mapping_section(ds: state.Dataset, df: pd.DataFrame) -> tuple[state.ColumnMa
     else:
         score_options = [c for c in cols if c not in (label, fold)]
         default_scores = list(stored.scores)
-    _seed_multi("scores", default_scores, score_options, force=fresh)
+    state.seed_list("scores", default_scores, score_options, force=fresh)
     candidates = rdata.score_candidates(df, label=label, fold=fold) if layout == "wide" else score_options
     scores = st.multiselect(
         "Models to analyse" if layout == "long" else "Score columns (one per model)",
@@ -313,13 +309,7 @@ def summary_section(an: cache.Analysis) -> None:
         st.warning(f"{p.n_dropped:,} row(s) dropped because of missing values (missing per column — {per_col}).",
                    icon=":material/warning:")
     table = cache.summarize(an.key, p)
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            k: st.column_config.Column(k.replace("_", " "), help=v) for k, v in SUMMARY_HELP.items()
-        },
-    )
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP))
     download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_summary")
     if p.fold is not None:
         folds = pd.Series(p.fold).value_counts(sort=False).sort_index()
@@ -351,26 +341,20 @@ DIGIT_LABELS = {0: "No: exact scores"} | {d: f"To {d} significant digits" for d 
 def _seed_large(ds: state.Dataset | None, files: list) -> None:
     """Put the current scan's choices back in the Large-data widgets (Streamlit forgets a widget's value
     while another page is shown)."""
-    if "lg_how" in st.session_state or ds is None or ds.kind != "large":
+    if state.has("lg_how") or ds is None or ds.kind != "large":
         return
     spec = ds.spec
-    st.session_state["lg_how"] = "query" if spec.path is None else "file"
+    state.seed("lg_how", "query" if spec.path is None else "file", force=True)
     if spec.path is not None:
-        if spec.path in files:
-            st.session_state["lg_file"] = spec.path
-        else:
-            st.session_state["lg_glob"] = spec.path
+        state.seed("lg_file" if spec.path in files else "lg_glob", spec.path, force=True)
     if spec.table is not None:
-        st.session_state["lg_table"] = spec.table
+        state.seed("lg_table", spec.table, force=True)
     if spec.query is not None:
-        st.session_state["lg_query"] = spec.query
-    st.session_state["lg_label"] = spec.label
-    st.session_state["lg_pos"] = spec.pos_label
-    st.session_state["lg_scores"] = list(spec.scores)
-    st.session_state["lg_digits"] = spec.digits or 0
-    st.session_state["lg_pairs"] = spec.pairs
-    st.session_state["lg_group"] = spec.group
-    st.session_state["_lg_restored"] = (spec.path, spec.table, spec.query)  # these choices are this source's
+        state.seed("lg_query", spec.query, force=True)
+    for key, chosen in (("lg_label", spec.label), ("lg_pos", spec.pos_label), ("lg_scores", list(spec.scores)),
+                        ("lg_digits", spec.digits or 0), ("lg_pairs", spec.pairs), ("lg_group", spec.group)):
+        state.seed(key, chosen, force=True)
+    state.put(state.LARGE_RESTORED, (spec.path, spec.table, spec.query))  # these choices are this source's
 
 
 #: The Large-data widgets whose choices depend on the source's columns (guessed again for another source).
@@ -386,21 +370,18 @@ def _forget_other_sources_choices(chosen: tuple, cols: list) -> None:
     :func:`_seed_large` belong to the scanned source: they are kept when that source is shown."""
     path, table, _ = chosen
     source = (path, table, tuple(cols))
-    restored = st.session_state.pop("_lg_restored", None)
-    before = st.session_state.get("_lg_columns_for")
-    st.session_state["_lg_columns_for"] = source
+    restored = state.take(state.LARGE_RESTORED)
+    before = state.swap(state.LARGE_COLUMNS_FOR, source)
     if restored == chosen or before is None or before == source:
         return
-    for key in LARGE_COLUMN_KEYS:
-        st.session_state.pop(key, None)
+    state.forget(*LARGE_COLUMN_KEYS)
 
 
 def large_source(root) -> tuple[str | None, str | None, str | None] | None:
     """The file (or glob) and table, or the query, chosen under ``root``; None until one is chosen."""
     files, cut = large.list_files(str(root))
     _seed_large(state.get_dataset(), files)
-    if st.session_state.get("lg_how") not in LARGE_HOW:
-        st.session_state["lg_how"] = "file"
+    state.seed("lg_how", "file", list(LARGE_HOW))
     how = st.segmented_control(
         "Read", list(LARGE_HOW), format_func=LARGE_HOW.get, required=True, key="lg_how",
         help="A Parquet, CSV/TSV or DuckDB file of the data directory (or a glob such as scores/*.parquet), or "
@@ -409,8 +390,7 @@ def large_source(root) -> tuple[str | None, str | None, str | None] | None:
     path = table = query = None
     if how == "file":
         c1, c2 = st.columns([3, 2])
-        if st.session_state.get("lg_file") not in files:
-            st.session_state["lg_file"] = files[0] if files else None
+        state.seed("lg_file", files[0] if files else None, files)
         pick = c1.selectbox(
             "File in the data directory", files, key="lg_file",
             placeholder="No Parquet, CSV or DuckDB file found" if not files else "Choose a file",
@@ -435,8 +415,7 @@ def large_source(root) -> tuple[str | None, str | None, str | None] | None:
                 tables = large.inspect(str(root), path, None, None, stamp).tables
             if not tables:
                 raise rocci.InputError(f"The database {path} has no table.")
-            if st.session_state.get("lg_table") not in tables:
-                st.session_state["lg_table"] = tables[0]
+            state.seed("lg_table", tables[0], tables)
             table = st.selectbox("Table", tables, key="lg_table", format_func=str,
                                  help="The table (or view) of the DuckDB database to read.")
     else:
@@ -496,7 +475,7 @@ def large_section(current: state.Dataset | None) -> None:
     st.subheader("Columns", anchor=False)
     guess = rdata.guess_columns(info.preview) if len(info.preview) else {}
     c1, c2 = st.columns(2)
-    _seed("lg_label", guess.get("label"), cols, force=False)
+    state.seed("lg_label", guess.get("label"), cols, force=False)
     label = c1.selectbox("Label column", cols, format_func=str, key="lg_label",
                          help="The true class of each row: two values (rows missing it are dropped and counted).")
     try:
@@ -515,8 +494,8 @@ def large_section(current: state.Dataset | None) -> None:
         return
     values = list(counts)
     suggestion = rdata.suggest_pos_label_from_counts(counts)
-    if st.session_state.get("lg_pos") not in values:
-        st.session_state["lg_pos"] = suggestion.value if suggestion.value in values else None
+    state.seed("lg_pos", suggestion.value if suggestion.value in values else None,
+               force=state.value("lg_pos") not in values)
     pos_label = c2.selectbox("Positive label", values, format_func=label_text, key="lg_pos", index=None,
                              placeholder="Choose the positive class",
                              help="Which label value is the 'positive' class (the one high scores should find).")
@@ -529,31 +508,27 @@ def large_section(current: state.Dataset | None) -> None:
 
     numeric = [c for c in info.numeric() if c != label]
     others = [c for c in cols if c != label]
-    if "lg_scores" not in st.session_state:
-        st.session_state["lg_scores"] = [c for c in guess.get("scores", []) if c in numeric][:rdata.MAX_GUESSED_SCORES]
-    st.session_state["lg_scores"] = [c for c in st.session_state["lg_scores"] if c in others]
+    state.seed_list("lg_scores", [c for c in guess.get("scores", []) if c in numeric][:rdata.MAX_GUESSED_SCORES],
+                    others)
     c1, c2 = st.columns([2, 1])
     scores = c1.multiselect("Score columns (one per model)", others, format_func=str, key="lg_scores",
                             placeholder="Choose one or more",
                             help="Each score column is one model; higher scores mean 'more likely positive'.")
     group_options = [None] + [c for c in others if c not in scores]
-    if st.session_state.get("lg_group") not in group_options:
-        st.session_state["lg_group"] = None
+    state.seed("lg_group", None, force=state.value("lg_group") not in group_options)
     group = c2.selectbox(
         "Fold / group column (optional)", group_options, format_func=_fmt_col, key="lg_group",
         help="For cross-validation output: the fold (or run) each row was scored in. Each fold's counts are "
         f"then made too (at most {large.MAX_GROUPS} folds), for the Folds & classes page; the other pages pool "
         "all folds. Rows missing the fold are dropped and counted.")
     c1, c2 = st.columns(2)
-    if st.session_state.get("lg_digits") not in large.DIGITS:
-        st.session_state["lg_digits"] = 0
+    state.seed("lg_digits", 0, force=state.value("lg_digits") not in large.DIGITS)
     digits = c1.selectbox(
         "Round the scores", list(large.DIGITS), format_func=DIGIT_LABELS.get, key="lg_digits",
         help="Scores with as many distinct values as rows do not reduce. Rounding inside the reduction makes "
         "the tables small; the summary then states the largest change of the AUC and of any rate that the "
         "rounding can have caused.")
-    if not isinstance(st.session_state.get("lg_pairs"), bool):
-        st.session_state["lg_pairs"] = True
+    state.seed("lg_pairs", True, force=not isinstance(state.value("lg_pairs"), bool))
     pairs = c2.toggle(
         "Reduce pairs (compare models)", key="lg_pairs", disabled=len(scores) < 2,
         help="Also count the distinct pairs of two models' scores by class, for the Compare models page and the "
@@ -606,7 +581,7 @@ def large_section(current: state.Dataset | None) -> None:
         except rocci.InputError as exc:
             error(str(exc))
             return
-    state.set_dataset(large.dataset(spec, stamp))
+    _load(large.dataset(spec, stamp))
     try:
         an = cache.current_analysis()
     except rocci.InputError as exc:
@@ -639,9 +614,7 @@ def counts_summary_section(an: cache.Analysis) -> None:
         st.warning(f"{p.n_dropped:,} row(s) dropped because of missing values (missing per column — {per_col}).",
                    icon=":material/warning:")
     table = rdata.summarize_counts(p.counts)
-    st.dataframe(table, hide_index=True, column_config={
-        k: st.column_config.Column(k.replace("_", " "), help=v) for k, v in SUMMARY_HELP.items()},
-        key="lg_summary")
+    st.dataframe(table, hide_index=True, column_config=column_config(table, help=SUMMARY_HELP), key="lg_summary")
     download_csv(table, label="Download summary (CSV)", file_name="rocci_summary.csv", key="dl_lg_summary")
     if p.rounding:
         first = next(iter(p.rounding.values()))
@@ -651,16 +624,7 @@ def counts_summary_section(an: cache.Analysis) -> None:
                         "order; only those that share a bin became tied. The largest possible change that this "
                         "can have caused, computed exactly from the counts:")
         frame = pd.DataFrame(rows)
-        st.dataframe(frame, hide_index=True, key="lg_rounding", column_config={
-            "model": st.column_config.Column("model", help="The score column."),
-            "auc_bound": st.column_config.NumberColumn(
-                "AUC within ±", format="%.2e",
-                help="Σ over bins of ½·(positives × negatives in the bin) / (n+·n−): each tied pair now counts ½."),
-            "tpr_bound": st.column_config.NumberColumn(
-                "TPR within ±", format="%.2e", help="The largest share of the positives in one bin."),
-            "fpr_bound": st.column_config.NumberColumn(
-                "FPR within ±", format="%.2e", help="The largest share of the negatives in one bin."),
-        })
+        st.dataframe(frame, hide_index=True, key="lg_rounding", column_config=column_config(frame))
         download_csv(frame, label="Download the rounding bounds (CSV)", file_name="rocci_rounding.csv",
                      key="dl_lg_rounding")
     if p.fold_column is not None:
@@ -697,10 +661,9 @@ def fold_sizes_caption(p) -> None:
 
 
 def main() -> None:
-    st.title("Data", anchor=False)
-    report.caption("Load a table of classifier scores and true labels, then tell rocci which column is which.")
+    page_header("Data", CAPTION)  # not page_frame: this page makes the data the others analyse
     ds = source_section()
-    if st.session_state.get("source") == "large":
+    if state.value("source") == "large":
         large_section(ds)
         return
     if ds is None:

@@ -17,10 +17,11 @@ import rocci
 from rocci.plots import decision as plots_decision
 from rocci.plots import plotly_config
 from ui import cache, report
-from ui import controls as controls_ui
 from ui import decision as words
 from ui.cache import decision as cache_decision
-from ui.controls import column_config, error
+from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import column_config, method_option, method_text
 from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import md_escape, percent
@@ -28,7 +29,7 @@ from ui.text import md_escape, percent
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 BOOTSTRAPS = {"full": "Full", "stratified": "Stratified"}
-METHODS = {"percentile": "Percentile", "wald": "Wald"}
+METHODS = ["percentile", "wald"]
 
 CAPTION = (
     "A **decision curve** shows, for each threshold probability p (the risk above which you would act), "
@@ -38,32 +39,20 @@ CAPTION = (
     "would give, worked out by formula."
 )
 
-NB_COLUMNS = {
-    "threshold": ("Threshold", "Threshold probability p: act when the predicted risk is ≥ p.", "%.2f"),
-    "net_benefit": ("Net benefit", "TP/n − FP/n · p/(1 − p).", "%.4f"),
-    "net_benefit_std": ("NB sd", "Exact bootstrap standard deviation of the net benefit.", "%.4f"),
-    "net_benefit_low": ("NB low", "Lower end of the interval.", "%.4f"),
-    "net_benefit_high": ("NB high", "Upper end of the interval.", "%.4f"),
-    "treat_all": ("Treat all", "Net benefit of treating everyone: n+/n − n−/n · p/(1 − p).", "%.4f"),
-    "treat_all_low": ("Treat all low", "Lower end of its interval (full bootstrap: the prevalence varies).",
-                      "%.4f"),
-    "treat_all_high": ("Treat all high", "Upper end of its interval.", "%.4f"),
-    "interventions_avoided": ("Avoided /100", "Fewer interventions per 100 instances than treating everyone, "
-                              "for the same net benefit: (NB − NB_all)·(1 − p)/p·100.", "%.1f"),
-    "tp": ("TP", "Positives flagged (risk ≥ p).", "%d"),
-    "fp": ("FP", "Negatives flagged (risk ≥ p).", "%d"),
+#: The tables' columns in this page's context (labels and formats: ui.labels).
+NB_HELP = {
+    "threshold": "Threshold probability p: act when the predicted risk is ≥ p.",
+    "tp": "Positives flagged (risk ≥ p).",
+    "fp": "Negatives flagged (risk ≥ p).",
 }
-CMP_COLUMNS = {
-    "threshold": NB_COLUMNS["threshold"],
-    "net_benefit_a": ("NB A", "Net benefit of model A.", "%.4f"),
-    "net_benefit_b": ("NB B", "Net benefit of model B.", "%.4f"),
-    "delta_net_benefit": ("ΔNB", "NB of A − NB of B (above 0: A gives more net benefit).", "%.4f"),
-    "delta_net_benefit_std": ("ΔNB sd", "Exact bootstrap standard deviation of ΔNB.", "%.4f"),
-    "delta_net_benefit_low": ("ΔNB low", "Lower end of the percentile interval of the exact paired law.", "%.4f"),
-    "delta_net_benefit_high": ("ΔNB high", "Upper end of that interval.", "%.4f"),
-    "p_a_better": ("P(A better)", "Exact bootstrap probability that A's net benefit is strictly larger.", "%.3f"),
-    "p_tie": ("P(tie)", "Exact bootstrap probability that the two net benefits are equal.", "%.3f"),
+CMP_HELP = {
+    "threshold": NB_HELP["threshold"],
+    "p_a_better": "Exact bootstrap probability that A's net benefit is strictly larger.",
+    "p_tie": "Exact bootstrap probability that the two net benefits are equal.",
 }
+#: The comparison table's columns, in order.
+CMP_ORDER = ["threshold", "net_benefit_a", "net_benefit_b", "delta_net_benefit", "delta_net_benefit_std",
+             "delta_net_benefit_low", "delta_net_benefit_high", "p_a_better", "p_tie"]
 
 
 @dataclass(frozen=True)
@@ -122,7 +111,7 @@ def controls(an: cache.Analysis, usable: list, first: dict) -> Options:
             key="dc_bootstrap", bind=URL,
             help="Full: resample the rows (the prevalence varies between resamples, as in the decision-curve "
             "literature). Stratified: resample positives and negatives separately (prevalence fixed).")
-        method = st.selectbox("Interval method", list(METHODS), format_func=METHODS.get, key="dc_method",
+        method = st.selectbox("Interval method", METHODS, format_func=method_option, key="dc_method",
                               bind=URL, help="Percentile: quantiles of the exact bootstrap law (default). Wald: "
                               "net benefit ± z·sd from its exact standard deviation.")
     return Options(models=tuple(models), model_a=model_a, model_b=model_b, level=level, bootstrap=bootstrap,
@@ -141,17 +130,16 @@ def refused_note(refused: dict) -> None:
 
 
 def main() -> None:
-    st.title("Decision curve", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Decision curve", CAPTION)
+    if page is None:
         return
+    an = page.an
     with st.spinner("Computing net benefit…"):
         first, refused = risk_models(an)
     if not first:
         refused_note(refused)
         return
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, list(first), first)
     if not opts.models:
@@ -183,7 +171,7 @@ def main() -> None:
 
 
 def interval_words(opts: Options) -> str:
-    return f"{percent(opts.level)} {METHODS[opts.method].lower()} intervals, {opts.bootstrap} exact bootstrap"
+    return f"{percent(opts.level)} {method_text(opts.method)} intervals, {opts.bootstrap} exact bootstrap"
 
 
 def show(an, opts: Options, results: dict, cmp, cmp_note) -> None:
@@ -228,20 +216,19 @@ def tables(opts: Options, results: dict, cmp) -> None:
         shown = frame[keep].reset_index(drop=True)
         report.caption(f"Net benefit per threshold probability, {interval_words(opts)}; the rows of the "
                        f"chosen range ({words.pct(opts.low)} to {words.pct(opts.high)}).")
-        cfg = column_config(NB_COLUMNS, shown)
-        cfg["model"] = st.column_config.TextColumn("Model", help="Score column.")
-        st.dataframe(shown, hide_index=True, column_config=cfg, height=300, key="dc_table")
+        st.dataframe(shown, hide_index=True, column_config=column_config(shown, help=NB_HELP), height=300,
+                     key="dc_table")
         download_csv(shown.assign(confidence_level=first.confidence_level, method=first.method,
                                   bootstrap=first.bootstrap, n_pos=first.n_pos, n_neg=first.n_neg),
                      label="Download net benefit (CSV)", file_name="rocci_net_benefit.csv", key="dl_dc")
     if cmp is not None:
         with tabs["Comparison"]:
-            frame = cmp.to_frame()[list(CMP_COLUMNS)]
+            frame = cmp.to_frame()[CMP_ORDER]
             frame = frame[words.in_range(frame["threshold"], opts.low, opts.high)].reset_index(drop=True)
             report.caption(f"ΔNB = NB of **{md_escape(opts.model_a)}** (A) − NB of **{md_escape(opts.model_b)}** (B); "
                            f"{percent(opts.level)} percentile intervals of the exact paired law, {opts.bootstrap} "
                            "bootstrap.")
-            st.dataframe(frame, hide_index=True, column_config=column_config(CMP_COLUMNS, frame), height=300,
+            st.dataframe(frame, hide_index=True, column_config=column_config(frame, help=CMP_HELP), height=300,
                          key="dc_cmp_table")
             download_csv(frame.assign(model_a=opts.model_a, model_b=opts.model_b,
                                       confidence_level=cmp.confidence_level, bootstrap=cmp.bootstrap,

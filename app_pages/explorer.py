@@ -28,12 +28,13 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent, pvalue_text
 from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import COLUMNS, column_config, method_option, method_text
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 #: Intervals of the exact stratified bootstrap law of each indicator (rocci.precision.metric_ci).
 METHODS = ["percentile", "wald"]
-METHOD_LABELS = {"percentile": "Percentile", "wald": "Wald"}
 BY = {"slider": "Slider", "value": "Type it", "rate": "Positive rate", "youden": "Youden", "cost": "Lowest cost"}
 ALTERNATIVES = {"less": "Below p0", "greater": "Above p0", "two-sided": "Different from p0"}
 #: Rows of the indicator table shown (rocci.INDICATORS order), with plain-words help.
@@ -51,17 +52,14 @@ INDICATOR_TEXT = {
     "total_positive_rate": ("Total-positive rate", "(TP + FP) / n: share of all instances predicted positive "
                             "(the target size, relative)."),
 }
-IND_COLUMNS = {
-    "indicator": ("Indicator", "What is measured (definitions under the table)."),
-    "value": ("Value", "The indicator on the data at this threshold."),
-    "low": ("Low", "Lower end of the interval."),
-    "high": ("High", "Upper end of the interval."),
-    "mean": ("Mean", "Exact bootstrap mean of the indicator (given that it is defined)."),
-    "std": ("sd", "Exact bootstrap standard deviation."),
-    "p_undefined": ("P(undefined)", "Exact probability that a resample leaves the indicator undefined (e.g. "
-                    "precision when nothing is predicted positive); the interval is given that it is defined."),
-    "law": ("Bootstrap law", "The law of the counts in a resample (* = in a resample) that the interval is "
-            "computed from exactly."),
+#: The indicator table's columns, in order, and their help in its context (labels and formats: ui.labels).
+IND_ORDER = ["indicator", "value", "low", "high", "mean", "std", "p_undefined", "law"]
+IND_HELP = {
+    "indicator": "What is measured (definitions under the table).",
+    "value": "The indicator on the data at this threshold.",
+    "mean": "Exact bootstrap mean of the indicator (given that it is defined).",
+    "p_undefined": "Exact probability that a resample leaves the indicator undefined (e.g. precision when nothing "
+    "is predicted positive); the interval is given that it is defined.",
 }
 #: How far the exact intervals are from the conditional-binomial (Wilson) ones they replaced, on the bundled
 #: heart sample at threshold 0.5 and 95% (computed with rocci.confusion_at and rocci.precision.metric_ci;
@@ -72,23 +70,16 @@ HEART_CHANGE = (
     "[0.40, 1.00] now, [0.36, 0.92] before) and by 0.05 on average over accuracy, error rate, precision, "
     "recall, specificity, FPR and F1."
 )
-TABLE_COLUMNS = {
-    "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
-    "n_at_threshold": ("At score", "Instances with exactly this score (ties share one row).", "%d"),
-    "tp": ("TP (a)", "True positives.", "%d"),
-    "fn": ("FN (b)", "False negatives.", "%d"),
-    "fp": ("FP (c)", "False positives.", "%d"),
-    "tn": ("TN (d)", "True negatives.", "%d"),
-    "target_size": ("Target size", "Instances predicted positive, TP + FP.", "%d"),
-    "target_rate": ("Target rate", "(TP + FP) / n.", "%.4f"),
-    "recall": ("Recall", "TP / (TP + FN).", "%.4f"),
-    "precision": ("Precision", "TP / (TP + FP).", "%.4f"),
-    "fpr": ("FPR", "FP / (FP + TN).", "%.4f"),
-    "specificity": ("Specificity", "TN / (FP + TN).", "%.4f"),
-    "accuracy": ("Accuracy", "(TP + TN) / n.", "%.4f"),
-    "error_rate": ("Error rate", "(FP + FN) / n.", "%.4f"),
-    "f1": ("F1", "2·TP / (2·TP + FP + FN).", "%.4f"),
-    "lift": ("Lift", "Precision / share of positives = recall / target rate.", "%.3f"),
+#: The table of every threshold: the cells a, b, c, d of the confusion matrix (Tanagra's names).
+TABLE_HELP = {
+    "tp": "True positives (cell a).",
+    "fn": "False negatives (cell b).",
+    "fp": "False positives (cell c).",
+    "tn": "True negatives (cell d).",
+    "recall": "TP / (TP + FN).",
+    "precision": "TP / (TP + FP).",
+    "fpr": "FP / (FP + TN).",
+    "lift": "Precision / share of positives = recall / target rate.",
 }
 MAX_TABLE_ROWS = 2000
 
@@ -198,7 +189,7 @@ def controls(an: cache.Analysis) -> Choice | None:
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="ex_level",
                                  bind=URL, help="Level of each interval on this page (each on its own).")
         method = st.selectbox(
-            "Interval method", METHODS, format_func=METHOD_LABELS.get, key="ex_method", bind=URL,
+            "Interval method", METHODS, format_func=method_option, key="ex_method", bind=URL,
             help="Percentile (default): the 2.5% and 97.5% points (at 95%) of each indicator's exact bootstrap "
             "law. Wald: its exact mean ± z·sd, clipped to the indicator's range.",
         )
@@ -228,7 +219,7 @@ def indicator_frame(exact: pd.DataFrame) -> pd.DataFrame:
     """ui.cache.explore.exact_indicators' frame with the indicators' names in words."""
     frame = exact.copy()
     frame["indicator"] = [INDICATOR_TEXT[k][0] for k in frame["indicator"]]
-    return frame[list(IND_COLUMNS)]
+    return frame[IND_ORDER]
 
 
 def intervals_of(exact: pd.DataFrame) -> dict:
@@ -236,16 +227,9 @@ def intervals_of(exact: pd.DataFrame) -> dict:
     return {k: (lo, hi) for k, lo, hi in zip(exact["indicator"], exact["low"], exact["high"])}
 
 
-def indicator_config(level: float) -> dict:
-    cfg = {c: st.column_config.TextColumn(IND_COLUMNS[c][0], help=IND_COLUMNS[c][1],
-                                          width="medium" if c == "law" else None)
-           for c in ("indicator", "law")}
-    for c in ("value", "low", "high", "mean", "std"):
-        help_text = IND_COLUMNS[c][1] + (f" {percent(level)} interval." if c in ("low", "high") else "")
-        cfg[c] = st.column_config.NumberColumn(IND_COLUMNS[c][0], help=help_text, format="%.4f")
-    cfg["p_undefined"] = st.column_config.NumberColumn(IND_COLUMNS["p_undefined"][0],
-                                                       help=IND_COLUMNS["p_undefined"][1], format="%.2g")
-    return cfg
+def indicator_config(frame: pd.DataFrame, level: float) -> dict:
+    interval = {c: f"{COLUMNS[c].help} {percent(level)} interval." for c in ("low", "high")}
+    return column_config(frame, help=IND_HELP | interval, width={"law": "medium"})
 
 
 def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
@@ -256,13 +240,12 @@ def matrix_frame(conf, pos_text: str) -> pd.DataFrame:
 
 
 def main() -> None:
-    st.title("Threshold explorer", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Threshold explorer", CAPTION)
+    if page is None:
         return
+    an = page.an
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         choice = controls(an)
     if choice is None:
@@ -309,10 +292,11 @@ def main() -> None:
             binomial(conf, choice)
 
         report.markdown("**Indicators with intervals**")
-        st.dataframe(indicator_frame(exact), hide_index=True, column_config=indicator_config(choice.level),
+        shown = indicator_frame(exact)
+        st.dataframe(shown, hide_index=True, column_config=indicator_config(shown, choice.level),
                      key="ex_indicators")
         report.caption(
-            f"{percent(choice.level)} {METHOD_LABELS[choice.method].lower()} intervals of each indicator's "
+            f"{percent(choice.level)} {method_text(choice.method)} intervals of each indicator's "
             "**exact bootstrap law** (resampling infinitely often, worked out by formula), with the threshold "
             "held fixed: each resample draws the positives and the negatives separately, so the positives and "
             "negatives it flags are two independent binomial counts, and every indicator is a function of them. "
@@ -429,13 +413,12 @@ def clinical(an: cache.Analysis, choice: Choice, conf, y, s) -> None:
         report.metric_in(col, f"{name} · {md_escape(choice.model)}", ratio_text(value),
                          help=f"{percent(choice.level)} interval [{ratio_text(lo)}, {ratio_text(hi)}]. "
                          + next(h for lab, _, h in CLINICAL_ROWS if lab == name))
-    cfg = {"quantity": st.column_config.TextColumn("Quantity", help="Clinical accuracy measure at this threshold."),
-           "value": st.column_config.NumberColumn("Value", format="%.4f"),
-           "low": st.column_config.NumberColumn("Low", help=f"{percent(choice.level)} interval.", format="%.4f"),
-           "high": st.column_config.NumberColumn("High", help=f"{percent(choice.level)} interval.", format="%.4f"),
-           "p_undefined": st.column_config.NumberColumn(
-               "P(undefined)", format="%.2g",
-               help="Share of the bootstrap resamples where the ratio is 0/0 (left out of its law).")}
+    cfg = column_config(frame, help={
+        "quantity": "Clinical accuracy measure at this threshold.",
+        "value": "The measure on the data at this threshold.",
+        "low": f"Lower end of the {percent(choice.level)} interval.",
+        "high": f"Upper end of the {percent(choice.level)} interval.",
+        "p_undefined": "Share of the bootstrap resamples where the ratio is 0/0 (left out of its law)."})
     st.dataframe(frame, hide_index=True, column_config=cfg, key="ex_clinical")
     report.caption(
         f"At **score ≥ {md_escape(number(conf.threshold, 6))}**, PPV and NPV at a prevalence of **{prev:.4f}**"
@@ -543,8 +526,8 @@ def results(an: cache.Analysis, choice: Choice, conf, exact, reading, cfg) -> No
             + (f"The first {MAX_TABLE_ROWS:,} of {len(table):,} rows are shown; the download has them all."
                if len(table) > MAX_TABLE_ROWS else "")
         )
-        cfg_cols = {c: st.column_config.NumberColumn(v[0], help=v[1], format=v[2]) for c, v in TABLE_COLUMNS.items()}
-        st.dataframe(shown, hide_index=True, column_config=cfg_cols, height=360, key="ex_table")
+        st.dataframe(shown, hide_index=True, column_config=column_config(shown, help=TABLE_HELP), height=360,
+                     key="ex_table")
         # Built on click, in a thread outside the script run: rocci directly (the session-scoped cache
         # cannot be read there; Streamlit refuses it and the download would never start).
         download_csv(lambda: rocci.threshold_table(y, s).to_frame().assign(model=choice.model),

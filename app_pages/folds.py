@@ -38,6 +38,8 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, percent
 from ui.controls import error
+from ui.frame import page_header
+from ui.labels import column_config, method_option, method_text
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -46,7 +48,6 @@ AVERAGES = {"vertical": "Vertical", "threshold": "Threshold"}
 SPREADS = {"t": "t-interval of the mean", "sd": "± 1 standard deviation", "se": "± 1 standard error"}
 MEASURES = {"auc": "AUC", "error": "Error rate"}
 AUC_METHODS = ["delong", "hanley-mcneil", "exact-bootstrap"]
-AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
 #: FPR levels of the exact bootstrap bands (pooled data, one-vs-rest, top score).
 BAND_FPR = tuple(float(v) for v in np.round(np.linspace(0.01, 0.99, 99), 2))
 FOLD_SAMPLE = "breast_cancer_cv.csv"
@@ -57,84 +58,53 @@ CAPTION = (
     "than two classes** (one curve per class, and whether the top score can tell right answers from wrong ones)."
 )
 
-FOLD_COLUMNS = {
-    "fold": ("Fold", "The fold (or run) the rows were scored in."),
-    "n_pos": ("Positives", "Positive rows in this fold."),
-    "n_neg": ("Negatives", "Negative rows in this fold."),
-    "auc": ("AUC", "Area under this fold's ROC curve."),
+#: The tables' columns in this page's context (labels and formats: ui.labels).
+FOLD_HELP = {
+    "n_pos": "Positive rows in this fold.",
+    "n_neg": "Negative rows in this fold.",
+    "auc": "Area under this fold's ROC curve.",
 }
-VERT_COLUMNS = {
-    "fpr": ("FPR", "The fixed false-positive rate."),
-    "tpr_mean": ("Mean TPR", "Mean over folds of each fold's true-positive rate at this FPR."),
-    "tpr_std": ("TPR sd", "Standard deviation of the folds' TPRs at this FPR."),
-    "tpr_low": ("Band low", "Lower end of the across-fold band."),
-    "tpr_high": ("Band high", "Upper end of the across-fold band."),
-    "n_folds": ("Folds", "Number of folds averaged."),
+VERT_HELP = {
+    "fpr": "The fixed false-positive rate.",
+    "tpr_mean": "Mean over folds of each fold's true-positive rate at this FPR.",
+    "tpr_std": "Standard deviation of the folds' TPRs at this FPR.",
+    "tpr_low": "Lower end of the across-fold band.",
+    "tpr_high": "Upper end of the across-fold band.",
 }
-THR_COLUMNS = {
-    "threshold": ("Threshold", "Rows with score ≥ threshold are predicted positive, in every fold."),
-    "fpr_mean": ("Mean FPR", "Mean over folds of the false-positive rate at this threshold."),
-    "fpr_std": ("FPR sd", "Standard deviation of the folds' FPRs."),
-    "fpr_low": ("FPR low", "Lower end of the across-fold band on the FPR."),
-    "fpr_high": ("FPR high", "Upper end of the across-fold band on the FPR."),
-    "tpr_mean": ("Mean TPR", "Mean over folds of the true-positive rate at this threshold."),
-    "tpr_std": ("TPR sd", "Standard deviation of the folds' TPRs."),
-    "tpr_low": ("TPR low", "Lower end of the across-fold band on the TPR."),
-    "tpr_high": ("TPR high", "Upper end of the across-fold band on the TPR."),
-    "n_folds": ("Folds", "Number of folds averaged."),
+THR_HELP = {
+    "threshold": "Rows with score ≥ threshold are predicted positive, in every fold.",
+    "fpr_mean": "Mean over folds of the false-positive rate at this threshold.",
+    "fpr_std": "Standard deviation of the folds' FPRs.",
+    "fpr_low": "Lower end of the across-fold band on the FPR.",
+    "fpr_high": "Upper end of the across-fold band on the FPR.",
+    "tpr_mean": "Mean over folds of the true-positive rate at this threshold.",
+    "tpr_std": "Standard deviation of the folds' TPRs.",
+    "tpr_low": "Lower end of the across-fold band on the TPR.",
+    "tpr_high": "Upper end of the across-fold band on the TPR.",
 }
-POOLED_COLUMNS = {
-    "fpr": ("FPR level", "The fixed false-positive rate r / m−."),
-    "r": ("r", "Number of bootstrap negatives above the threshold at this level."),
-    "tpr": ("TPR", "True-positive rate of the pooled data at this FPR."),
-    "tpr_low": ("TPR low", "Lower end of the exact bootstrap interval."),
-    "tpr_high": ("TPR high", "Upper end of the exact bootstrap interval."),
-    "tpr_mean": ("TPR mean", "Exact bootstrap mean of the TPR."),
-    "tpr_std": ("TPR sd", "Exact bootstrap standard deviation of the TPR."),
-    "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible)."),
+POOLED_HELP = {
+    "fpr": "The fixed false-positive rate r / m− (the FPR level).",
+    "tpr": "True-positive rate of the pooled data at this FPR.",
+    "tpr_low": "Lower end of the exact bootstrap interval.",
+    "tpr_high": "Upper end of the exact bootstrap interval.",
 }
-CMP_COLUMNS = {
-    "fold": ("Fold", "The fold."),
-    "n_pos": ("Positives", "Positive rows in this fold."),
-    "n_neg": ("Negatives", "Negative rows in this fold."),
-    "value_a": ("Model A", "Model A's value in this fold."),
-    "value_b": ("Model B", "Model B's value in this fold."),
-    "difference": ("A − B", "The difference in this fold; the t-test asks whether its mean is 0."),
-}
-OVR_COLUMNS = {
-    "class": ("Class", "The class taken as positive; every other class is negative."),
-    "n_pos": ("Rows of the class", "Rows whose class is this one."),
-    "n_neg": ("Other rows", "Rows of every other class."),
-    "auc": ("AUC", "Area under the one-vs-rest ROC curve."),
-    "auc_std": ("AUC sd", "Standard error of the AUC."),
-    "auc_low": ("AUC low", "Lower end of the AUC interval."),
-    "auc_high": ("AUC high", "Upper end of the AUC interval."),
-    "auc_method": ("Method", "How the AUC interval is computed."),
+CMP_HELP = {"fold": "The fold.", "n_pos": "Positive rows in this fold.", "n_neg": "Negative rows in this fold."}
+OVR_HELP = {
+    "n_pos": "Rows whose class is this one (the positives of one-vs-rest).",
+    "n_neg": "Rows of every other class (the negatives).",
+    "auc": "Area under the one-vs-rest ROC curve.",
 }
 
 
-def column_config(spec: dict, frame: pd.DataFrame) -> dict:
-    cfg = {}
-    for c in frame.columns:
-        if c in spec:
-            title, help_text = spec[c]
-            if pd.api.types.is_float_dtype(frame[c]):
-                cfg[c] = st.column_config.NumberColumn(title, help=help_text, format="%.4f")
-            else:
-                cfg[c] = st.column_config.Column(title, help=help_text)
-    return cfg
-
-
-def table(frame: pd.DataFrame, spec: dict, *, key: str, file_name: str, label: str) -> None:
-    st.dataframe(frame, hide_index=True, column_config=column_config(spec, frame), height=min(320, 40 + 35 * len(frame)),
-                 key=key)
+def table(frame: pd.DataFrame, help: dict, *, key: str, file_name: str, label: str) -> None:
+    st.dataframe(frame, hide_index=True, column_config=column_config(frame, help=help),
+                 height=min(320, 40 + 35 * len(frame)), key=key)
     download_csv(frame, label=label, file_name=file_name, key=f"dl_{key}")
 
 
 def _load_sample(name: str) -> None:
+    """Load a bundled sample (a button's callback); the Data page's widgets follow the dataset (ui.state)."""
     state.set_dataset(state.sample_dataset(name))
-    st.session_state["source"] = "sample"
-    st.session_state["sample"] = name
 
 
 def needs_data(reason: str | None) -> None:
@@ -300,7 +270,7 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
     band = md_escape(plots_folds.spread_text(opts.spread, opts.level, curves.n_folds))
     with tabs["Per fold"]:
         report.caption("One row per fold: its class sizes and the area under its own ROC curve.")
-        table(curves.to_frame().assign(fold=lambda d: d["fold"].map(label_text)), FOLD_COLUMNS, key="fc_tab_folds",
+        table(curves.to_frame().assign(fold=lambda d: d["fold"].map(label_text)), FOLD_HELP, key="fc_tab_folds",
               file_name="rocci_folds.csv", label="Download per-fold AUCs (CSV)")
         download_csv(lambda: curves.points_frame(), label="Download every fold's curve (CSV)",
                      file_name="rocci_fold_curves.csv", key="dl_fc_fold_points")
@@ -308,18 +278,18 @@ def fold_results(an, opts: FoldOptions, curves, vert, thr, pooled_v, pooled_t) -
         report.caption(f"Vertical averaging (Fawcett 2004, §8.1): at each FPR, each fold's TPR at the highest "
                    f"threshold reaching that FPR (the bottom of a vertical step, as the pooled exact bootstrap "
                    f"reads it), averaged; band: {band}.")
-        table(vert.to_frame(), VERT_COLUMNS, key="fc_tab_vert", file_name="rocci_folds_vertical.csv",
+        table(vert.to_frame(), VERT_HELP, key="fc_tab_vert", file_name="rocci_folds_vertical.csv",
               label="Download the vertical average (CSV)")
     with tabs["Threshold average"]:
         report.caption(f"Threshold averaging (Fawcett 2004, Algorithm 4): at each threshold, each fold's (FPR, TPR) "
                    f"point, averaged; bands: {band}.")
-        table(thr.to_frame(), THR_COLUMNS, key="fc_tab_thr", file_name="rocci_folds_threshold.csv",
+        table(thr.to_frame(), THR_HELP, key="fc_tab_thr", file_name="rocci_folds_threshold.csv",
               label="Download the threshold average (CSV)")
     with tabs["Pooled exact bootstrap"]:
         if pooled_v is not None:
             report.caption(f"All folds pooled: {percent(opts.level)} exact bootstrap percentile intervals for the TPR at "
                        "fixed FPR levels (vertical averaging of the resamples, in closed form).")
-            table(pooled_v.to_frame(), POOLED_COLUMNS, key="fc_tab_pooled", file_name="rocci_folds_pooled.csv",
+            table(pooled_v.to_frame(), POOLED_HELP, key="fc_tab_pooled", file_name="rocci_folds_pooled.csv",
                   label="Download the pooled intervals (CSV)")
         else:
             report.caption(f"All folds pooled, at the same thresholds: {percent(opts.level)} exact bootstrap Wilson "
@@ -373,7 +343,7 @@ def fold_test(an: cache.Analysis, fold: np.ndarray | None) -> None:
         report.caption("The folds' training sets overlap, so the folds are not independent and this test rejects too "
                    "often (Dietterich, 1998): treat a small p-value as a hint, not a proof.")
         frame = cmp.to_frame().assign(fold=lambda d: d["fold"].map(label_text))
-        table(frame, CMP_COLUMNS, key="fc_tab_ttest", file_name="rocci_folds_ttest.csv",
+        table(frame, CMP_HELP, key="fc_tab_ttest", file_name="rocci_folds_ttest.csv",
               label="Download the per-fold values (CSV)")
     with right:
         report.plotly_chart(plots_folds.fold_values_figure(cmp, name_a=a, name_b=b),
@@ -412,7 +382,7 @@ def class_controls(ds: state.Dataset, df: pd.DataFrame, candidates: list):
                                help="The true class of each row: a column with more than two values.")
         level = c[1].select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="fc_clevel",
                                    bind=URL, help="Level of the AUC intervals and of the exact bootstrap bands.")
-        auc_method = c[2].selectbox("AUC interval method", AUC_METHODS, format_func=AUC_LABELS.get,
+        auc_method = c[2].selectbox("AUC interval method", AUC_METHODS, format_func=method_option,
                                     key="fc_auc_method", bind=URL,
                                     help="DeLong or Hanley–McNeil standard errors, or the exact bootstrap "
                                     "variance (normal approximation in each case).")
@@ -491,7 +461,7 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
                             key="fc_ovr_chart")
             report.caption(f"One ROC curve per class: that class is positive, all the others negative, scored by the "
                        f"class's own score column. Legend: AUC with its {percent(level)} "
-                       f"{AUC_LABELS[auc_method]} interval; shaded: {how}.")
+                       f"{method_text(auc_method)} interval; shaded: {how}.")
         with g2:
             report.markdown("**Is the prediction correct? (top score)**")
             report.plotly_chart(plots_folds.top_score_figure(top, vertical=top_v, height=620),
@@ -508,10 +478,10 @@ def classes_section(ds: state.Dataset, df: pd.DataFrame, candidates: list) -> No
     names = ["Per class", "Curves", "Correct vs top score"]
     tabs = dict(zip(names, st.tabs(names)))
     with tabs["Per class"]:
-        report.caption(f"One row per class: its one-vs-rest AUC with its {percent(level)} {AUC_LABELS[auc_method]} "
-                   "interval.")
+        report.caption(f"One row per class: its one-vs-rest AUC with its {percent(level)} "
+                       f"{method_text(auc_method)} interval.")
         frame = ovr.to_frame().assign(**{"class": lambda d: d["class"].map(label_text)})
-        table(frame, OVR_COLUMNS, key="fc_tab_ovr", file_name="rocci_one_vs_rest.csv",
+        table(frame, OVR_HELP, key="fc_tab_ovr", file_name="rocci_one_vs_rest.csv",
               label="Download per-class AUCs (CSV)")
         if ovr.vertical:
             download_csv(lambda: ovr.vertical_frame(), label="Download the per-class exact bootstrap bands (CSV)",
@@ -556,8 +526,7 @@ def large_folds() -> None:
 
 
 def main() -> None:
-    st.title("Folds & classes", anchor=False)
-    report.caption(CAPTION)
+    page_header("Folds & classes", CAPTION)  # not page_frame: see ui.frame
     ds = state.get_dataset()
     if ds is None:
         needs_data(None)

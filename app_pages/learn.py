@@ -39,6 +39,8 @@ from ui.download import download_csv
 from ui.sidebar import image_format
 from ui.text import label_text, md_escape, number, percent
 from ui.controls import error, method_note
+from ui.frame import page_header
+from ui.labels import column_config
 
 URL = "query-params"
 #: Short labels: both fit a phone-wide segmented control.
@@ -170,23 +172,21 @@ THRESHOLD_KEYS = ("ln_t", "ln_t2", "ln_t4")
 def forget_thresholds_on_new_data(src: Source) -> None:
     """Thresholds belong to one dataset: when the data or the model changes, the sliders start afresh."""
     ident = f"{src.key}|{src.model}"
-    last = st.session_state.get("_ln_data")
+    last = state.swap(state.LEARN_DATA, ident)
     if last is not None and last != ident:
-        for key in THRESHOLD_KEYS:
-            st.session_state.pop(key, None)
-    st.session_state["_ln_data"] = ident
+        state.forget(*THRESHOLD_KEYS)
 
 
 def threshold_slider(label: str, options: list[float], default: float, key: str, help: str) -> float:
-    current = st.session_state.get(key)
+    current = state.value(key)
     if current is not None and current not in options:
         # A threshold from a link or another dataset that is not a score here: snap to the nearest one.
         try:
-            st.session_state[key] = nearest(options, float(current))
+            state.seed(key, nearest(options, float(current)), force=True)
         except (TypeError, ValueError):
-            st.session_state.pop(key, None)
+            state.forget(key)
     # A value set by a button (session state) is not given a default as well (Streamlit warns about both).
-    value = {} if key in st.session_state else {"value": nearest(options, default)}
+    value = {} if state.has(key) else {"value": nearest(options, default)}
     return float(st.select_slider(label, options=options, format_func=lambda v: number(v, 6), key=key,
                                   bind=URL, help=help, **value))
 
@@ -264,7 +264,7 @@ def section_point(src: Source, roc, options: list[float]) -> None:
 
 
 def use_optimal(key: str, value: float) -> None:
-    st.session_state[key] = value
+    state.seed(key, value, force=True)
 
 
 def operating_point_w(src: Source) -> float:
@@ -415,15 +415,9 @@ def section_hull(src: Source, roc, env) -> None:
     else:
         report.markdown(f"The hull has **{len(parts)}** vertices that are cheapest somewhere, with {len(bps)} "
                     "breakpoints between them: see the table (hover the charts for each one).")
-    st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config={
-        "threshold": st.column_config.NumberColumn("Threshold", help="Hull vertex: score ≥ threshold.",
-                                                   format="%.6g"),
-        "fpr": st.column_config.NumberColumn("FPR", help="False-positive rate of the vertex.", format="%.4f"),
-        "tpr": st.column_config.NumberColumn("TPR", help="True-positive rate of the vertex.", format="%.4f"),
-        "w_low": st.column_config.NumberColumn("w from", help="Lower end of the w range where this vertex is "
-                                               "cheapest (a breakpoint).", format="%.4f"),
-        "w_high": st.column_config.NumberColumn("w to", help="Upper end of that range.", format="%.4f"),
-    })
+    st.dataframe(frame, hide_index=True, key="ln_hull_table", column_config=column_config(frame, help={
+        "threshold": "Hull vertex: score ≥ threshold.", "fpr": "False-positive rate of the vertex.",
+        "tpr": "True-positive rate of the vertex."}))
     download_csv(frame, label="Download the hull (CSV)", file_name="rocci_learn_hull.csv", key="ln_dl_hull")
     method_note(
         "Thesis §3.3. Threshold t's cost line runs from (0, FPR) to (1, 1 − TPR) (eq. 3.12); two consecutive hull "
@@ -441,7 +435,7 @@ def section_hull(src: Source, roc, env) -> None:
 
 
 def new_worlds() -> None:
-    st.session_state["ln_seed"] = int(st.session_state.get("ln_seed", 1) or 0) % 1_000_000 + 1
+    state.seed("ln_seed", int(state.value("ln_seed", 1) or 0) % 1_000_000 + 1, force=True)
 
 
 def section_worlds(src: Source, roc, options: list[float], level: float) -> None:
@@ -457,7 +451,7 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
     c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.6])
     k = int(c1.selectbox("Worlds K", WORLD_COUNTS, index=WORLD_COUNTS.index(20), key="ln_k", bind=URL,
                          help="How many random bootstrap resamples to draw."))
-    value = {} if "ln_seed" in st.session_state else {"value": 1}
+    value = {} if state.has("ln_seed") else {"value": 1}
     seed = int(c2.number_input("Seed", min_value=0, max_value=1_000_000, step=1, key="ln_seed", bind=URL,
                                help="The random seed: the same seed draws the same worlds.", **value))
     with c3:
@@ -524,14 +518,11 @@ def section_worlds(src: Source, roc, options: list[float], level: float) -> None
             "tpr": [worlds.tpr_mean, worlds.tpr_sd, float(at.tpr[0]), float(at.tpr_std[0])],
             "fpr": [worlds.fpr_mean, worlds.fpr_sd, float(at.fpr[0]), float(at.fpr_std[0])],
         })
-        st.dataframe(table, hide_index=True, key="ln_worlds_table", column_config={
-            "quantity": st.column_config.TextColumn(
-                "At this threshold", width="medium",
-                help="Monte Carlo: mean and standard deviation (divisor K − 1) over the K random worlds. Exact: "
-                "the exact bootstrap mean (the observed rate) and standard deviation sqrt(p(1 − p)/m)."),
-            "tpr": st.column_config.NumberColumn("TPR", format="%.4f", help="True-positive rate."),
-            "fpr": st.column_config.NumberColumn("FPR", format="%.4f", help="False-positive rate."),
-        })
+        st.dataframe(table, hide_index=True, key="ln_worlds_table",
+                     column_config=column_config(table, width={"quantity": "medium"}, help={
+                         "quantity": "At this threshold. Monte Carlo: mean and standard deviation (divisor K − 1) "
+                         "over the K random worlds. Exact: the exact bootstrap mean (the observed rate) and "
+                         "standard deviation sqrt(p(1 − p)/m)."}))
         report.caption("Monte Carlo (K worlds) against exact (infinitely many worlds). With more worlds the two "
                    "columns agree more closely; the exact numbers do not change.")
         download_csv(table.assign(threshold=t, k=k, seed=seed), label="Download this table (CSV)",
@@ -668,8 +659,11 @@ def section_decision(src: Source, level: float) -> None:
         "when the risks are calibrated.")
     report.caption("The same identity at a few threshold probabilities (the columns *from cost* are computed "
                    "from the cost columns; they equal the net-benefit columns).")
-    st.dataframe(frame, hide_index=True, key="ln_decision_table",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns})
+    st.dataframe(frame, hide_index=True, key="ln_decision_table", column_config=column_config(frame, help={
+        "w": "The cost curve's operating point for this threshold probability: π(1 − p)/(π(1 − p) + (1 − π)p).",
+        "cost": "Normalised expected cost of the threshold score ≥ p at w(p).",
+        "net_benefit_low": "Lower end of the net benefit's interval (stratified exact bootstrap).",
+        "net_benefit_high": "Upper end of that interval."}))
     download_csv(frame, label="Download the table (CSV)", file_name="rocci_learn_decision.csv",
                  key="dl_ln_decision")
     method_note(
@@ -682,8 +676,7 @@ def section_decision(src: Source, level: float) -> None:
 
 
 def main() -> None:
-    st.title("Learn", anchor=False)
-    report.caption(CAPTION)
+    page_header("Learn", CAPTION)  # not page_frame: see ui.frame
     top1, top2 = st.columns([2, 1])
     with top1:
         src = choose_source()

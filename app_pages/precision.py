@@ -20,7 +20,9 @@ from rocci.plots import precision as plots_pr
 from rocci.precision import UNDEFINED
 from rocci.precision.gain import METHODS as GAIN_METHODS
 from ui import cache, report
-from ui.controls import column_config, error
+from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import column_config, method_label, method_option, method_text
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
 from ui.cache import precision as cache_pr
@@ -30,7 +32,7 @@ from ui.text import ParseError, md_escape, number, parse_numbers, percent, signe
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
-METHODS = {"percentile": "Percentile", "score": "Score", "wald": "Wald"}
+METHODS = ["percentile", "score", "wald"]
 #: Metrics with a score interval (rocci.metric_ci and compare_precision refuse method="score" for the others):
 #: with "score" chosen, the other metrics and the two-model difference use the percentile interval, and say so.
 SCORE_METRICS = frozenset({"precision"})
@@ -74,54 +76,40 @@ METRIC_TEXT = {
 MAIN_METRICS = ("precision", "recall", "f1", "mcc")
 OTHER_METRICS = ("specificity", "npv", "accuracy", "balanced_accuracy", "youden", "lift")
 
-RECALL_COLUMNS = {
-    "recall": ("Recall level", "The recall r / m+ (each typed level moves to the nearest one).", "%.4f"),
-    "r": ("r", "Positives flagged: the threshold is the r-th highest positive score.", "%d"),
-    "threshold": ("Threshold", "The threshold reaching this recall on the data (score ≥ threshold).", "%.6g"),
-    "precision": ("Precision", "Precision on the data at this recall.", "%.4f"),
-    "precision_low": ("Low", "Lower end of the interval.", "%.4f"),
-    "precision_high": ("High", "Upper end of the interval.", "%.4f"),
-    "precision_mean": ("Mean", "Exact bootstrap mean of the precision.", "%.4f"),
-    "precision_std": ("sd", "Exact bootstrap standard deviation of the precision.", "%.4f"),
+#: The tables' columns, in order, and their help in this page's context (labels and formats: ui.labels).
+RECALL_ORDER = ["recall", "r", "threshold", "precision", "precision_low", "precision_high", "precision_mean",
+                "precision_std"]
+RECALL_HELP = {
+    "recall": "The recall r / m+ (each typed level moves to the nearest one).",
+    "r": "Positives flagged: the threshold is the r-th highest positive score.",
+    "threshold": "The threshold reaching this recall on the data (score ≥ threshold).",
+    "precision": "Precision on the data at this recall.",
 }
-METRIC_COLUMNS = {
-    "value": ("Value", "The metric on the data at this threshold.", "%.4f"),
-    "low": ("Low", "Lower end of the interval.", "%.4f"),
-    "high": ("High", "Upper end of the interval.", "%.4f"),
-    "mean": ("Mean", "Exact bootstrap mean (given that the metric is defined).", "%.4f"),
-    "std": ("sd", "Exact bootstrap standard deviation.", "%.4f"),
-    "p_undefined": ("P(undefined)", "Exact probability that a bootstrap resample leaves the metric undefined "
-                    "(e.g. precision when nothing is flagged); the interval is given that it is defined.", "%.2e"),
+METRIC_HELP = {
+    "value": "The metric on the data at this threshold.",
+    "mean": "Exact bootstrap mean (given that the metric is defined).",
+    "p_undefined": "Exact probability that a bootstrap resample leaves the metric undefined (e.g. precision when "
+    "nothing is flagged); the interval is given that it is defined.",
 }
-REGION_COLUMNS = {
-    "threshold": ("Threshold", "score ≥ threshold is flagged.", "%.6g"),
-    "tp": ("TP", "Positives flagged.", "%d"),
-    "fp": ("FP", "Negatives flagged.", "%d"),
-    "recall": ("Recall", "TP / n+.", "%.4f"),
-    "recall_low": ("Recall low", "Lower end of the recall interval.", "%.4f"),
-    "recall_high": ("Recall high", "Upper end of the recall interval.", "%.4f"),
-    "precision": ("Precision", "TP / (TP + FP).", "%.4f"),
-    "precision_low": ("Precision low", "Lower end of the precision interval.", "%.4f"),
-    "precision_high": ("Precision high", "Upper end of the precision interval.", "%.4f"),
-    "p_undefined": ("P(undefined)", "Probability that a resample flags nothing (precision undefined).", "%.2e"),
+REGION_HELP = {
+    "threshold": "score ≥ threshold is flagged.",
+    "tp": "Positives flagged.",
+    "fp": "Negatives flagged.",
+    "recall": "TP / n+.",
+    "precision": "TP / (TP + FP).",
+    "p_undefined": "Probability that a resample flags nothing (precision undefined).",
 }
-
-GAIN_COLUMNS = {
-    "total_positive_rate": ("Depth", "Share of the population targeted: (TP + FP) / n.", "%.4f"),
-    "k": ("k", "Instances targeted in each resample (the top k by score).", "%d"),
-    "threshold": ("Threshold", "score ≥ threshold is targeted (at a fixed depth: the threshold reaching it on the "
-                  "data).", "%.6g"),
-    "tp": ("TP", "Positives targeted on the data (at a fixed depth cutting through tied scores: the expected "
-           "number, ties in random order).", "%.6g"),
-    "total_positive_rate_low": ("Depth low", "Lower end of the depth interval (the threshold held fixed).", "%.4f"),
-    "total_positive_rate_high": ("Depth high", "Upper end of the depth interval.", "%.4f"),
-    "gain": ("Gain", "Share of the positives captured: TP / n+.", "%.4f"),
-    "gain_low": ("Gain low", "Lower end of the gain interval.", "%.4f"),
-    "gain_high": ("Gain high", "Upper end of the gain interval.", "%.4f"),
-    "lift": ("Lift", "Gain ÷ depth: times more positives than a random target of the same size.", "%.3f"),
-    "lift_low": ("Lift low", "Lower end of the lift interval.", "%.3f"),
-    "lift_high": ("Lift high", "Upper end of the lift interval.", "%.3f"),
-    "p_undefined": ("P(undefined)", "Probability that a resample targets nothing (lift undefined).", "%.2e"),
+GAIN_ORDER = ["total_positive_rate", "k", "threshold", "tp", "total_positive_rate_low", "total_positive_rate_high",
+              "gain", "gain_low", "gain_high", "lift", "lift_low", "lift_high", "p_undefined"]
+GAIN_HELP = {
+    "total_positive_rate": "The depth: share of the population targeted, (TP + FP) / n.",
+    "total_positive_rate_low": "Lower end of the depth's interval (the threshold held fixed).",
+    "total_positive_rate_high": "Upper end of the depth's interval.",
+    "threshold": "score ≥ threshold is targeted (at a fixed depth: the threshold reaching it on the data).",
+    "tp": "Positives targeted on the data (at a fixed depth cutting through tied scores: the expected number, ties "
+    "in random order).",
+    "lift": "Gain ÷ depth: times more positives than a random target of the same size.",
+    "p_undefined": "Probability that a resample targets nothing (lift undefined).",
 }
 
 #: Said under an interval of zero width (e.g. precision 1 with no false positive: every resample has none).
@@ -175,7 +163,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="pr_level",
                                  bind=URL, help="Level of every interval on this page (each on its own).")
         method = st.selectbox(
-            "Interval method", list(METHODS), format_func=METHODS.get, key="pr_method", bind=URL,
+            "Interval method", METHODS, format_func=method_option, key="pr_method", bind=URL,
             help="Percentile: the 2.5% and 97.5% points (at 95%) of the exact bootstrap law. Score: a Wilson-type "
             "interval on the law's exact mean and variance (precision only; it keeps its level at high recall "
             "with few positives, where the percentile interval fell to 86% coverage in the Coverage lab's "
@@ -384,12 +372,12 @@ def verdict_panel(an, opts: Options) -> dict | None:
             f"models' false-positive counts (the page sums up to {VERDICT_GRID:,}), so the verdict is read on "
             "the **false positive rates** at the same recall: both models flag the same number of positives, so "
             "A's precision is higher exactly when it flags fewer negatives, and P(A better) and P(tie) are the "
-            f"precision's, exact. {percent(opts.level)} {METHODS[cmp.method].lower()} interval of ΔFPR "
+            f"precision's, exact. {percent(opts.level)} {method_text(cmp.method)} interval of ΔFPR "
             f"[{lo_txt}, {hi_txt}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
             "paired bootstrap: both thresholds come from the same resample of positives.")
     else:
         report.caption(
-            f"{where}: {each_text}; {percent(opts.level)} {METHODS[cmp.method].lower()} interval of Δ "
+            f"{where}: {each_text}; {percent(opts.level)} {method_text(cmp.method)} interval of Δ "
             f"[{lo_txt}, {hi_txt}] points; the two tie in {percent_prob(tie)} of resamples. Exact "
             "paired bootstrap: both thresholds come from the same resample of positives.")
     frame = cmp.to_frame()
@@ -457,18 +445,17 @@ def metrics_frame(results: dict, names: list) -> pd.DataFrame:
 
 
 def main() -> None:
-    st.title("Precision–recall", anchor=False)
-    report.caption(CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("Precision–recall", CAPTION)
+    if page is None:
         return
+    an = page.an
     try:
         curves = {m: cache_pr.pr_curve(an.key, m, *an.arrays(m)) for m in an.models}
     except rocci.InputError as exc:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
@@ -514,7 +501,7 @@ def main() -> None:
         report.caption(
             f"Curves: every threshold, joined as Davis and Goadrich (2006) interpolate between two thresholds "
             f"(precision is not a straight line in recall). Dashed grey: the baseline, the positive share "
-            f"{baseline:.4f} (random scores). Bars: {percent(opts.level)} {METHODS[opts.method].lower()} intervals "
+            f"{baseline:.4f} (random scores). Bars: {percent(opts.level)} {method_text(opts.method)} intervals "
             f"for {md_escape(opts.model)}'s precision at the recall levels; diamond: the threshold below, with "
             "its recall and precision intervals."
             + (" Boxes: recall interval × precision interval at each chosen threshold (each axis at the level, "
@@ -593,22 +580,11 @@ def average_precision_panel(an, opts: Options) -> None:
     if not rows:
         return
     frame = pd.DataFrame(rows)
-    fmt = st.column_config.NumberColumn
     # the estimate and its interval first (what a phone shows without scrolling); the bounds' numbers in the CSV
     order = ["model", "average_precision", "interval", "baseline", "std", "mc_se_std", "low_mc", "high_mc"]
-    st.dataframe(frame, hide_index=True, key="pr_ap_table", column_order=order, column_config={
-        "model": "Model",
-        "average_precision": fmt("Average precision", format="%.4f"),
-        "interval": st.column_config.TextColumn(f"{level} interval (Monte Carlo)",
-                                                help="Percentile bounds of the resamples"),
-        "std": fmt("Bootstrap sd (MC)", format="%.4f"),
-        "mc_se_std": fmt("MC error of the sd", format="%.2g"),
-        "low_mc": st.column_config.TextColumn("Low bound, MC range",
-                                              help="Where the low bound lies with ~95% Monte Carlo confidence"),
-        "high_mc": st.column_config.TextColumn("High bound, MC range",
-                                               help="Where the high bound lies with ~95% Monte Carlo confidence"),
-        "baseline": fmt("Baseline", format="%.4f", help="The positive share: the AP of scores with no information"),
-    })
+    st.dataframe(frame, hide_index=True, key="pr_ap_table", column_order=order, column_config=column_config(frame, help={
+        "interval": f"{level} interval: percentile bounds of the {AP_RESAMPLES:,} Monte Carlo resamples.",
+        "std": "Bootstrap standard deviation of the average precision, from the Monte Carlo resamples."}))
     provenance = dict(confidence_level=opts.level, method="monte-carlo", bootstrap="stratified",
                       n_boot=AP_RESAMPLES, seed=AP_SEED)
     download_csv(frame.drop(columns="interval").assign(**provenance),
@@ -671,8 +647,8 @@ def gain_lift_panel(an, opts: Options) -> None:
         if not failed:
             report.caption("Type depths on the left (e.g. 0.1 for the top 10%) for intervals on these charts.")
         return
-    report.caption(gain_caption(res, opts, METHODS[method].lower(), opts.model)
-                   + ("" if method == opts.method else f" (The {METHODS.get(opts.method, opts.method)} method is "
+    report.caption(gain_caption(res, opts, method_text(method), opts.model)
+                   + ("" if method == opts.method else f" (The {method_label(opts.method)} method is "
                       "for the precision; these bars are percentile intervals.)"))
     frame = res.to_frame()
     if res.at == "threshold":
@@ -680,8 +656,8 @@ def gain_lift_panel(an, opts: Options) -> None:
     else:  # the depth is fixed and the lift always defined
         frame = frame.drop(columns=["total_positive_rate_mean", "total_positive_rate_std", "total_positive_rate_low",
                                     "total_positive_rate_high", "p_undefined"])
-    order = [c for c in GAIN_COLUMNS if c in frame.columns]
-    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(GAIN_COLUMNS, frame),
+    order = [c for c in GAIN_ORDER if c in frame.columns]
+    st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(frame, help=GAIN_HELP),
                  key="pr_gain_table")
     download_csv(with_provenance(frame, opts.model, at=res.at, confidence_level=res.confidence_level,
                                  method=res.method, bootstrap=res.bootstrap, m_pos=res.m_pos, m_neg=res.m_neg),
@@ -698,7 +674,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
     tabs.append("Curves")
     tab = dict(zip(tabs, st.tabs(tabs)))
     level = percent(opts.level)
-    method = METHODS[opts.method].lower()
+    method = method_text(opts.method)
 
     with tab["Recall levels"]:
         frame = rci.to_frame()
@@ -709,8 +685,8 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
             f"r / m+; exact stratified bootstrap, m+ = {rci.m_pos:,}, m− = {rci.m_neg:,}."
             + (f" {n_requested - len(frame)} of the {n_requested} levels round to the same r / m+ as another "
                "one and are listed once." if len(frame) < n_requested else ""))
-        order = [c for c in RECALL_COLUMNS if c in frame.columns]
-        st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(RECALL_COLUMNS, frame),
+        order = [c for c in RECALL_ORDER if c in frame.columns]
+        st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(frame, help=RECALL_HELP),
                      key="pr_recall_table")
         download_csv(with_provenance(frame, opts.model, confidence_level=rci.confidence_level, method=rci.method,
                                      bootstrap="stratified", m_pos=rci.m_pos, m_neg=rci.m_neg),
@@ -723,9 +699,8 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
                        f"{level} {method} intervals of each metric's exact stratified bootstrap law."
                        + (" (Score interval for precision; the other metrics have none and use the percentile "
                           "interval.)" if opts.method == "score" else ""))
-        cfg = column_config(METRIC_COLUMNS, frame)
-        cfg["metric"] = st.column_config.TextColumn("Metric", help="; ".join(
-            f"{METRIC_TEXT[k][0]}: {METRIC_TEXT[k][1]}" for k in names))
+        cfg = column_config(frame, help=METRIC_HELP | {"metric": "; ".join(
+            f"{METRIC_TEXT[k][0]}: {METRIC_TEXT[k][1]}" for k in names)})
         st.dataframe(frame, hide_index=True, column_order=["metric", "value", "low", "high", "mean", "std",
                                                            "p_undefined"],
                      column_config=cfg, key="pr_metric_table")
@@ -748,7 +723,7 @@ def results(an, opts: Options, curves: dict, rci, at_t: dict, names: list, regio
                            "precision at each threshold (each on its own; the box on the chart is their product)."
                            + (" Score interval for precision, percentile for recall." if opts.method == "score"
                               else ""))
-            st.dataframe(frame, hide_index=True, column_config=column_config(REGION_COLUMNS, frame),
+            st.dataframe(frame, hide_index=True, column_config=column_config(frame, help=REGION_HELP),
                          key="pr_region_table")
             download_csv(with_provenance(frame, opts.model, confidence_level=opts.level, method=opts.method,
                                          bootstrap="stratified"),

@@ -18,11 +18,13 @@ import streamlit as st
 import rocci
 from rocci import plots
 from ui import cache, report
-from ui.controls import column_config, error
+from ui.controls import error
+from ui.frame import page_frame
+from ui.labels import column_config, method_option, method_text
 from ui.download import download_csv, with_provenance
 from ui import controls as controls_ui
 from ui.sidebar import image_format
-from ui.text import METHOD_NAMES, REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
+from ui.text import REGION_NAMES, ParseError, md_escape, number, parse_numbers, percent
 
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
@@ -38,11 +40,9 @@ VIEWS = controls_ui.VIEWS
 BAND_KINDS = {"threshold": "Exact (thresholds)", "vertical": "Šidák (FPR levels)"}
 #: FPR levels of the vertical (Šidák) band: 0.01, 0.02, …, 0.99.
 BAND_FPR = tuple(float(v) for v in np.round(np.linspace(0.01, 0.99, 99), 2))
-# Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse).
-AUC_LABELS = {"delong": "DeLong", "hanley-mcneil": "Hanley-McNeil", "exact-bootstrap": "Exact bootstrap"}
-THR_LABELS = {"wilson": "Wilson", "agresti-coull": "Agresti-Coull", "wald": "Wald", "percentile": "Percentile"}
+# Option labels of the bound widgets: these are also what the URL shows (?region=Ellipse); the methods'
+# are ui.labels.method_option's.
 REGION_LABELS = {"rectangle": "Rectangle", "ellipse": "Ellipse", "marginal": "Marginal"}
-VERT_LABELS = {"percentile": "Percentile", "score": "Score", "wald": "Wald"}
 
 EXACT_CAPTION = (
     "Intervals use the **exact bootstrap**: what you would get by resampling the data "
@@ -57,29 +57,10 @@ AUC_HELP = {
     "with m+ positives and m− negatives per resample (normal approximation).",
 }
 
-THR_COLUMNS = {
-    "threshold": ("Threshold", "Instances with score ≥ threshold are predicted positive.", "%.6g"),
-    "total_positive_rate": ("Total-positive rate", "Fraction of all instances predicted positive at this threshold.", "%.4f"),
-    "fpr": ("FPR", "False-positive rate: negatives predicted positive / all negatives.", "%.4f"),
-    "fpr_low": ("FPR low", "Lower end of the FPR interval.", "%.4f"),
-    "fpr_high": ("FPR high", "Upper end of the FPR interval.", "%.4f"),
-    "tpr": ("TPR", "True-positive rate (sensitivity): positives predicted positive / all positives.", "%.4f"),
-    "tpr_low": ("TPR low", "Lower end of the TPR interval.", "%.4f"),
-    "tpr_high": ("TPR high", "Upper end of the TPR interval.", "%.4f"),
-    "fpr_std": ("FPR sd", "Exact bootstrap standard deviation of the FPR.", "%.4f"),
-    "tpr_std": ("TPR sd", "Exact bootstrap standard deviation of the TPR.", "%.4f"),
-    "tp": ("TP", "True positives: positives with score ≥ threshold.", "%d"),
-    "fp": ("FP", "False positives: negatives with score ≥ threshold.", "%d"),
-}
-VERT_COLUMNS = {
-    "fpr": ("FPR level", "The fixed false-positive rate r / m−.", "%.4f"),
-    "r": ("r", "Number of bootstrap negatives above the threshold at this level.", "%d"),
-    "tpr": ("TPR", "Observed true-positive rate at this FPR level.", "%.4f"),
-    "tpr_low": ("TPR low", "Lower end of the TPR interval.", "%.4f"),
-    "tpr_high": ("TPR high", "Upper end of the TPR interval.", "%.4f"),
-    "tpr_mean": ("TPR mean", "Exact bootstrap mean of the TPR at this level.", "%.4f"),
-    "tpr_std": ("TPR sd", "Exact bootstrap standard deviation of the TPR at this level.", "%.4f"),
-    "truncated_mass": ("Truncated mass", "Probability left out of the exact computation (negligible).", "%.1e"),
+#: The vertical-averaging table's columns, in its context (labels and formats: ui.labels).
+VERT_HELP = {
+    "fpr": "The fixed false-positive rate r / m− (the FPR level).",
+    "tpr": "Observed true-positive rate at this FPR level.",
 }
 
 
@@ -133,9 +114,9 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
             help="Coverage of every interval and region on this page.",
         )
         auc_method = st.selectbox(
-            "AUC interval method", AUC_METHODS, format_func=AUC_LABELS.get, key="auc_method", bind=URL,
+            "AUC interval method", AUC_METHODS, format_func=method_option, key="auc_method", bind=URL,
             help="How the AUC's interval is computed. " + " ".join(
-                f"{METHOD_NAMES[k]}: {v}" for k, v in AUC_HELP.items()),
+                f"{method_text(k)}: {v}" for k, v in AUC_HELP.items()),
         )
         view = controls_ui.chart_view("view")
 
@@ -187,7 +168,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                 "each axis's interval at the confidence level (not a joint region).",
             )
             thr_method = st.selectbox(
-                "Interval method", THR_METHODS, format_func=THR_LABELS.get, key="thr_method", bind=URL,
+                "Interval method", THR_METHODS, format_func=method_option, key="thr_method", bind=URL,
                 help="How each axis's interval is computed from its exact bootstrap (binomial) law: "
                 "Wilson, Agresti–Coull and Wald intervals, or the percentile interval (quantiles of the "
                 "exact law). Not used by ellipses.",
@@ -224,7 +205,7 @@ def controls(an: cache.Analysis, curves: dict) -> Options | None:
                     help="Levels r / m− evenly spaced in (0, 1) (at most m− − 1 of them); more levels give a "
                     "smoother band."))
             vert_method = st.selectbox(
-                "Interval method", VERT_METHODS, format_func=VERT_LABELS.get, key="vert_method", bind=URL,
+                "Interval method", VERT_METHODS, format_func=method_option, key="vert_method", bind=URL,
                 help="Score (default): thesis Algorithm 4.3 on the exact mean and variance, clipped to [0, 1]; "
                 "it holds its level in every study of the Coverage lab. Percentile: quantiles of the exact law "
                 "of the TPR; near TPR = 1 every bootstrap world can give the same TPR, and the interval then "
@@ -290,16 +271,15 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
                 )
                 report.caption(
                     f"{md_escape(model)}: AUC {res.auc:.3f}, {percent(res.confidence_level)} "
-                    f"{METHOD_NAMES[res.method]} interval **[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
+                    f"{method_text(res.method)} interval **[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
                 )
 
 
 def main() -> None:
-    st.title("ROC curve", anchor=False)
-    report.caption(EXACT_CAPTION)
-    an = cache.analysis_or_notice()
-    if an is None:
+    page = page_frame("ROC curve", EXACT_CAPTION)
+    if page is None:
         return
+    an = page.an
 
     try:
         curves = {m: cache.roc_curve(an.key, m, *an.arrays(m)) for m in an.models}
@@ -307,7 +287,7 @@ def main() -> None:
         error(str(exc))
         return
 
-    left, right = controls_ui.page_columns()
+    left, right = page.columns()
     with left:
         opts = controls(an, curves)
     if opts is None:
@@ -364,13 +344,13 @@ def main() -> None:
             notes.append(
                 f"Threshold averaging: {percent(tci.confidence_level)} "
                 + ("confidence ellipses" if tci.region == "ellipse" else
-                   f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
+                   f"{method_text(tci.method)} {REGION_NAMES[tci.region]}")
                 + (f", each axis at {percent(tci.axis_confidence_level)}" if tci.region == "rectangle" else "")
                 + "."
             )
         if vci is not None:
             notes.append(
-                f"Vertical averaging: {percent(vci.confidence_level)} {METHOD_NAMES[vci.method]} "
+                f"Vertical averaging: {percent(vci.confidence_level)} {method_text(vci.method)} "
                 f"intervals for the TPR at fixed FPR levels r / m−"
                 + (" (pointwise band)." if opts.vert_style == "band" else ".")
             )
@@ -445,14 +425,14 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) ->
             report.caption(
                 f"Model **{md_escape(opts.model)}**: {level} "
                 + ("ellipses (columns low/high are the ellipse's bounding box)" if tci.region == "ellipse"
-                   else f"{METHOD_NAMES[tci.method]} {REGION_NAMES[tci.region]}")
+                   else f"{method_text(tci.method)} {REGION_NAMES[tci.region]}")
                 + f"; exact bootstrap, m+ = {tci.m_pos:,}, m− = {tci.m_neg:,}."
                 + (f" {n_requested - len(frame)} of the {n_requested} requested points fall on the same "
                    "threshold as another one (tied scores) and are listed once." if len(frame) < n_requested else "")
             )
             order = [c for c in ["threshold", "total_positive_rate", "fpr", "fpr_low", "fpr_high", "tpr",
                                  "tpr_low", "tpr_high", "tp", "fp", "fpr_std", "tpr_std"] if c in frame.columns]
-            st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(THR_COLUMNS, frame),
+            st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(frame),
                          key="thr_table")
             download_csv(
                 with_provenance(frame, opts.model, confidence_level=tci.confidence_level, method=tci.method,
@@ -466,7 +446,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) ->
             n_requested = len(frame)
             frame = frame.drop_duplicates(ignore_index=True)
             report.caption(
-                f"Model **{md_escape(opts.model)}**: {level} {METHOD_NAMES[vci.method]} intervals for the TPR "
+                f"Model **{md_escape(opts.model)}**: {level} {method_text(vci.method)} intervals for the TPR "
                 f"at FPR levels r / m−; exact bootstrap, m+ = {vci.m_pos:,}, m− = {vci.m_neg:,}."
                 + (f" {n_requested - len(frame)} of the {n_requested} requested levels round to the same r / m− "
                    "as another one and are listed once." if len(frame) < n_requested else "")
@@ -475,7 +455,8 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) ->
             if "truncated_mass" in frame.columns and frame["truncated_mass"].max() >= 1e-9:
                 shown.append("truncated_mass")  # only when it matters (always in the CSV)
             order = [c for c in shown if c in frame.columns]
-            st.dataframe(frame, hide_index=True, column_order=order, column_config=column_config(VERT_COLUMNS, frame),
+            st.dataframe(frame, hide_index=True, column_order=order,
+                         column_config=column_config(frame, help=VERT_HELP),
                          key="vert_table")
             flat = frame[frame["tpr_high"] - frame["tpr_low"] <= 0]
             if len(flat):
@@ -498,7 +479,7 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) ->
             order = [c for c in ["threshold", "fpr", "fpr_low", "fpr_high", "tpr", "tpr_low", "tpr_high"]
                      if c in frame.columns]
             st.dataframe(frame, hide_index=True, column_order=order,
-                         column_config=column_config(THR_COLUMNS, frame), key="band_table")
+                         column_config=column_config(frame), key="band_table")
             download_csv(
                 with_provenance(frame, opts.model, confidence_level=band.confidence_level, kind=band.kind,
                                 method=band.method, critical_value=band.critical_value,
@@ -516,15 +497,8 @@ def results(an, opts: Options, curves: dict, aucs: dict, tci, vci, band=None) ->
         report.caption(f"{level} intervals for the area under each model's ROC curve.")
         st.dataframe(
             frame, hide_index=True,
-            column_config={
-                "model": st.column_config.TextColumn("Model", help="Score column."),
-                "auc": st.column_config.NumberColumn("AUC", help="Area under the empirical ROC curve.", format="%.4f"),
-                "std": st.column_config.NumberColumn("sd", help="Standard error of the AUC (by the method).", format="%.4f"),
-                "low": st.column_config.NumberColumn("low", help="Lower end of the interval.", format="%.4f"),
-                "high": st.column_config.NumberColumn("high", help="Upper end of the interval.", format="%.4f"),
-                "method": st.column_config.TextColumn("Method", help="How the interval was computed."),
-                "confidence_level": st.column_config.NumberColumn("Level", help="Confidence level.", format="%.3f"),
-            },
+            column_config=column_config(frame, help={"auc": "Area under the empirical ROC curve.",
+                                                     "std": "Standard error of the AUC (by the method)."}),
             key="auc_table",
         )
         download_csv(frame, label="Download AUC (CSV)", file_name="rocci_auc.csv", key="dl_auc")

@@ -13,14 +13,6 @@ def error(message: str) -> None:
 
     st.error(md_escape(message), icon=":material/error:")
 
-def column_config(spec: dict, frame) -> dict:
-    """``st.dataframe`` column settings for the columns of ``frame`` named in ``spec``.
-
-    ``spec`` maps a column to ``(label, help, number format)``; other columns keep Streamlit's defaults.
-    """
-    return {c: st.column_config.NumberColumn(spec[c][0], help=spec[c][1], format=spec[c][2])
-            for c in frame.columns if c in spec}
-
 
 def page_columns(spec=(1, 2.6)):
     """The page's (controls, results) columns.

@@ -8,9 +8,10 @@ point w itself (eq. 3.1 of the thesis)::
 
 One condition per browser session: the widgets have the same keys on every
 page (``op_by``, ``op_p``, ``op_cfn``, ``op_cfp``, ``op_w``) and are bound to
-the URL, and their values are kept in ``st.session_state`` under
-``_op_<key>`` so that a value set on one page is the starting value on the
-next (Streamlit forgets a widget's state when a page without it runs).
+the URL, and each value is kept by ``ui.state.keep`` and put back by
+``ui.state.restore`` (the dashboard's one way for a choice to outlive its page),
+so that a value set on one page is the starting value on the next (Streamlit
+forgets a widget's state when a page without it runs).
 
 The prior starts *empty*, which means "the share of positives in your data":
 a careful analyst's default, which the page states with the number.  A 0.5
@@ -26,7 +27,7 @@ import streamlit as st
 
 import rocci
 
-from . import report
+from . import report, state
 from .text import md_escape
 
 URL = "query-params"
@@ -82,22 +83,10 @@ class OperatingCondition:
                 f"→ w = {self.w:.3f}")
 
 
-def _restore() -> None:
-    """Give each widget the value last set on any page (before the widgets are created)."""
-    for key in KEYS:
-        stored = "_" + key
-        if stored in st.session_state:
-            st.session_state[key] = st.session_state[stored]
-
-
 def _initial(key: str, name: str, default) -> dict:
     """``{name: default}`` for a widget seen for the first time; ``{}`` when its value is already in
     the session (restored), so Streamlit does not warn about a default *and* a session value."""
-    return {} if key in st.session_state else {name: default}
-
-
-def _keep(key: str) -> None:
-    st.session_state["_" + key] = st.session_state.get(key)
+    return {} if state.has(key) else {name: default}
 
 
 def controls(n_pos: int, n_neg: int, *, title: str = "Operating condition") -> OperatingCondition | None:
@@ -109,39 +98,39 @@ def controls(n_pos: int, n_neg: int, *, title: str = "Operating condition") -> O
         Class sizes in the data: an empty prior box means ``n_pos / (n_pos + n_neg)``.
     """
     share = n_pos / (n_pos + n_neg) if n_pos + n_neg else 0.5
-    _restore()
+    state.restore(*KEYS)
     with st.container(border=True):
         st.markdown(f"**{title}**")
         by = st.segmented_control(
             "Set it from", list(BY), format_func=BY.get, required=True, **_initial("op_by", "default", "costs"),
-            key="op_by", bind=URL, on_change=_keep, args=("op_by",),
+            key="op_by", bind=URL, on_change=state.keep, args=("op_by",),
             help="From the class prior and the two misclassification costs, or the operating point w itself. "
             "The same condition is used on the Cost curves, Threshold explorer and Learn pages.",
         )
-        st.session_state.setdefault("_op_by", by)
+        state.keep("op_by", first=True)
         if by == "costs":
             p_pos = st.number_input(
                 "Prior p(+)", min_value=0.001, max_value=0.999, value=None, step=0.01, format="%.3f",
-                key="op_p", bind=URL, on_change=_keep, args=("op_p",), placeholder=f"{share:.3f} (data)",
+                key="op_p", bind=URL, on_change=state.keep, args=("op_p",), placeholder=f"{share:.3f} (data)",
                 help="Share of positives in the population where the model will be used. Empty = the share of "
                 f"positives in your data ({n_pos:,} of {n_pos + n_neg:,} = {100 * share:.1f}%).",
             )
-            st.session_state.setdefault("_op_p", p_pos)
+            state.keep("op_p", first=True)
             c1, c2 = st.columns(2)
             cost_fn = c1.number_input(
                 "C(−|+), missed positive", min_value=0.0, step=0.5, key="op_cfn", bind=URL,
                 **_initial("op_cfn", "value", 1.0),
-                on_change=_keep, args=("op_cfn",),
+                on_change=state.keep, args=("op_cfn",),
                 help="Cost of a false negative: calling a positive negative. Any unit (euros, hours...).",
             )
             cost_fp = c2.number_input(
                 "C(+|−), false alarm", min_value=0.0, step=0.5, key="op_cfp", bind=URL,
                 **_initial("op_cfp", "value", 1.0),
-                on_change=_keep, args=("op_cfp",),
+                on_change=state.keep, args=("op_cfp",),
                 help="Cost of a false positive: calling a negative positive, in the same unit.",
             )
-            st.session_state.setdefault("_op_cfn", cost_fn)
-            st.session_state.setdefault("_op_cfp", cost_fp)
+            state.keep("op_cfn", first=True)
+            state.keep("op_cfp", first=True)
             from_data = p_pos is None
             prior = share if from_data else float(p_pos)
             try:
@@ -156,9 +145,9 @@ def controls(n_pos: int, n_neg: int, *, title: str = "Operating condition") -> O
                                       cost_fn=float(cost_fn), cost_fp=float(cost_fp))
         else:
             w = st.slider("Operating point w", 0.0, 1.0, step=0.01, key="op_w", bind=URL, **_initial("op_w", "value", 0.5),
-                          on_change=_keep, args=("op_w",),
+                          on_change=state.keep, args=("op_w",),
                           help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)).")
-            st.session_state.setdefault("_op_w", w)
+            state.keep("op_w", first=True)
             cond = OperatingCondition(by="w", w=float(w))
         st.metric("Operating point w", f"{cond.w:.4f}",
                   help="w = p(+)·C(−|+) / (p(+)·C(−|+) + p(−)·C(+|−)); only w matters for choosing a threshold. "

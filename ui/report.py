@@ -37,19 +37,19 @@ from rocci.plots.report import (  # noqa: F401  (re-exported: the sidebar, the p
     table_html,
 )
 
-_KEY = "_rocci_report"
+from . import state
 
 
 def begin(page: str) -> Report:
     """Start this run's report (app.py calls it before running the page)."""
     report = Report(page=page)
-    st.session_state[_KEY] = report
+    state.put(state.REPORT, report)
     return report
 
 
 def current() -> Report:
     """This run's report (a fresh one if :func:`begin` was not called, e.g. a page run on its own)."""
-    report = st.session_state.get(_KEY)
+    report = state.value(state.REPORT)
     if not isinstance(report, Report):
         report = begin("")
     return report

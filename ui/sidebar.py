@@ -17,7 +17,7 @@ IMAGE_FORMATS = {"png": "PNG", "svg": "SVG"}
 
 def image_format() -> str:
     """The chart export format chosen in the sidebar ("png" or "svg")."""
-    value = st.session_state.get("img")
+    value = state.value("img")
     return value if value in IMAGE_FORMATS else "png"
 
 

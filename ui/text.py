@@ -15,17 +15,6 @@ from typing import Any
 
 from rocci.plots.report import md_escape  # noqa: F401  (one implementation, shared with rocci report)
 
-METHOD_NAMES = {
-    "wilson": "Wilson",
-    "wald": "Wald",
-    "agresti-coull": "Agresti–Coull",
-    "percentile": "percentile",
-    "score": "score",
-    "delong": "DeLong",
-    "hanley-mcneil": "Hanley–McNeil",
-    "exact-bootstrap": "exact bootstrap",
-}
-
 REGION_NAMES = {
     "rectangle": "rectangles (joint region)",
     "ellipse": "ellipses (joint region)",
@@ -38,10 +27,6 @@ def label_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def method_name(method: str) -> str:
-    return METHOD_NAMES.get(method, method)
 
 
 def percent(level: float) -> str:
