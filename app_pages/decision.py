@@ -29,7 +29,9 @@ from ui.text import md_escape, percent
 URL = "query-params"
 LEVELS = [0.8, 0.85, 0.9, 0.95, 0.99]
 BOOTSTRAPS = {"full": "Full", "stratified": "Stratified"}
-METHODS = ["percentile", "wald"]
+METHODS = ["percentile", "agresti-coull", "wald"]
+#: Below this many flagged instances the percentile band undercovers (docs/decision.md, "Which interval where").
+FEW_FLAGGED = 10
 
 CAPTION = (
     "A **decision curve** shows, for each threshold probability p (the risk above which you would act), "
@@ -100,8 +102,8 @@ def controls(an: cache.Analysis, usable: list, first: dict) -> Options:
             "Range of risk thresholds", min_value=0.01, max_value=0.99, value=(low0, high0), step=0.01,
             format="percent", key="dc_range", bind=URL,
             help="The risks at which someone might reasonably act. The chart and the verdict cover this range. "
-            f"Default: 1% to {words.pct(high0)}, a little past the last threshold where a model's net benefit "
-            "is above 0 on these data.")
+            f"Default: 1% to {words.pct(high0)}, a little past the last threshold where a model's band lies "
+            "above 0 on these data.")
     with st.container(border=True):
         st.markdown("**Intervals**")
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="dc_level",
@@ -112,8 +114,11 @@ def controls(an: cache.Analysis, usable: list, first: dict) -> Options:
             help="Full: resample the rows (the prevalence varies between resamples, as in the decision-curve "
             "literature). Stratified: resample positives and negatives separately (prevalence fixed).")
         method = st.selectbox("Interval method", METHODS, format_func=method_option, key="dc_method",
-                              bind=URL, help="Percentile: quantiles of the exact bootstrap law (default). Wald: "
-                              "net benefit ± z·sd from its exact standard deviation.")
+                              bind=URL, help="Percentile: quantiles of the exact bootstrap law (default). "
+                              "Agresti–Coull: Wald after two pseudo-counts in each cell of the confusion matrix; it "
+                              "keeps its level where few instances are flagged (high thresholds), where the "
+                              "percentile band is too narrow. Wald: net benefit ± z·sd from its exact standard "
+                              "deviation.")
     return Options(models=tuple(models), model_a=model_a, model_b=model_b, level=level, bootstrap=bootstrap,
                    method=method, low=float(low), high=float(high))
 
@@ -188,6 +193,11 @@ def show(an, opts: Options, results: dict, cmp, cmp_note) -> None:
         f"Bold: each model's net benefit; shaded: its {interval_words(opts)} ({sizes}), pointwise at each 1% step "
         "of the threshold probability. Dashed: treat everyone; dotted: treat no one (net benefit 0). "
         + words.useful_sentence(results, opts.low, opts.high))
+    few = words.few_flagged(results, opts.low, opts.high, FEW_FLAGGED)
+    if few is not None and opts.method != "agresti-coull":
+        st.info(few + " There the exact bootstrap law is nearly a point and its band too narrow to hold its level "
+                "for the population; choose **Agresti–Coull** on the left for those thresholds.",
+                icon=":material/info:")
     if cmp is not None:
         report.markdown(f"**Net-benefit difference · {md_escape(opts.model_a)} − {md_escape(opts.model_b)}**")
         report.plotly_chart(

@@ -598,7 +598,8 @@ def section_decision(src: Source, level: float) -> None:
         lo, hi = float(np.min(src.s)), float(np.max(src.s))
     if lo < 0 or hi > 1:
         st.info(f"These scores run from {number(lo)} to {number(hi)}: they are not predicted risks, and a decision "
-                "curve reads each score as one. Choose the worked example above to follow this section.")
+                "curve reads each score as one. The thesis's example (*Data for this page*, above) has risks "
+                "and shows this section.")
         return
     share = src.n_pos / (src.n_pos + src.n_neg)
     report.markdown(

@@ -103,6 +103,19 @@ def useful_sentence(results: dict, low: float, high: float) -> str:
     return " ".join(parts)
 
 
+def few_flagged(results: dict, low: float, high: float, at_least: int) -> str | None:
+    """Where, within ``[low, high]``, some model flags fewer than ``at_least`` instances (None if nowhere)."""
+    first = None
+    for res in results.values():
+        x = np.asarray(res.thresholds, float)
+        small = in_range(x, low, high) & (np.asarray(res.tp) + np.asarray(res.fp) < at_least)
+        if small.any():
+            first = float(x[small].min()) if first is None else min(first, float(x[small].min()))
+    if first is None:
+        return None
+    return f"From {pct(first)} up, a model flags fewer than {at_least} instances."
+
+
 def verdict(cmp, low: float, high: float, a: str, b: str) -> str:
     """The two-model verdict over the chosen range: where the interval of ΔNB = NB_A − NB_B excludes 0
     (long runs as ranges, isolated thresholds counted), with the smallest exact P(A better) (or P(B

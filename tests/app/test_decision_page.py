@@ -225,3 +225,23 @@ def test_default_range_rule():
     assert words.default_range({"a": R(0.31), "b": R(0.12)}) == (0.01, 0.40)  # 0.36 rounded up to 5%
     assert words.default_range({"a": R(0.97)}) == (0.01, 0.99)
     assert words.default_range({"a": R(0.0)}) == (0.01, 0.20)  # never useful: still a readable range
+
+
+def test_agresti_coull_is_offered_and_few_flagged_thresholds_say_so(tmp_path):
+    frame = clinic_frame(n=900, seed=5)
+    at = upload(tmp_path, frame)
+    at.slider(key="dc_range").set_value((0.01, 0.99)).run()
+    y = frame["outcome"].to_numpy() == "disease"
+    ref = rocci.net_benefit(y, frame["risk_v2"].to_numpy(float), thresholds=list(words.GRID))
+    few = ref.thresholds[(ref.tp + ref.fp) < 10]
+    assert few.size  # high thresholds flag few on 900 rows
+    note = " ".join(i.value for i in at.info)
+    assert "fewer than 10 instances" in note and "Agresti–Coull" in note
+    at.selectbox(key="dc_method").set_value("agresti-coull").run()
+    assert_clean(at)
+    assert not any("fewer than 10 instances" in i.value for i in at.info)
+    ac = rocci.net_benefit(y, frame["risk_v2"].to_numpy(float), thresholds=list(words.GRID), method="agresti-coull")
+    tab = table(at, "net_benefit")
+    mine = tab[tab["model"] == "risk_v2"]
+    np.testing.assert_allclose(mine["net_benefit_low"], ac.net_benefit_low, atol=1e-15)
+    np.testing.assert_allclose(mine["net_benefit_high"], ac.net_benefit_high, atol=1e-15)
