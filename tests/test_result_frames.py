@@ -19,8 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import test_vocabulary as tv  # noqa: E402
+import test_vocabulary as tv
 
 FIXTURE = Path(__file__).resolve().parent / "reference" / "result_frames.pkl.gz"
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from .frames import _FrameResult, _fmt  # noqa: F401  (the base every result module imports from here)
+from .frames import _FrameResult, _fmt, column  # noqa: F401  (the base every result module imports from here)
 
 __all__ = [
     "ConfidenceInterval",
@@ -52,23 +51,17 @@ class RocCurve(_FrameResult):
         The label taken as positive.
     """
 
-    thresholds: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    fpr: np.ndarray = column()
+    tpr: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     auc: float
     pos_label: Any = None
 
-    _scalar_fields = ("n_pos", "n_neg", "auc")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, fpr, tpr, tp, fp``."""
-        return pd.DataFrame(
-            {"threshold": self.thresholds, "fpr": self.fpr, "tpr": self.tpr, "tp": self.tp, "fp": self.fp}
-        )
+    _scalar_fields = (..., "auc")
 
 
 @dataclass(repr=False)
@@ -91,12 +84,12 @@ class AucResult(_FrameResult):
         Bootstrap sample sizes (used by ``"exact-bootstrap"`` only).
     """
 
-    auc: float
-    std: float
-    low: float
-    high: float
-    method: str
-    confidence_level: float
+    auc: float = column()
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    method: str = column()
+    confidence_level: float = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -123,12 +116,6 @@ class AucResult(_FrameResult):
         z = float(special.ndtri(0.5 + level / 2))
         return dataclasses.replace(self, low=float(max(0.0, self.auc - z * self.std)),
                                    high=float(min(1.0, self.auc + z * self.std)), confidence_level=level)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc, std, low, high, method, confidence_level``."""
-        return pd.DataFrame(
-            [{k: getattr(self, k) for k in ("auc", "std", "low", "high", "method", "confidence_level")}]
-        )
 
     def __repr__(self) -> str:
         return (
@@ -171,18 +158,18 @@ class ThresholdCI(_FrameResult):
         the level of its projection on one axis.
     """
 
-    thresholds: np.ndarray
-    total_positive_rate: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    fpr_std: np.ndarray
-    tpr_std: np.ndarray
-    fpr_low: np.ndarray
-    fpr_high: np.ndarray
-    tpr_low: np.ndarray
-    tpr_high: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    total_positive_rate: np.ndarray = column()
+    fpr: np.ndarray = column()
+    tpr: np.ndarray = column()
+    fpr_std: np.ndarray = column()
+    tpr_std: np.ndarray = column()
+    fpr_low: np.ndarray = column()
+    fpr_high: np.ndarray = column()
+    tpr_low: np.ndarray = column()
+    tpr_high: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -194,27 +181,7 @@ class ThresholdCI(_FrameResult):
     fpr_radius: np.ndarray | None = None
     tpr_radius: np.ndarray | None = None
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "region", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, total_positive_rate, fpr, tpr, fpr_std, tpr_std,
-        fpr_low, fpr_high, tpr_low, tpr_high, tp, fp``."""
-        return pd.DataFrame(
-            {
-                "threshold": self.thresholds,
-                "total_positive_rate": self.total_positive_rate,
-                "fpr": self.fpr,
-                "tpr": self.tpr,
-                "fpr_std": self.fpr_std,
-                "tpr_std": self.tpr_std,
-                "fpr_low": self.fpr_low,
-                "fpr_high": self.fpr_high,
-                "tpr_low": self.tpr_low,
-                "tpr_high": self.tpr_high,
-                "tp": self.tp,
-                "fp": self.fp,
-            }
-        )
+    _scalar_fields = (..., "region")
 
     def bootstrap_probability(self) -> np.ndarray:
         """Exact probability, under the bootstrap, that the resampled point lies in each row's region.
@@ -312,14 +279,14 @@ class VerticalCI(_FrameResult):
         Probability mass of ``T_r`` left out of the computation window (≤ 1e-14).
     """
 
-    fpr: np.ndarray
-    r: np.ndarray
-    tpr: np.ndarray
-    tpr_mean: np.ndarray
-    tpr_std: np.ndarray
-    tpr_low: np.ndarray
-    tpr_high: np.ndarray
-    truncated_mass: np.ndarray
+    fpr: np.ndarray = column()
+    r: np.ndarray = column()
+    tpr: np.ndarray = column()
+    tpr_mean: np.ndarray = column()
+    tpr_std: np.ndarray = column()
+    tpr_low: np.ndarray = column()
+    tpr_high: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -328,23 +295,6 @@ class VerticalCI(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)  # per level: (weights, p) of the mixture
     _threshold_laws: list = field(default_factory=list, repr=False)  # per level: (scores, probabilities)
-
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, r, tpr, tpr_mean, tpr_std, tpr_low, tpr_high, truncated_mass``."""
-        return pd.DataFrame(
-            {
-                "fpr": self.fpr,
-                "r": self.r,
-                "tpr": self.tpr,
-                "tpr_mean": self.tpr_mean,
-                "tpr_std": self.tpr_std,
-                "tpr_low": self.tpr_low,
-                "tpr_high": self.tpr_high,
-                "truncated_mass": self.truncated_mass,
-            }
-        )
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of TPR* at the ``i``-th level (eq. 4.12).

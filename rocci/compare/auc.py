@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
-from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.results import ConfidenceInterval, _FrameResult, column
 from .._core.inputs import InputError, check_choice, check_confidence_level
 from .._core.sorting import argsort_scores
 from .._core.counts import PairedCounts
@@ -40,17 +39,17 @@ class AucComparison(_FrameResult):
     n_pos, n_neg : int
     """
 
-    auc_a: float
-    auc_b: float
-    delta: float
-    std: float
-    low: float
-    high: float
-    statistic: float
-    pvalue: float
+    auc_a: float = column()
+    auc_b: float = column()
+    delta: float = column()
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    statistic: float = column()
+    pvalue: float = column()
     correlation: float
-    method: str
-    confidence_level: float
+    method: str = column()
+    confidence_level: float = column()
     n_pos: int
     n_neg: int
 
@@ -59,11 +58,6 @@ class AucComparison(_FrameResult):
     @property
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc_a, auc_b, delta, std, low, high, statistic, pvalue, method, confidence_level``."""
-        keys = ("auc_a", "auc_b", "delta", "std", "low", "high", "statistic", "pvalue", "method", "confidence_level")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
 
     def __repr__(self) -> str:
         return (

@@ -25,13 +25,12 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
 from .._core.errors import length_mismatch
 from .._core.exact import QUANTILE_TOL, binomial_pmf, binomial_quantile
 from .._core.inputs import InputError, check_confidence_level, check_labels, check_m, check_scores
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from ..roc.vertical import vertical_ci
 from ._common import _check_thresholds
 from .auc import _enough, _sorted_placements
@@ -196,33 +195,26 @@ class UnpairedAucComparison(_FrameResult):
     n_pos_a, n_neg_a, n_pos_b, n_neg_b : int
     """
 
-    auc_a: float
-    auc_b: float
-    delta: float
+    auc_a: float = column()
+    auc_b: float = column()
+    delta: float = column()
     std_a: float
     std_b: float
-    std: float
-    low: float
-    high: float
-    statistic: float
-    pvalue: float
-    df: float
-    pvalue_t: float
-    method: str
-    confidence_level: float
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    statistic: float = column()
+    pvalue: float = column()
+    df: float = column()
+    pvalue_t: float = column()
+    method: str = column()
+    confidence_level: float = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
     n_neg_b: int
 
     _scalar_fields = ("delta", "std", "low", "high", "statistic", "pvalue")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc_a, auc_b, delta, std, low, high, statistic, pvalue, df, pvalue_t, method,
-        confidence_level``."""
-        keys = ("auc_a", "auc_b", "delta", "std", "low", "high", "statistic", "pvalue", "df", "pvalue_t",
-                "method", "confidence_level")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
 
     def __repr__(self) -> str:
         return (
@@ -335,21 +327,21 @@ class UnpairedVerticalComparison(_FrameResult):
     confidence_level : float
     """
 
-    fpr: np.ndarray
+    fpr: np.ndarray = column()
     r_a: np.ndarray
     r_b: np.ndarray
-    fpr_a: np.ndarray
-    fpr_b: np.ndarray
-    tpr_a: np.ndarray
-    tpr_b: np.ndarray
-    delta_tpr: np.ndarray
-    delta_tpr_mean: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    tpr_a: np.ndarray = column()
+    tpr_b: np.ndarray = column()
+    delta_tpr: np.ndarray = column()
+    delta_tpr_mean: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
@@ -362,13 +354,6 @@ class UnpairedVerticalComparison(_FrameResult):
     _laws: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, fpr_a, fpr_b, tpr_a, tpr_b, delta_tpr, delta_tpr_mean, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, p_a_better, p_tie, truncated_mass``."""
-        keys = ("fpr", "fpr_a", "fpr_b", "tpr_a", "tpr_b", "delta_tpr", "delta_tpr_mean", "delta_tpr_std",
-                "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie", "truncated_mass")
-        return pd.DataFrame({k: getattr(self, k) for k in keys})
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``Δ*`` at the ``i``-th level: every value ``l_a/m+_a − l_b/m+_b`` with its probability
@@ -473,26 +458,26 @@ class UnpairedThresholdComparison(_FrameResult):
     confidence_level : float
     """
 
-    thresholds_a: np.ndarray
-    thresholds_b: np.ndarray
-    tpr_a: np.ndarray
-    fpr_a: np.ndarray
-    tpr_b: np.ndarray
-    fpr_b: np.ndarray
-    delta_tpr: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    delta_fpr: np.ndarray
-    delta_fpr_std: np.ndarray
-    delta_fpr_low: np.ndarray
-    delta_fpr_high: np.ndarray
-    p_tpr_a_higher: np.ndarray
-    p_tpr_tie: np.ndarray
-    p_fpr_a_lower: np.ndarray
-    p_fpr_tie: np.ndarray
-    p_a_dominates: np.ndarray
-    p_b_dominates: np.ndarray
+    thresholds_a: np.ndarray = column("threshold_a")
+    thresholds_b: np.ndarray = column("threshold_b")
+    tpr_a: np.ndarray = column()
+    tpr_b: np.ndarray = column()
+    delta_tpr: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    delta_fpr: np.ndarray = column()
+    delta_fpr_std: np.ndarray = column()
+    delta_fpr_low: np.ndarray = column()
+    delta_fpr_high: np.ndarray = column()
+    p_tpr_a_higher: np.ndarray = column()
+    p_tpr_tie: np.ndarray = column()
+    p_fpr_a_lower: np.ndarray = column()
+    p_fpr_tie: np.ndarray = column()
+    p_a_dominates: np.ndarray = column()
+    p_b_dominates: np.ndarray = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
@@ -505,17 +490,6 @@ class UnpairedThresholdComparison(_FrameResult):
     _laws: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold_a, threshold_b, tpr_a, tpr_b, delta_tpr, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, fpr_a, fpr_b, delta_fpr, delta_fpr_std, delta_fpr_low, delta_fpr_high, p_tpr_a_higher,
-        p_tpr_tie, p_fpr_a_lower, p_fpr_tie, p_a_dominates, p_b_dominates``."""
-        cols = {"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b}
-        for key in ("tpr_a", "tpr_b", "delta_tpr", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high",
-                    "fpr_a", "fpr_b", "delta_fpr", "delta_fpr_std", "delta_fpr_low", "delta_fpr_high",
-                    "p_tpr_a_higher", "p_tpr_tie", "p_fpr_a_lower", "p_fpr_tie", "p_a_dominates", "p_b_dominates"):
-            cols[key] = getattr(self, key)
-        return pd.DataFrame(cols)
 
     def distribution(self, i: int, axis: str = "tpr") -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔTPR*`` (``axis="tpr"``) or ``ΔFPR*`` at the ``i``-th pair of thresholds."""

@@ -69,7 +69,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
 from .._core.counts import PairedCounts, joint_ge_counts, paired_input
@@ -83,7 +82,7 @@ from .._core.paired_order import (
     _rank_cdf,
     _stable_rank_desc,
 )
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from ..roc.vertical import fpr_levels
 from ._common import _check_paired
 from ._mixtures import _difference_mixture_pmf, _mixture_difference_pmf
@@ -112,15 +111,15 @@ class VerticalComparison(_FrameResult):
         ``"percentile"`` or ``"score"``.
     """
 
-    fpr: np.ndarray
-    r: np.ndarray
-    delta_tpr_mean: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    fpr: np.ndarray = column()
+    r: np.ndarray = column()
+    delta_tpr_mean: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -129,25 +128,6 @@ class VerticalComparison(_FrameResult):
     method: str = "percentile"
     _laws: list = field(default_factory=list, repr=False)
     _joint: list = field(default_factory=list, repr=False)
-
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "confidence_level", "method")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, r, delta_tpr_mean, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, p_a_better, p_tie, truncated_mass``."""
-        return pd.DataFrame(
-            {
-                "fpr": self.fpr,
-                "r": self.r,
-                "delta_tpr_mean": self.delta_tpr_mean,
-                "delta_tpr_std": self.delta_tpr_std,
-                "delta_tpr_low": self.delta_tpr_low,
-                "delta_tpr_high": self.delta_tpr_high,
-                "p_a_better": self.p_a_better,
-                "p_tie": self.p_tie,
-                "truncated_mass": self.truncated_mass,
-            }
-        )
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ΔTPR* at the ``i``-th level: values ``d/m+``, ``d = −m+…m+`` (from a

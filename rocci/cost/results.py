@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from .._core.inputs import InputError
 from ._common import _check_w, _scales, _stored_sizes
 from .fourier import _paired_law
@@ -46,9 +46,9 @@ class CostCurve(_FrameResult):
     pos_label : object
     """
 
-    w: np.ndarray
-    cost: np.ndarray
-    threshold: np.ndarray
+    w: np.ndarray = column()
+    cost: np.ndarray = column()
+    threshold: np.ndarray = column()
     breakpoints: np.ndarray
     hull_fpr: np.ndarray
     hull_tpr: np.ndarray
@@ -61,11 +61,7 @@ class CostCurve(_FrameResult):
     pos_label: Any = None
     _envelope: Any = field(default=None, repr=False, compare=False)
 
-    _scalar_fields = ("n_pos", "n_neg", "operating_range")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, cost, threshold``."""
-        return pd.DataFrame({"w": self.w, "cost": self.cost, "threshold": self.threshold})
+    _scalar_fields = (..., "operating_range")
 
     def at(self, w) -> "CostCurve":
         """The same cost curve evaluated at other operating points ``w``.
@@ -122,14 +118,14 @@ class CostCI(_FrameResult):
     confidence_level, add : float
     """
 
-    w: np.ndarray
-    threshold: np.ndarray
-    cost: np.ndarray
-    cost_std: np.ndarray
-    cost_low: np.ndarray
-    cost_high: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    w: np.ndarray = column()
+    threshold: np.ndarray = column()
+    cost: np.ndarray = column()
+    cost_std: np.ndarray = column()
+    cost_low: np.ndarray = column()
+    cost_high: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int | None
@@ -139,23 +135,6 @@ class CostCI(_FrameResult):
     method: str
     confidence_level: float
     add: float
-
-    _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, threshold, cost, cost_std, cost_low, cost_high, tp, fp``."""
-        return pd.DataFrame(
-            {
-                "w": self.w,
-                "threshold": self.threshold,
-                "cost": self.cost,
-                "cost_std": self.cost_std,
-                "cost_low": self.cost_low,
-                "cost_high": self.cost_high,
-                "tp": self.tp,
-                "fp": self.fp,
-            }
-        )
 
     def take(self, index) -> "CostCI":
         """The rows ``index`` (an int or a sequence) of this result, nothing recomputed.
@@ -217,18 +196,18 @@ class CostComparison(_FrameResult):
     confidence_level, add : float
     """
 
-    w: np.ndarray
-    threshold_a: np.ndarray
-    threshold_b: np.ndarray
-    delta_cost: np.ndarray
-    delta_cost_std: np.ndarray
-    delta_cost_low: np.ndarray
-    delta_cost_high: np.ndarray
-    p_a_cheaper: np.ndarray
-    na_pos: np.ndarray
-    nb_pos: np.ndarray
-    na_neg: np.ndarray
-    nb_neg: np.ndarray
+    w: np.ndarray = column()
+    threshold_a: np.ndarray = column()
+    threshold_b: np.ndarray = column()
+    delta_cost: np.ndarray = column()
+    delta_cost_std: np.ndarray = column()
+    delta_cost_low: np.ndarray = column()
+    delta_cost_high: np.ndarray = column()
+    p_a_cheaper: np.ndarray = column()
+    na_pos: np.ndarray = column()
+    nb_pos: np.ndarray = column()
+    na_neg: np.ndarray = column()
+    nb_neg: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int | None
@@ -238,28 +217,6 @@ class CostComparison(_FrameResult):
     method: str
     confidence_level: float
     add: float
-
-    _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, threshold_a, threshold_b, delta_cost, delta_cost_std,
-        delta_cost_low, delta_cost_high, p_a_cheaper`` (+ the paired cells)."""
-        return pd.DataFrame(
-            {
-                "w": self.w,
-                "threshold_a": self.threshold_a,
-                "threshold_b": self.threshold_b,
-                "delta_cost": self.delta_cost,
-                "delta_cost_std": self.delta_cost_std,
-                "delta_cost_low": self.delta_cost_low,
-                "delta_cost_high": self.delta_cost_high,
-                "p_a_cheaper": self.p_a_cheaper,
-                "na_pos": self.na_pos,
-                "nb_pos": self.nb_pos,
-                "na_neg": self.na_neg,
-                "nb_neg": self.nb_neg,
-            }
-        )
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of ``ΔC*`` at the ``i``-th operating point

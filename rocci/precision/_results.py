@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 
 __all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison", "LawBuilders"]
 
@@ -72,16 +72,16 @@ class MetricCI(_FrameResult):
     """
 
     metric: str
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    value: np.ndarray
-    mean: np.ndarray
-    std: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    p_undefined: np.ndarray
-    truncated_mass: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
+    value: np.ndarray = column("{metric}")
+    mean: np.ndarray = column("{metric}_mean")
+    std: np.ndarray = column("{metric}_std")
+    low: np.ndarray = column("{metric}_low")
+    high: np.ndarray = column("{metric}_high")
+    p_undefined: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -92,18 +92,7 @@ class MetricCI(_FrameResult):
     beta: float = 1.0
     _laws: list = field(default_factory=list, repr=False)
 
-    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "bootstrap", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, tp, fp, <metric>, <metric>_mean, <metric>_std, <metric>_low,
-        <metric>_high, p_undefined, truncated_mass``."""
-        k = self.metric
-        return pd.DataFrame({
-            "threshold": self.thresholds, "tp": self.tp, "fp": self.fp,
-            k: self.value, f"{k}_mean": self.mean, f"{k}_std": self.std,
-            f"{k}_low": self.low, f"{k}_high": self.high,
-            "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
-        })
+    _scalar_fields = ("metric", ...)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law at the ``i``-th threshold given that the metric is defined:
@@ -154,12 +143,11 @@ class RecallPrecisionCI(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
-
     def to_frame(self) -> pd.DataFrame:
         """Columns ``recall, r, threshold, precision, precision_mean, precision_std,
         precision_low, precision_high, p_undefined, truncated_mass`` (``p_undefined`` is 0:
         ``r >= 1`` instances are predicted positive)."""
+        # Hand-written: p_undefined is 0 by construction, not a field.
         return pd.DataFrame({
             "recall": self.recall, "r": self.r, "threshold": self.threshold, "precision": self.precision,
             "precision_mean": self.precision_mean, "precision_std": self.precision_std,
@@ -196,19 +184,19 @@ class PrecisionComparison(_FrameResult):
     """
 
     metric: str
-    thresholds_a: np.ndarray | None
-    thresholds_b: np.ndarray | None
-    recall: np.ndarray | None
-    r: np.ndarray | None
-    delta: np.ndarray
-    delta_mean: np.ndarray
-    delta_std: np.ndarray
-    delta_low: np.ndarray
-    delta_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    p_undefined: np.ndarray
-    truncated_mass: np.ndarray
+    thresholds_a: np.ndarray | None = column("threshold_a")
+    thresholds_b: np.ndarray | None = column("threshold_b")
+    recall: np.ndarray | None = column()
+    r: np.ndarray | None = column()
+    delta: np.ndarray = column("delta_{metric}")
+    delta_mean: np.ndarray = column("delta_{metric}_mean")
+    delta_std: np.ndarray = column("delta_{metric}_std")
+    delta_low: np.ndarray = column("delta_{metric}_low")
+    delta_high: np.ndarray = column("delta_{metric}_high")
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    p_undefined: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -217,21 +205,7 @@ class PrecisionComparison(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
 
-    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold_a, threshold_b`` (or ``recall, r``), then ``delta_<metric>,
-        delta_<metric>_mean, _std, _low, _high, p_a_better, p_tie, p_undefined, truncated_mass``."""
-        k = f"delta_{self.metric}"
-        if self.recall is not None:
-            head = {"recall": self.recall, "r": self.r}
-        else:
-            head = {"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b}
-        return pd.DataFrame({
-            **head, k: self.delta, f"{k}_mean": self.delta_mean, f"{k}_std": self.delta_std,
-            f"{k}_low": self.delta_low, f"{k}_high": self.delta_high, "p_a_better": self.p_a_better,
-            "p_tie": self.p_tie, "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
-        })
+    _scalar_fields = ("metric", ...)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of Δ* at the ``i``-th row given that both metrics are defined."""
@@ -257,18 +231,18 @@ class FPRAtRecallComparison(_FrameResult):
     truncated_mass : ndarray
     """
 
-    recall: np.ndarray
-    r: np.ndarray
-    fpr_a: np.ndarray
-    fpr_b: np.ndarray
-    delta_fpr: np.ndarray
-    delta_fpr_mean: np.ndarray
-    delta_fpr_std: np.ndarray
-    delta_fpr_low: np.ndarray
-    delta_fpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    recall: np.ndarray = column()
+    r: np.ndarray = column()
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    delta_fpr: np.ndarray = column()
+    delta_fpr_mean: np.ndarray = column()
+    delta_fpr_std: np.ndarray = column()
+    delta_fpr_low: np.ndarray = column()
+    delta_fpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -276,19 +250,6 @@ class FPRAtRecallComparison(_FrameResult):
     method: str
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
-
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``recall, r, fpr_a, fpr_b, delta_fpr, delta_fpr_mean, delta_fpr_std, delta_fpr_low,
-        delta_fpr_high, p_a_better, p_tie, truncated_mass``."""
-        return pd.DataFrame({
-            "recall": self.recall, "r": self.r, "fpr_a": self.fpr_a, "fpr_b": self.fpr_b,
-            "delta_fpr": self.delta_fpr, "delta_fpr_mean": self.delta_fpr_mean,
-            "delta_fpr_std": self.delta_fpr_std, "delta_fpr_low": self.delta_fpr_low,
-            "delta_fpr_high": self.delta_fpr_high, "p_a_better": self.p_a_better, "p_tie": self.p_tie,
-            "truncated_mass": self.truncated_mass,
-        })
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔFPR*`` at the ``i``-th level: values ``d/m−`` (increasing) and probabilities."""

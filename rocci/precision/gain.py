@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._core.compat import renamed_attribute, renamed_keyword, warn_deprecated
-from .._core.frames import _FrameLike
+from .._core.frames import _FrameLike, column
 from .._core.results import _FrameResult
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
@@ -147,7 +147,7 @@ class GainCI(_FrameResult):
     confidence_level: float
     _laws: dict = field(default_factory=dict, repr=False)
 
-    _scalar_fields = ("at", "n_pos", "n_neg", "m_pos", "m_neg", "bootstrap", "method", "confidence_level")
+    _scalar_fields = ("at", ...)
 
     @property
     def positive_share(self) -> float:
@@ -159,6 +159,7 @@ class GainCI(_FrameResult):
         total_positive_rate_low, total_positive_rate_high, gain, gain_mean, gain_std, gain_low, gain_high, lift,
         lift_mean, lift_std, lift_low, lift_high, p_undefined, truncated_mass``; at fixed total positive rates
         ``total_positive_rate, k`` come first (and the rate's sd is 0)."""
+        # Hand-written: the first columns depend on ``at`` (the rate and k lead at fixed rates).
         head = {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp}
         if self.at == "total_positive_rate":
             head = {"total_positive_rate": self.total_positive_rate, "k": self.k, **head}
@@ -213,28 +214,22 @@ class GainCurve(_FrameLike):
     n_pos, n_neg : int
     """
 
-    thresholds: np.ndarray
-    target_size: np.ndarray
-    target_rate: np.ndarray
-    recall: np.ndarray
-    tp: np.ndarray
-    lift: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    target_size: np.ndarray = column()
+    target_rate: np.ndarray = column()
+    recall: np.ndarray = column()
+    tp: np.ndarray = column()
+    lift: np.ndarray = column()
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg", "positive_share")
+    _scalar_fields = (..., "positive_share")
     _returned_by = "rocci.gain_curve"
 
     @property
     def positive_share(self) -> float:
         """``n+/n``: the gain of a random target at each rate is this rate (the diagonal), its lift 1."""
         return self.n_pos / (self.n_pos + self.n_neg)
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, target_size, target_rate, recall, tp, lift``, thresholds decreasing."""
-        return pd.DataFrame({"threshold": self.thresholds, "target_size": self.target_size,
-                             "target_rate": self.target_rate, "recall": self.recall, "tp": self.tp,
-                             "lift": self.lift})
 
 
 def gain_curve(y_true, y_score=None, *, pos_label=None) -> GainCurve:
