@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .compat import warn_deprecated
+from .inputs import check_choice, check_confidence_level
 
 
 def _fmt(value: Any) -> str:
@@ -113,6 +114,15 @@ class _FrameResult:
 
     def __len__(self) -> int:
         return len(self.to_frame())
+
+    def _interval_args(self, confidence_level, method, methods: tuple[str, ...]) -> tuple[float, str]:
+        """The checked arguments of a result's ``confidence_interval(confidence_level, method)``: ``method``
+        None is the result's own (its ``method``, else the first of ``methods``), and must be one of the
+        ``methods`` the result can recompute from what it keeps."""
+        level = check_confidence_level(confidence_level)
+        if method is None:
+            method = getattr(self, "method", None) or methods[0]
+        return level, check_choice(f"method (of {type(self).__name__}.confidence_interval)", method, methods)
 
     def _scalar_names(self) -> tuple[str, ...]:
         names: list[str] = []

@@ -12,7 +12,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .errors import InputError
 from .frames import _FrameResult, _fmt, column  # noqa: F401  (the base every result module imports from here)
+from .intervals import PROPORTION_METHODS, VERTICAL_METHODS, threshold_region, vertical_bounds
 
 __all__ = [
     "ConfidenceInterval",
@@ -101,21 +103,28 @@ class AucResult(_FrameResult):
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
 
-    def at_level(self, confidence_level: float) -> "AucResult":
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "AucResult":
         """The same AUC and standard error with the interval at another level.
 
-        ``low, high = auc ∓ z·std`` clipped to [0, 1] with
-        ``z = Φ⁻¹((1 + confidence_level)/2)``: the standard error does not depend
-        on the level, so nothing is recomputed from the data.
+        ``low, high = auc ∓ z·std`` clipped to [0, 1] with ``z = Φ⁻¹((1 + confidence_level)/2)``: the standard
+        error does not depend on the level, so nothing is recomputed from the data (equal to
+        :func:`rocci.roc_auc` called with this ``confidence_level``).  ``method`` can only be the result's own
+        (another method's standard error needs the data).
         """
         from scipy import special
 
-        from .inputs import check_confidence_level
-
-        level = check_confidence_level(confidence_level)
+        level, _ = self._interval_args(confidence_level, method, (self.method,))
         z = float(special.ndtri(0.5 + level / 2))
         return dataclasses.replace(self, low=float(max(0.0, self.auc - z * self.std)),
                                    high=float(min(1.0, self.auc + z * self.std)), confidence_level=level)
+
+    def at_level(self, confidence_level: float) -> "AucResult":
+        """Deprecated: :meth:`confidence_interval` (the name every result with kept laws uses; rocci 0.3)."""
+        from .compat import warn_deprecated
+
+        warn_deprecated("AucResult.at_level(confidence_level) is AucResult.confidence_interval(confidence_level) "
+                        "since rocci 0.3 (one name on every result).")
+        return self.confidence_interval(confidence_level)
 
     def __repr__(self) -> str:
         return (
@@ -182,6 +191,25 @@ class ThresholdCI(_FrameResult):
     tpr_radius: np.ndarray | None = None
 
     _scalar_fields = (..., "region")
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "ThresholdCI":
+        """The same points with the region at another level, or by another method, from the counts kept.
+
+        At a fixed threshold the exact laws are the binomials ``Bin(m+, tp/n+)`` and ``Bin(m−, fp/n−)``,
+        which the counts ``tp``, ``fp`` and the sizes give: nothing is read from the data again, and the
+        result equals :func:`rocci.threshold_ci`'s at the same thresholds with this ``confidence_level`` and
+        ``method`` (the region kind is kept).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"wilson", "wald", "agresti-coull", "percentile"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, PROPORTION_METHODS)
+        bounds = threshold_region(self.tpr, self.fpr, self.tp, self.fp, self.n_pos, self.n_neg, self.m_pos,
+                                  self.m_neg, level, method, self.region)
+        return dataclasses.replace(self, **bounds, method=method, confidence_level=level)
 
     def bootstrap_probability(self) -> np.ndarray:
         """Exact probability, under the bootstrap, that the resampled point lies in each row's region.
@@ -295,6 +323,28 @@ class VerticalCI(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)  # per level: (weights, p) of the mixture
     _threshold_laws: list = field(default_factory=list, repr=False)  # per level: (scores, probabilities)
+    _mixture: tuple | None = field(default=None, repr=False)  # (weights, n+·p, offsets): every level's mixture
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "VerticalCI":
+        """The same levels with the intervals at another level, or by another method, from the laws kept.
+
+        The result keeps each level's exact mixture law (eq. 4.12: the weights of ``T_r`` and the TPR given
+        it), from which every method's bounds follow: nothing is read from the data again, and the result
+        equals :func:`rocci.vertical_ci`'s with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "score", "wald"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, VERTICAL_METHODS)
+        if self._mixture is None:
+            raise InputError("This VerticalCI keeps no laws to recompute its intervals from: call "
+                             "rocci.vertical_ci(..., confidence_level=...) again.")
+        cw, cv, offsets = self._mixture
+        low, high = vertical_bounds(method, level, cw, cv, offsets, self.n_pos, self.m_pos)
+        return dataclasses.replace(self, tpr_low=low, tpr_high=high, method=method, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of TPR* at the ``i``-th level (eq. 4.12).

@@ -11,7 +11,8 @@ import pandas as pd
 
 from .._core.results import _FrameResult, column
 from .._core.inputs import InputError
-from ._common import _check_w, _scales, _stored_sizes
+from ._common import COST_METHODS, _check_w, _scales, _stored_sizes
+from ._bounds import paired_bounds, single_bounds
 from .fourier import _paired_law
 from .lattice import _single_law
 
@@ -136,6 +137,29 @@ class CostCI(_FrameResult):
     confidence_level: float
     add: float
 
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "CostCI":
+        """The same result with the interval at another level, or by another method, from the counts it keeps.
+
+        Each operating point's exact law of ``C*`` depends on its counts (``tp``, ``fp``) and the class and
+        bootstrap sizes only, all kept here: nothing is read from the data again, and the bounds equal
+        :func:`rocci.cost_ci`'s at the same thresholds with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"agresti-coull", "wald", "percentile"}, optional
+            Default: this result's ``method``.
+
+        Returns
+        -------
+        CostCI
+            ``cost_low``, ``cost_high``, ``method`` and ``confidence_level`` replaced; the rest shared.
+        """
+        level, method = self._interval_args(confidence_level, method, COST_METHODS)
+        low, high = single_bounds(method, level, self.w, self.n_pos - self.tp, self.fp, self.n_pos, self.n_neg,
+                                  self.bootstrap, _stored_sizes(self), self.add, self.cost, self.cost_std)
+        return dataclasses.replace(self, cost_low=low, cost_high=high, method=method, confidence_level=level)
+
     def take(self, index) -> "CostCI":
         """The rows ``index`` (an int or a sequence) of this result, nothing recomputed.
 
@@ -217,6 +241,32 @@ class CostComparison(_FrameResult):
     method: str
     confidence_level: float
     add: float
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "CostComparison":
+        """The same comparison with the interval at another level, or by another method, from the cells it keeps.
+
+        Each operating point's exact law of ``ΔC*`` depends on its paired cells (``na_pos``, ``nb_pos``,
+        ``na_neg``, ``nb_neg``) and the sizes only, all kept here: nothing is read from the data again, and
+        the bounds equal :func:`rocci.compare_cost`'s at the same thresholds with this ``confidence_level``
+        and ``method`` (``p_a_cheaper`` does not depend on them).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"agresti-coull", "wald", "percentile"}, optional
+            Default: this result's ``method``.
+
+        Returns
+        -------
+        CostComparison
+            ``delta_cost_low``, ``delta_cost_high``, ``method`` and ``confidence_level`` replaced.
+        """
+        level, method = self._interval_args(confidence_level, method, COST_METHODS)
+        low, high = paired_bounds(method, level, self.w, self.na_pos, self.nb_pos, self.na_neg, self.nb_neg,
+                                  self.n_pos, self.n_neg, self.bootstrap, _stored_sizes(self), self.add,
+                                  self.delta_cost, self.delta_cost_std)
+        return dataclasses.replace(self, delta_cost_low=low, delta_cost_high=high, method=method,
+                                   confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of ``ΔC*`` at the ``i``-th operating point

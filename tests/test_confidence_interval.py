@@ -1,0 +1,97 @@
+"""``confidence_interval(confidence_level, method)`` (issue 30): a result that keeps its exact laws (or the counts
+that rebuild them) recomputes its interval at another level, or by another method computable from them, without
+reading the data again, and gives what the function gives when called with that level and method."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocci
+
+
+def _data(n=300, seed=3):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    a = np.round(rng.normal(size=n) + 1.2 * y, 2)
+    b = np.round(np.random.default_rng(seed + 100).normal(size=n) + 0.7 * y, 2)
+    return y, a, b
+
+
+Y, A, B = _data()
+Y_BIG, A_BIG, _ = _data(4000, seed=8)  # (n+ + 1)(m+ + 1) above vertical_ci's table: a quantile search per level
+RISK_A, RISK_B = 1 / (1 + np.exp(-A)), 1 / (1 + np.exp(-B))
+T = [0.0, 0.5, 1.0, 1.5]
+
+#: name -> (call(confidence_level, method or None), the methods confidence_interval offers)
+CASES = {
+    "roc_auc": (lambda lv, me: rocci.roc_auc(Y, A, confidence_level=lv), ("delong",)),
+    "roc_auc/exact-bootstrap": (lambda lv, me: rocci.roc_auc(Y, A, confidence_level=lv, method="exact-bootstrap"),
+                                ("exact-bootstrap",)),
+    "threshold_ci": (lambda lv, me: rocci.threshold_ci(Y, A, thresholds=T + [-9.0, 9.0], confidence_level=lv,
+                                                       **_m(me)), ("wilson", "wald", "agresti-coull", "percentile")),
+    "threshold_ci/ellipse": (lambda lv, me: rocci.threshold_ci(Y, A, thresholds=T, region="ellipse",
+                                                               confidence_level=lv, **_m(me)), ("wilson", "wald")),
+    "threshold_ci/marginal": (lambda lv, me: rocci.threshold_ci(Y, A, total_positive_rate=[0.1, 0.5],
+                                                                region="marginal", confidence_level=lv, **_m(me)),
+                              ("wilson", "percentile")),
+    "vertical_ci": (lambda lv, me: rocci.vertical_ci(Y, A, fpr=[0.01, 0.1, 0.5, 0.99], confidence_level=lv,
+                                                     **_m(me)), ("score", "percentile", "wald")),
+    "vertical_ci/search": (lambda lv, me: rocci.vertical_ci(Y_BIG, A_BIG, fpr=[0.05, 0.5], confidence_level=lv,
+                                                            **_m(me)), ("percentile",)),
+    "vertical_ci/m": (lambda lv, me: rocci.vertical_ci(Y, A, fpr=[0.1, 0.5], m=(40, 90), confidence_level=lv,
+                                                       **_m(me)), ("score", "percentile", "wald")),
+    "cost_ci": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.0, 0.3, 0.6, 1.0], confidence_level=lv,
+                                             **_m(me)), ("agresti-coull", "wald", "percentile")),
+    "cost_ci/full": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.2, 0.7], bootstrap="full", confidence_level=lv,
+                                                  **_m(me)), ("agresti-coull", "wald", "percentile")),
+    "compare_cost": (lambda lv, me: rocci.compare_cost(Y, A, B, w=[0.0, 0.3, 0.31, 0.8], confidence_level=lv,
+                                                       **_m(me)), ("agresti-coull", "wald", "percentile")),
+    "compare_cost/full": (lambda lv, me: rocci.compare_cost(Y, A, B, w=[0.3, 0.8], bootstrap="full",
+                                                            confidence_level=lv, **_m(me)),
+                          ("agresti-coull", "wald", "percentile")),
+}
+
+
+def _m(method):
+    return {} if method is None else {"method": method}
+
+
+def _same(got, want, name):
+    pd.testing.assert_frame_equal(got.to_frame(), want.to_frame(), check_exact=False, rtol=1e-12, atol=1e-14,
+                                  obj=name)
+    for attr in ("confidence_level", "method"):
+        if hasattr(want, attr):
+            assert getattr(got, attr) == getattr(want, attr), (name, attr)
+    assert type(got) is type(want)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_confidence_interval_equals_the_call_at_that_level(name):
+    call, methods = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        res = call(0.95, None)
+        before = res.to_frame()
+        _same(res.confidence_interval(0.9), call(0.9, None), f"{name} at 0.9")
+        _same(res.confidence_interval(), res, f"{name} at 0.95 again")
+        for method in methods:
+            for level in (0.8, 0.99):
+                _same(res.confidence_interval(level, method=method), call(level, method), f"{name} {method} {level}")
+    pd.testing.assert_frame_equal(res.to_frame(), before)  # the result itself is unchanged
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_confidence_interval_checks_its_arguments(name):
+    call, methods = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        res = call(0.95, None)
+    with pytest.raises(rocci.InputError, match="confidence_level"):
+        res.confidence_interval(95)
+    with pytest.raises(rocci.InputError, match="must be one of"):
+        res.confidence_interval(0.9, method="no-such-method")
