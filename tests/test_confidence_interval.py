@@ -45,6 +45,19 @@ CASES = {
                                                             **_m(me)), ("percentile",)),
     "vertical_ci/m": (lambda lv, me: rocci.vertical_ci(Y, A, fpr=[0.1, 0.5], m=(40, 90), confidence_level=lv,
                                                        **_m(me)), ("score", "percentile", "wald")),
+    "compare_auc": (lambda lv, me: rocci.compare_auc(Y, A, B, confidence_level=lv), ("delong",)),
+    "compare_auc_unpaired": (lambda lv, me: rocci.compare_auc_unpaired(Y, A, Y[::-1], B, confidence_level=lv),
+                             ("delong",)),
+    "compare_thresholds": (lambda lv, me: rocci.compare_thresholds(Y, A, B, thresholds_a=T, confidence_level=lv),
+                           ("score",)),
+    "compare_thresholds/marginal-plugin": (lambda lv, me: rocci.compare_thresholds(
+        Y, A, B, total_positive_rate=[0.1, 0.4], region="marginal", gamma="plugin", confidence_level=lv), ("score",)),
+    "compare_vertical": (lambda lv, me: rocci.compare_vertical(Y, A, B, fpr=[0.05, 0.3, 0.9], confidence_level=lv,
+                                                               **_m(me)), ("score", "percentile")),
+    "compare_vertical_unpaired": (lambda lv, me: rocci.compare_vertical_unpaired(
+        Y, A, Y[::-1], B, fpr=[0.1, 0.6], confidence_level=lv), ("percentile",)),
+    "compare_thresholds_unpaired": (lambda lv, me: rocci.compare_thresholds_unpaired(
+        Y, A, Y[::-1], B, thresholds_a=T, thresholds_b=T, confidence_level=lv), ("percentile",)),
     "cost_ci": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.0, 0.3, 0.6, 1.0], confidence_level=lv,
                                              **_m(me)), ("agresti-coull", "wald", "percentile")),
     "cost_ci/full": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.2, 0.7], bootstrap="full", confidence_level=lv,

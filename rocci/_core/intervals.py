@@ -470,6 +470,13 @@ VERTICAL_METHODS = ("percentile", "score", "wald")
 TABLE_CELLS = 1_100_000
 
 
+def normal_interval(center: float, std: float, level: float, lower: float, upper: float) -> tuple[float, float]:
+    """``center ∓ z·std`` clipped to ``[lower, upper]``, ``z = Φ⁻¹((1 + level)/2)``: the intervals of the AUC
+    results (:func:`rocci.roc_auc`, :func:`rocci.compare_auc`, :func:`rocci.compare_auc_unpaired`)."""
+    z = float(special.ndtri(0.5 + level / 2))
+    return float(max(lower, center - z * std)), float(min(upper, center + z * std))
+
+
 def threshold_region(tpr, fpr, tp, fp, n_pos: int, n_neg: int, m_pos: int, m_neg: int, level: float, method: str,
                      region: str) -> dict:
     """The exact bootstrap standard deviations and the region of :func:`rocci.threshold_ci` at ``level``:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import InputError
 from .frames import _FrameResult, _fmt, column  # noqa: F401  (the base every result module imports from here)
-from .intervals import PROPORTION_METHODS, VERTICAL_METHODS, threshold_region, vertical_bounds
+from .intervals import PROPORTION_METHODS, VERTICAL_METHODS, normal_interval, threshold_region, vertical_bounds
 
 __all__ = [
     "ConfidenceInterval",
@@ -111,12 +111,9 @@ class AucResult(_FrameResult):
         :func:`rocci.roc_auc` called with this ``confidence_level``).  ``method`` can only be the result's own
         (another method's standard error needs the data).
         """
-        from scipy import special
-
         level, _ = self._interval_args(confidence_level, method, (self.method,))
-        z = float(special.ndtri(0.5 + level / 2))
-        return dataclasses.replace(self, low=float(max(0.0, self.auc - z * self.std)),
-                                   high=float(min(1.0, self.auc + z * self.std)), confidence_level=level)
+        low, high = normal_interval(self.auc, self.std, level, 0.0, 1.0)
+        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
 
     def at_level(self, confidence_level: float) -> "AucResult":
         """Deprecated: :meth:`confidence_interval` (the name every result with kept laws uses; rocci 0.3)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,6 +94,19 @@ class ThresholdComparison(_FrameResult):
 
     _scalar_fields = (..., "region", "gamma")
 
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "ThresholdComparison":
+        """The same comparison with the region at another level, from the paired cells kept.
+
+        The score intervals (eq. 4.8) depend on the paired cells ``n_a_pos``, ``n_b_pos``, ``n_a_neg``,
+        ``n_b_neg`` and the sizes only: nothing is read from the data again, and the result equals
+        :func:`rocci.compare_thresholds`'s with this ``confidence_level`` (same region and γ).  ``method``:
+        ``"score"``, the only one; the dominance probabilities do not depend on the level.
+        """
+        level, _ = self._interval_args(confidence_level, method, ("score",))
+        bounds = _score_region(self.n_a_pos, self.n_b_pos, self.n_a_neg, self.n_b_neg, self.n_pos, self.n_neg,
+                               self.m_pos, self.m_neg, level, self.region, self.gamma)
+        return dataclasses.replace(self, **bounds, confidence_level=level)
+
     def delta_tpr_ci(self, i: int) -> ConfidenceInterval:
         return ConfidenceInterval(float(self.delta_tpr_low[i]), float(self.delta_tpr_high[i]))
 
@@ -118,6 +132,17 @@ class ThresholdComparison(_FrameResult):
             m, n, na, nb = self.m_neg, self.n_neg, self.n_a_neg[i], self.n_b_neg[i]
         d, pmf = difference_pmf(m, na / n, nb / n)
         return d / m, pmf
+
+
+def _score_region(na_p, nb_p, na_n, nb_n, n_pos, n_neg, m_pos, m_neg, level: float, region: str, gamma: str) -> dict:
+    """The score intervals of ΔTPR and ΔFPR (eq. 4.8, γ by ``gamma``) from the paired cells, each axis at the
+    level of ``region`` (a rectangle: ``sqrt(level)`` per axis), and that axis level."""
+    alpha = 1.0 - level
+    axis_alpha = 1.0 - np.sqrt(1.0 - alpha) if region == "rectangle" else alpha
+    t_low, t_high = paired_score_interval(na_p, nb_p, n_pos, m_pos, axis_alpha, gamma=gamma)
+    f_low, f_high = paired_score_interval(na_n, nb_n, n_neg, m_neg, axis_alpha, gamma=gamma)
+    return dict(delta_tpr_low=t_low, delta_tpr_high=t_high, delta_fpr_low=f_low, delta_fpr_high=f_high,
+                axis_confidence_level=1.0 - axis_alpha)
 
 
 def compare_thresholds(
@@ -219,12 +244,9 @@ def compare_thresholds(
                                                                  (na_n, nb_n, n_neg, m_neg)])
     f1, f2 = _dominance(sign_pos, sign_neg)
 
-    alpha = 1.0 - level
-    axis_alpha = 1.0 - np.sqrt(1.0 - alpha) if region == "rectangle" else alpha
     dt, df = (na_p - nb_p) / n_pos, (na_n - nb_n) / n_neg
     gt_, gf_ = (na_p + nb_p) / n_pos, (na_n + nb_n) / n_neg
-    t_low, t_high = paired_score_interval(na_p, nb_p, n_pos, m_pos, axis_alpha, gamma=gamma)
-    f_low, f_high = paired_score_interval(na_n, nb_n, n_neg, m_neg, axis_alpha, gamma=gamma)
+    bounds = _score_region(na_p, nb_p, na_n, nb_n, n_pos, n_neg, m_pos, m_neg, level, region, gamma)
 
     return ThresholdComparison(
         thresholds_a=ta,
@@ -233,12 +255,8 @@ def compare_thresholds(
         p_b_dominates=f2,
         delta_tpr=dt,
         delta_tpr_std=np.sqrt(np.maximum(gt_ - dt**2, 0.0) / m_pos),
-        delta_tpr_low=t_low,
-        delta_tpr_high=t_high,
         delta_fpr=df,
         delta_fpr_std=np.sqrt(np.maximum(gf_ - df**2, 0.0) / m_neg),
-        delta_fpr_low=f_low,
-        delta_fpr_high=f_high,
         p_tpr_gt=sign_pos[0],
         p_tpr_eq=sign_pos[1],
         p_tpr_lt=sign_pos[2],
@@ -260,10 +278,10 @@ def compare_thresholds(
         m_pos=m_pos,
         m_neg=m_neg,
         confidence_level=level,
-        axis_confidence_level=1.0 - axis_alpha,
         region=region,
         gamma=gamma,
         total_positive_rate=q,
+        **bounds,
     )
 
 

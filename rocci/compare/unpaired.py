@@ -22,6 +22,7 @@ O((k_a + k_b)·log) for laws with ``k`` support points, whatever the sizes.  The
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +31,7 @@ from scipy import special
 from .._core.errors import length_mismatch
 from .._core.exact import QUANTILE_TOL, binomial_pmf, binomial_quantile
 from .._core.inputs import InputError, check_confidence_level, check_labels, check_m, check_scores
+from .._core.intervals import normal_interval
 from .._core.results import _FrameResult, column
 from ..roc.vertical import vertical_ci
 from ._common import _check_thresholds
@@ -145,12 +147,19 @@ class _DifferenceLaw:
 
 def _summaries(laws, alpha: float) -> dict:
     """Percentile bounds, ``P(Δ* > 0)`` and ``P(Δ* = 0)`` of each law."""
-    keys = ("low", "high", "better", "tie")
-    out = {key: np.empty(len(laws)) for key in keys}
+    low, high = _bounds(laws, alpha)
+    better, tie = np.empty(len(laws)), np.empty(len(laws))
     for i, law in enumerate(laws):
-        out["low"][i], out["high"][i] = law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
-        out["better"][i], out["tie"][i] = law.p_above_zero(), law.p_zero()
-    return out
+        better[i], tie[i] = law.p_above_zero(), law.p_zero()
+    return {"low": low, "high": high, "better": better, "tie": tie}
+
+
+def _bounds(laws, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile bounds of each law: its ``α/2`` and ``1 − α/2`` quantiles."""
+    low, high = np.empty(len(laws)), np.empty(len(laws))
+    for i, law in enumerate(laws):
+        low[i], high[i] = law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
+    return low, high
 
 
 def _binomial_law(m: int, p: float) -> tuple[np.ndarray, np.ndarray]:
@@ -215,6 +224,13 @@ class UnpairedAucComparison(_FrameResult):
     n_neg_b: int
 
     _scalar_fields = ("delta", "std", "low", "high", "statistic", "pvalue")
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedAucComparison":
+        """The same comparison with the interval at another level: ``delta ∓ z·std`` clipped to [−1, 1], from
+        the kept standard error (equal to :func:`rocci.compare_auc_unpaired` at this ``confidence_level``)."""
+        level, _ = self._interval_args(confidence_level, method, (self.method,))
+        low, high = normal_interval(self.delta, self.std, level, -1.0, 1.0)
+        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
 
     def __repr__(self) -> str:
         return (
@@ -286,11 +302,11 @@ def compare_auc_unpaired(y_a, score_a, y_b, score_b, *, pos_label=None,
         )
     std = math.sqrt(var)
     stat = delta / std
-    zc = float(special.ndtri(0.5 + level / 2))
+    low, high = normal_interval(delta, std, level, -1.0, 1.0)
     df = var**2 / (var_a**2 / (npa + nna - 1) + var_b**2 / (npb + nnb - 1))
     return UnpairedAucComparison(
         auc_a=auc_a, auc_b=auc_b, delta=delta, std_a=math.sqrt(var_a), std_b=math.sqrt(var_b), std=std,
-        low=max(-1.0, delta - zc * std), high=min(1.0, delta + zc * std), statistic=stat,
+        low=low, high=high, statistic=stat,
         pvalue=float(2.0 * special.ndtr(-abs(stat))), df=float(df), pvalue_t=float(2.0 * special.stdtr(df, -abs(stat))),
         method="delong", confidence_level=level, n_pos_a=npa, n_neg_a=nna, n_pos_b=npb, n_neg_b=nnb,
     )
@@ -354,6 +370,14 @@ class UnpairedVerticalComparison(_FrameResult):
     _laws: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedVerticalComparison":
+        """The same comparison with the percentile intervals at another level, from the exact laws kept
+        (equal to :func:`rocci.compare_vertical_unpaired` at this ``confidence_level``; ``method``:
+        ``"percentile"``, the only one)."""
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        low, high = _bounds(self._laws, 1.0 - level)
+        return dataclasses.replace(self, delta_tpr_low=low, delta_tpr_high=high, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``Δ*`` at the ``i``-th level: every value ``l_a/m+_a − l_b/m+_b`` with its probability
@@ -490,6 +514,16 @@ class UnpairedThresholdComparison(_FrameResult):
     _laws: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedThresholdComparison":
+        """The same comparison with the percentile intervals of ΔTPR and ΔFPR at another level, from the
+        exact laws kept (equal to :func:`rocci.compare_thresholds_unpaired` at this ``confidence_level``;
+        ``method``: ``"percentile"``, the only one)."""
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        t_low, t_high = _bounds([law[0] for law in self._laws], 1.0 - level)
+        f_low, f_high = _bounds([law[1] for law in self._laws], 1.0 - level)
+        return dataclasses.replace(self, delta_tpr_low=t_low, delta_tpr_high=t_high, delta_fpr_low=f_low,
+                                   delta_fpr_high=f_high, confidence_level=level)
 
     def distribution(self, i: int, axis: str = "tpr") -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔTPR*`` (``axis="tpr"``) or ``ΔFPR*`` at the ``i``-th pair of thresholds."""
