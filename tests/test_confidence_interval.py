@@ -4,7 +4,6 @@ reading the data again, and gives what the function gives when called with that 
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
@@ -58,6 +57,41 @@ CASES = {
         Y, A, Y[::-1], B, fpr=[0.1, 0.6], confidence_level=lv), ("percentile",)),
     "compare_thresholds_unpaired": (lambda lv, me: rocci.compare_thresholds_unpaired(
         Y, A, Y[::-1], B, thresholds_a=T, thresholds_b=T, confidence_level=lv), ("percentile",)),
+    "precision_ci": (lambda lv, me: rocci.precision_ci(Y, A, thresholds=T, confidence_level=lv, **_m(me)),
+                     ("percentile", "wald", "score")),
+    "precision_ci/full": (lambda lv, me: rocci.precision_ci(Y, A, thresholds=T, bootstrap="full", confidence_level=lv,
+                                                            **_m(me)), ("percentile", "wald", "score")),
+    "metric_ci/f1": (lambda lv, me: rocci.metric_ci(Y, A, thresholds=T, confidence_level=lv, **_m(me)),
+                     ("percentile", "wald")),
+    "metric_ci/mcc-full": (lambda lv, me: rocci.metric_ci(Y[:50], A[:50], thresholds=T, metric="mcc", bootstrap="full",
+                                                          confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "metric_ci/fbeta": (lambda lv, me: rocci.metric_ci(Y, A, thresholds=T, metric="fbeta", beta=2.0,
+                                                       confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "precision_ci/recall": (lambda lv, me: rocci.precision_ci(Y, A, recall=[0.1, 0.5, 0.9], confidence_level=lv,
+                                                              **_m(me)), ("percentile", "score", "wald")),
+    "precision_ci/recall-big": (lambda lv, me: rocci.precision_ci(Y_BIG, A_BIG, recall=[0.2, 0.8], confidence_level=lv,
+                                                                  **_m(me)), ("percentile",)),
+    "compare_precision": (lambda lv, me: rocci.compare_precision(Y[:50], A[:50], B[:50], thresholds_a=[0.5, 1.5],
+                                                                 confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "compare_precision/recall-f1": (lambda lv, me: rocci.compare_precision(
+        Y[:50], A[:50], B[:50], recall=[0.5], metric="f1", confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "compare_precision/lift": (lambda lv, me: rocci.compare_precision(
+        Y[:50], A[:50], B[:50], thresholds_a=[0.5], metric="lift", confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "compare_fpr_at_recall": (lambda lv, me: rocci.compare_fpr_at_recall(Y, A, B, recall=[0.3, 0.7], confidence_level=lv,
+                                                                         **_m(me)), ("percentile", "score")),
+    "gain_ci": (lambda lv, me: rocci.gain_ci(Y, A, thresholds=T, confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "gain_ci/full": (lambda lv, me: rocci.gain_ci(Y[:60], A[:60], thresholds=T, bootstrap="full", confidence_level=lv,
+                                                  **_m(me)), ("percentile", "wald")),
+    "gain_ci/total_positive_rate": (lambda lv, me: rocci.gain_ci(Y, A, total_positive_rate=[0.1, 0.4],
+                                                                 confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "net_benefit": (lambda lv, me: rocci.net_benefit(Y, RISK_A, thresholds=[0.05, 0.2, 0.5, 0.95], confidence_level=lv,
+                                                     **_m(me)), ("percentile", "wald")),
+    "net_benefit/stratified": (lambda lv, me: rocci.net_benefit(Y, RISK_A, thresholds=[0.2, 0.5], bootstrap="stratified",
+                                                                confidence_level=lv, **_m(me)), ("percentile", "wald")),
+    "compare_net_benefit": (lambda lv, me: rocci.compare_net_benefit(Y, RISK_A, RISK_B, thresholds=[0.2, 0.5, 0.999],
+                                                                     confidence_level=lv), ("percentile",)),
+    "compare_net_benefit/stratified": (lambda lv, me: rocci.compare_net_benefit(
+        Y, RISK_A, RISK_B, thresholds=[0.3], bootstrap="stratified", confidence_level=lv), ("percentile",)),
     "cost_ci": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.0, 0.3, 0.6, 1.0], confidence_level=lv,
                                              **_m(me)), ("agresti-coull", "wald", "percentile")),
     "cost_ci/full": (lambda lv, me: rocci.cost_ci(Y, A, w=[0.2, 0.7], bootstrap="full", confidence_level=lv,
@@ -108,3 +142,16 @@ def test_confidence_interval_checks_its_arguments(name):
         res.confidence_interval(95)
     with pytest.raises(rocci.InputError, match="must be one of"):
         res.confidence_interval(0.9, method="no-such-method")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_confidence_interval_survives_pickling(name):
+    """The dashboard's cache pickles results: what confidence_interval() needs is kept through it."""
+    import pickle
+
+    call, methods = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        res = call(0.95, None)
+    twin = pickle.loads(pickle.dumps(res))
+    _same(twin.confidence_interval(0.9, methods[-1]), res.confidence_interval(0.9, methods[-1]), name)

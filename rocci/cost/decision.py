@@ -81,6 +81,18 @@ class NetBenefit(_FrameResult):
             "interventions_avoided": self.interventions_avoided, "tp": self.tp, "fp": self.fp,
         })
 
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefit":
+        """The same net benefits with the intervals at another level, or by another method, from the counts
+        kept (each threshold's exact law follows from its ``tp``, ``fp`` and the sizes): nothing is read from the
+        data again, and the result equals :func:`net_benefit`'s with this ``confidence_level`` and ``method``
+        (``"percentile"`` or ``"wald"``; default: this result's)."""
+        from dataclasses import replace
+
+        from ._decision_bounds import net_benefit_bounds
+
+        level, method = self._interval_args(confidence_level, method, NB_METHODS)
+        return replace(self, **net_benefit_bounds(self, level, method), method=method, confidence_level=level)
+
     def _law(self, i: int) -> NetBenefitLaw:
         odds = float(self.thresholds[i] / (1 - self.thresholds[i]))
         if self.bootstrap == "full":
@@ -277,6 +289,19 @@ class NetBenefitComparison(_FrameResult):
             "delta_net_benefit_high": self.delta_net_benefit_high, "p_a_better": self.p_a_better,
             "p_tie": self.p_tie,
         })
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefitComparison":
+        """The same comparison with the percentile intervals at another level, from the paired cells kept (the
+        exact law of ``ΔNB*`` follows from them): nothing is read from the data again, and the result equals
+        :func:`compare_net_benefit`'s with this ``confidence_level`` (``method``: ``"percentile"``, the only
+        one)."""
+        from dataclasses import replace
+
+        from ._decision_bounds import comparison_bounds
+
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        low, high = comparison_bounds(self, level)
+        return replace(self, delta_net_benefit_low=low, delta_net_benefit_high=high, confidence_level=level)
 
     def _law(self, i: int):
         sizes = self.m if self.bootstrap == "full" else (self.m_pos, self.m_neg)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._core.inputs import InputError
 from .._core.results import _FrameResult, column
+from ._laws import _interval
 
 __all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison", "LawBuilders"]
 
@@ -91,8 +95,36 @@ class MetricCI(_FrameResult):
     confidence_level: float
     beta: float = 1.0
     _laws: list = field(default_factory=list, repr=False)
+    #: ``(mean, std, level, method) -> (low, high)``: the interval step of the function that made the result,
+    #: bound to the counts and laws it keeps (None: it keeps none).
+    _relevel: Any = field(default=None, repr=False)
 
     _scalar_fields = ("metric", ...)
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "MetricCI":
+        """The same result with the interval at another level, or by another method, from what it keeps.
+
+        Each threshold's exact law follows from its counts (``tp``, ``fp``) and the sizes, kept here: nothing
+        is read from the data again, and the bounds equal :func:`rocci.metric_ci`'s (or
+        :func:`rocci.precision_ci`'s) at the same thresholds with this ``confidence_level`` and ``method``.
+        ``"wald"`` reads the kept exact mean and sd; ``"percentile"`` (and ``"score"``, for the precision)
+        rebuild each threshold's law from its counts where the result did not keep it.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "wald", "score"}, optional
+            Default: this result's ``method``; ``"score"`` for the precision only.
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "wald", "score"))
+        if method == "score" and self.metric != "precision":
+            raise InputError(f"method='score' is defined for the precision only; for {self.metric} use "
+                             "method='percentile' or 'wald'.")
+        if self._relevel is None:
+            raise InputError("This MetricCI keeps no laws to recompute its interval from: call rocci.metric_ci(..., "
+                             "confidence_level=...) again.")
+        low, high = self._relevel(self.mean, self.std, level, method)
+        return dataclasses.replace(self, low=low, high=high, method=method, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law at the ``i``-th threshold given that the metric is defined:
@@ -142,6 +174,30 @@ class RecallPrecisionCI(_FrameResult):
     method: str
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
+    #: ``(mean, std, level, method) -> (low, high)``: precision_ci's interval step bound to each level's
+    #: mixture and exact variance (None: nothing kept).
+    _relevel: Any = field(default=None, repr=False)
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "RecallPrecisionCI":
+        """The same levels with the intervals at another level, or by another method, from the laws kept.
+
+        Each level keeps the mixture law of its false positives (over the bootstrap threshold ``T_r``) and the
+        precision's exact moments: nothing is read from the data again, and the bounds equal
+        :func:`rocci.precision_ci`'s (``recall=``) with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "score", "wald"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "score", "wald"))
+        if self._relevel is None:
+            raise InputError("This RecallPrecisionCI keeps no laws to recompute its intervals from: call "
+                             "rocci.precision_ci(..., recall=..., confidence_level=...) again.")
+        low, high = self._relevel(self.precision_mean, self.precision_std, level, method)
+        return dataclasses.replace(self, precision_low=low, precision_high=high, method=method,
+                                   confidence_level=level)
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``recall, r, threshold, precision, precision_mean, precision_std,
@@ -207,6 +263,20 @@ class PrecisionComparison(_FrameResult):
 
     _scalar_fields = ("metric", ...)
 
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "PrecisionComparison":
+        """The same comparison with the interval at another level, or by another method, from the laws kept.
+
+        Each row keeps its exact law of Δ*: nothing is read from the data again, and the bounds equal
+        :func:`rocci.compare_precision`'s with this ``confidence_level`` and ``method`` (``"percentile"``
+        or ``"wald"``; default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "wald"))
+        span = "delta_lift" if self.metric == "lift" else "youden"  # Δ lies in [−1, 1] but for the lift
+        low, high = np.empty(len(self._laws)), np.empty(len(self._laws))
+        for i in range(len(self._laws)):
+            low[i], high[i] = _interval(_law_of(self._laws, i), span, 1.0 - level, method)
+        return dataclasses.replace(self, delta_low=low, delta_high=high, method=method, confidence_level=level)
+
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of Δ* at the ``i``-th row given that both metrics are defined."""
         law = _law_of(self._laws, i)
@@ -250,6 +320,23 @@ class FPRAtRecallComparison(_FrameResult):
     method: str
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
+    _vertical: Any = field(default=None, repr=False)  # the VerticalComparison it is (classes swapped), joints left out
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "FPRAtRecallComparison":
+        """The same comparison with the intervals at another level, or by another method, from the laws kept.
+
+        The result is :func:`rocci.compare_vertical` with the classes swapped and keeps it (its laws and
+        moments, :meth:`rocci.VerticalComparison.confidence_interval`): nothing is read from the data again,
+        and the bounds equal :func:`rocci.compare_fpr_at_recall`'s with this ``confidence_level`` and
+        ``method`` (``"percentile"`` or ``"score"``; default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "score"))
+        if self._vertical is None:
+            raise InputError("This FPRAtRecallComparison keeps no laws to recompute its intervals from: call "
+                             "rocci.compare_fpr_at_recall(..., confidence_level=...) again.")
+        vert = self._vertical.confidence_interval(level, method)
+        return dataclasses.replace(self, delta_fpr_low=vert.delta_tpr_low, delta_fpr_high=vert.delta_tpr_high,
+                                   method=method, confidence_level=level, _vertical=vert)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔFPR*`` at the ``i``-th level: values ``d/m−`` (increasing) and probabilities."""

@@ -17,6 +17,7 @@ and :func:`rocci.precision_ci` at recall levels.  The derivations are in :func:`
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -146,6 +147,7 @@ class GainCI(_FrameResult):
     method: str
     confidence_level: float
     _laws: dict = field(default_factory=dict, repr=False)
+    _relevel: dict = field(default_factory=dict, repr=False)  # at thresholds: metric_ci's steps of gain and lift
 
     _scalar_fields = ("at", ...)
 
@@ -171,6 +173,33 @@ class GainCI(_FrameResult):
                               "truncated_mass": self.truncated_mass})
         return frame
 
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "GainCI":
+        """The same rows with the intervals of the rate, the gain and the lift at another level, or by another
+        method, from the laws kept.
+
+        Nothing is read from the data again: at fixed thresholds each law follows from the counts kept (the
+        gain's and the lift's as :meth:`rocci.precision.MetricCI.confidence_interval` rebuilds them), at fixed
+        rates the gain's laws are kept (the lift's are the gain's over the rate).  The bounds equal
+        :func:`rocci.gain_ci`'s with this ``confidence_level`` and ``method`` (``"percentile"`` or ``"wald"``;
+        default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, METHODS)
+        alpha = 1.0 - level
+        if self.at == "total_positive_rate":
+            gain = _bounds_of(self._laws["gain"], "recall", alpha, method)
+            d = self.total_positive_rate
+            new = dict(gain_low=gain[0], gain_high=gain[1], lift_low=gain[0] / d, lift_high=gain[1] / d)
+        else:
+            if not self._relevel:
+                raise InputError("This GainCI keeps no laws to recompute its intervals from: call "
+                                 "rocci.gain_ci(..., confidence_level=...) again.")
+            gain = self._relevel["gain"](self.gain_mean, self.gain_std, level, method)
+            lift = self._relevel["lift"](self.lift_mean, self.lift_std, level, method)
+            rate = _bounds_of(self._laws["total_positive_rate"], "total_positive_rate", alpha, method)
+            new = dict(gain_low=gain[0], gain_high=gain[1], lift_low=lift[0], lift_high=lift[1],
+                       total_positive_rate_low=rate[0], total_positive_rate_high=rate[1])
+        return dataclasses.replace(self, **new, method=method, confidence_level=level)
+
     def distribution(self, i: int, quantity: str = "gain") -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``quantity`` (``"gain"``, ``"lift"`` or ``"total_positive_rate"``) at row ``i``, given
         that it is defined: distinct values (increasing) and their probabilities (summing to 1).  ``"depth"``
@@ -182,6 +211,14 @@ class GainCI(_FrameResult):
         quantity = check_choice("quantity", quantity, QUANTITIES)
         law = _law_of(self._laws[quantity], i)
         return law.values.copy(), law.probs.copy()
+
+
+def _bounds_of(laws, quantity: str, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of each kept law (``_interval``: percentile or Wald, clipped to ``quantity``'s range)."""
+    low, high = np.empty(len(laws)), np.empty(len(laws))
+    for i in range(len(laws)):
+        low[i], high[i] = _interval(_law_of(laws, i), quantity, alpha, method)
+    return low, high
 
 
 for _suffix in ("", "_mean", "_std", "_low", "_high"):  # rocci 0.2's names of the total positive rate's fields
@@ -342,6 +379,7 @@ def _at_thresholds(counts, t, level, method, bootstrap, m):
         truncated_mass=np.maximum.reduce([gain.truncated_mass, lift.truncated_mass, depth["trunc"]]),
         n_pos=n_pos, n_neg=n_neg, m_pos=gain.m_pos, m_neg=gain.m_neg, bootstrap=bootstrap, method=method,
         confidence_level=level, _laws={"gain": gain._laws, "lift": lift._laws, "total_positive_rate": depth_laws},
+        _relevel={"gain": gain._relevel, "lift": lift._relevel},
     )
 
 
