@@ -155,3 +155,20 @@ def test_confidence_interval_survives_pickling(name):
         res = call(0.95, None)
     twin = pickle.loads(pickle.dumps(res))
     _same(twin.confidence_interval(0.9, methods[-1]), res.confidence_interval(0.9, methods[-1]), name)
+
+
+def test_every_result_with_an_exact_law_offers_confidence_interval():
+    """A result with ``distribution(i)`` keeps (or rebuilds) its laws, so it offers ``confidence_interval``; the
+    cases above cover every class that does."""
+    import test_vocabulary as tv
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        classes = {type(call()) for call in {**tv._calls(), **tv._variant_calls()}.values()}
+        covered = {type(call(0.95, None)) for call, _ in CASES.values()}
+    for cls in classes:
+        if hasattr(cls, "distribution"):
+            assert hasattr(cls, "confidence_interval"), cls.__name__
+    offering = {cls for cls in classes if hasattr(cls, "confidence_interval")}
+    assert offering <= covered, sorted(c.__name__ for c in offering - covered)
+    assert len(offering) == 18, sorted(c.__name__ for c in offering)
