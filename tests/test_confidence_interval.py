@@ -172,3 +172,25 @@ def test_every_result_with_an_exact_law_offers_confidence_interval():
     offering = {cls for cls in classes if hasattr(cls, "confidence_interval")}
     assert offering <= covered, sorted(c.__name__ for c in offering - covered)
     assert len(offering) == 18, sorted(c.__name__ for c in offering)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_result_without_its_laws_says_so(name):
+    """The dashboard caches results without their laws (ui.cache.precision._lean): confidence_interval() then
+    either still has what it needs (counts, moments) and gives the same bounds, or says to call the function
+    again; it never returns bounds of the wrong shape."""
+    import dataclasses
+
+    call, methods = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        res = call(0.95, None)
+    empty = {"_laws": [], "_relevel": None, "_vertical": None, "_mixture": None, "_moments": []}
+    lean = dataclasses.replace(res, **{k: v for k, v in empty.items() if k in {f.name for f in dataclasses.fields(res)}})
+    for method in methods:
+        try:
+            got = lean.confidence_interval(0.9, method)
+        except rocci.InputError as e:
+            assert "again" in str(e), name
+        else:
+            _same(got, res.confidence_interval(0.9, method), name)

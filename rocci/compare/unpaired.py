@@ -162,6 +162,13 @@ def _bounds(laws, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+def _check_kept(result, rows: int, function: str) -> None:
+    """Refuse to recompute the intervals of a result that does not keep a law per row (a cached copy)."""
+    if len(result._laws) != rows:
+        raise InputError(f"This {type(result).__name__} keeps no laws to recompute its intervals from: call "
+                         f"rocci.{function}(..., confidence_level=...) again.")
+
+
 def _binomial_law(m: int, p: float) -> tuple[np.ndarray, np.ndarray]:
     """``(l, b(l; m, p))`` over the window holding all but ``2·1e-17`` of ``Bin(m, p)``."""
     if m <= 4000:
@@ -376,6 +383,7 @@ class UnpairedVerticalComparison(_FrameResult):
         (equal to :func:`rocci.compare_vertical_unpaired` at this ``confidence_level``; ``method``:
         ``"percentile"``, the only one)."""
         level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        _check_kept(self, self.fpr.size, "compare_vertical_unpaired")
         low, high = _bounds(self._laws, 1.0 - level)
         return dataclasses.replace(self, delta_tpr_low=low, delta_tpr_high=high, confidence_level=level)
 
@@ -520,6 +528,7 @@ class UnpairedThresholdComparison(_FrameResult):
         exact laws kept (equal to :func:`rocci.compare_thresholds_unpaired` at this ``confidence_level``;
         ``method``: ``"percentile"``, the only one)."""
         level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        _check_kept(self, self.thresholds_a.size, "compare_thresholds_unpaired")
         t_low, t_high = _bounds([law[0] for law in self._laws], 1.0 - level)
         f_low, f_high = _bounds([law[1] for law in self._laws], 1.0 - level)
         return dataclasses.replace(self, delta_tpr_low=t_low, delta_tpr_high=t_high, delta_fpr_low=f_low,

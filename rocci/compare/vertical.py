@@ -139,7 +139,7 @@ class VerticalComparison(_FrameResult):
         this ``confidence_level`` and ``method`` (``"score"`` or ``"percentile"``; default: this result's).
         """
         level, method = self._interval_args(confidence_level, method, ("score", "percentile"))
-        if len(self._moments) != len(self._laws):
+        if not len(self._moments) == len(self._laws) == self.r.size:
             raise InputError("This VerticalComparison keeps no moments to recompute its intervals from: call "
                              "rocci.compare_vertical(..., confidence_level=...) again.")
         low, high = np.empty(len(self._laws)), np.empty(len(self._laws))

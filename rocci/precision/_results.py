@@ -271,6 +271,9 @@ class PrecisionComparison(_FrameResult):
         or ``"wald"``; default: this result's).
         """
         level, method = self._interval_args(confidence_level, method, ("percentile", "wald"))
+        if len(self._laws) != np.size(self.delta):
+            raise InputError("This PrecisionComparison keeps no laws to recompute its interval from: call "
+                             "rocci.compare_precision(..., confidence_level=...) again.")
         span = "delta_lift" if self.metric == "lift" else "youden"  # Δ lies in [−1, 1] but for the lift
         low, high = np.empty(len(self._laws)), np.empty(len(self._laws))
         for i in range(len(self._laws)):

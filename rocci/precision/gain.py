@@ -185,12 +185,13 @@ class GainCI(_FrameResult):
         """
         level, method = self._interval_args(confidence_level, method, METHODS)
         alpha = 1.0 - level
-        if self.at == "total_positive_rate":
-            gain = _bounds_of(self._laws["gain"], "recall", alpha, method)
+        kept = self._laws.get("gain") if isinstance(self._laws, dict) else None
+        if self.at == "total_positive_rate" and kept is not None and len(kept) == self.k.size:
+            gain = _bounds_of(kept, "recall", alpha, method)
             d = self.total_positive_rate
             new = dict(gain_low=gain[0], gain_high=gain[1], lift_low=gain[0] / d, lift_high=gain[1] / d)
         else:
-            if not self._relevel:
+            if self.at == "total_positive_rate" or not self._relevel or kept is None:
                 raise InputError("This GainCI keeps no laws to recompute its intervals from: call "
                                  "rocci.gain_ci(..., confidence_level=...) again.")
             gain = self._relevel["gain"](self.gain_mean, self.gain_std, level, method)

@@ -197,7 +197,7 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
         n_pos=n_pos, n_neg=n_neg, m_pos=m_pos if m_pos is not None else m_total,
         m_neg=m_neg if m_neg is not None else m_total, bootstrap=bootstrap, method=method,
         confidence_level=level, beta=float(np.sqrt(beta2)), _laws=laws,
-        _relevel=partial(_relevel, bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, laws),
+        _relevel=partial(_relevel, bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2),
     )
 
 
@@ -211,11 +211,12 @@ def _threshold_law(bootstrap, metric, tp: int, fp: int, n_pos, n_neg, m_pos, m_n
     return Law(*full_cells(metric, tp, fp, n_pos, n_neg, m_total, beta2), merge_rtol=rtol)
 
 
-def _relevel(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, laws, mean, std, level: float,
+def _relevel(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, mean, std, level: float,
              method: str) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` of :func:`metric_ci` at ``level`` by ``method`` from what its result keeps (the counts,
-    the kept laws, the exact mean and sd): :meth:`rocci.precision.MetricCI.confidence_interval`.  The same
-    route as the function's for that method, so the same bounds."""
+    the exact mean and sd): :meth:`rocci.precision.MetricCI.confidence_interval`.  The same route as the
+    function's for that method, so the same bounds; each threshold's law is rebuilt from its counts (the
+    result does not hold them: a cached result stays small)."""
     if metric == "precision" and bootstrap == "stratified" and method in ("wald", "score"):
         return _precision_moment_bounds(tp, fp, n_pos, n_neg, m_pos, m_neg, level, method)[-2:]
     alpha = 1.0 - level
@@ -224,8 +225,6 @@ def _relevel(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, bet
     for i in range(tp.size):
         if method == "wald":  # the law's exact mean and sd, kept
             law = SimpleNamespace(mean=mean[i], std=std[i])
-        elif bootstrap == "full" and metric != "precision":  # the very law the function kept (and used)
-            law = laws[i]
         else:
             law = _threshold_law(bootstrap, metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, m_total,
                                  beta2, rtol)
@@ -248,8 +247,7 @@ def _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_ne
         low=np.asarray(low, float), high=np.asarray(high, float), p_undefined=undef, truncated_mass=trunc,
         n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, bootstrap="stratified", method=method,
         confidence_level=level, beta=1.0, _laws=laws,
-        _relevel=partial(_relevel, "stratified", "precision", tp, fp, n_pos, n_neg, m_pos, m_neg, m_pos + m_neg, 1.0,
-                         laws),
+        _relevel=partial(_relevel, "stratified", "precision", tp, fp, n_pos, n_neg, m_pos, m_neg, m_pos + m_neg, 1.0),
     )
 
 
