@@ -163,15 +163,20 @@ def test_asah_roc_curve_matches_proc_coordinates():
 
 
 @pytest.mark.parametrize("method", ["delong", "hanley-mcneil", "exact-bootstrap"])
-def test_at_level_equals_a_fresh_computation(method):
+def test_confidence_interval_equals_a_fresh_computation(method):
     rng = np.random.default_rng(5)
     y = rng.random(300) < 0.3
     s = np.round(rng.normal(size=300) + y, 1)
     base = rocci.roc_auc(y, s, method=method)
     for level in (0.8, 0.9, 0.99, 0.999999):
         fresh = rocci.roc_auc(y, s, method=method, confidence_level=level)
-        moved = base.at_level(level)
+        moved = base.confidence_interval(level)
         assert moved.to_frame().equals(fresh.to_frame())
         assert moved.std == base.std and moved.auc == base.auc
     with pytest.raises(rocci.InputError):
-        base.at_level(1.5)
+        base.confidence_interval(1.5)
+    with pytest.raises(rocci.InputError, match="must be one of"):  # another method's sd needs the data
+        base.confidence_interval(0.9, method="wald")
+    with pytest.warns(DeprecationWarning, match=r"AucResult.confidence_interval\(confidence_level\)"):
+        old = base.at_level(0.9)  # rocci 0.2's name (goes in 0.4)
+    assert old == base.confidence_interval(0.9)

@@ -145,6 +145,65 @@ def _calls():
     }
 
 
+def _variant_calls():
+    """name -> call() for the other shapes of the same results: other methods, regions, bootstraps, metrics and
+    optional columns (the frame tests and the column glossary cover these as well as :func:`_calls`)."""
+    y, a, b = _two()
+    risk_a, risk_b = 1 / (1 + np.exp(-a)), 1 / (1 + np.exp(-b))
+    t = [0.0, 0.5, 1.0]
+    calls = {
+        "threshold_ci/ellipse": lambda: rocci.threshold_ci(y, a, thresholds=t, region="ellipse"),
+        "threshold_ci/percentile-marginal": lambda: rocci.threshold_ci(y, a, thresholds=t, method="percentile",
+                                                                       region="marginal"),
+        "threshold_ci/total_positive_rate": lambda: rocci.threshold_ci(y, a, total_positive_rate=[0.1, 0.4]),
+        "vertical_ci/percentile": lambda: rocci.vertical_ci(y, a, fpr=[0.1, 0.5], method="percentile"),
+        "vertical_ci/wald": lambda: rocci.vertical_ci(y, a, fpr=[0.1, 0.5], method="wald"),
+        "compare_thresholds/total_positive_rate": lambda: rocci.compare_thresholds(y, a, b,
+                                                                                  total_positive_rate=[0.2, 0.5]),
+        "compare_thresholds/marginal": lambda: rocci.compare_thresholds(y, a, b, thresholds_a=t, region="marginal"),
+        "compare_vertical/percentile": lambda: rocci.compare_vertical(y, a, b, fpr=[0.2, 0.6], method="percentile"),
+        "mcnemar/scalar": lambda: rocci.mcnemar(y, a, b, thresholds_a=0.5, thresholds_b=0.2),
+        "cost_ci/full-percentile": lambda: rocci.cost_ci(y, a, w=[0.3, 0.6], bootstrap="full", method="percentile"),
+        "cost_ci/wald": lambda: rocci.cost_ci(y, a, w=[0.3, 0.6], method="wald"),
+        "compare_cost/full": lambda: rocci.compare_cost(y, a, b, w=[0.3, 0.7], bootstrap="full"),
+        "compare_cost/percentile": lambda: rocci.compare_cost(y, a, b, w=[0.3, 0.7], method="percentile"),
+        "net_benefit/stratified-wald": lambda: rocci.net_benefit(y, risk_a, thresholds=[0.2, 0.5],
+                                                                 bootstrap="stratified", method="wald"),
+        "compare_net_benefit/stratified": lambda: rocci.compare_net_benefit(y, risk_a, risk_b, thresholds=[0.2, 0.4],
+                                                                            bootstrap="stratified"),
+        "precision_ci/recall-score": lambda: rocci.precision_ci(y, a, recall=[0.3, 0.7], method="score"),
+        "precision_ci/wald-full": lambda: rocci.precision_ci(y, a, thresholds=t, method="wald", bootstrap="full"),
+        "compare_precision/recall": lambda: rocci.compare_precision(y[:60], a[:60], b[:60], recall=[0.5]),
+        "compare_precision/f1": lambda: rocci.compare_precision(y[:60], a[:60], b[:60], thresholds_a=[1.5],
+                                                                metric="f1"),
+        "compare_fpr_at_recall/score": lambda: rocci.compare_fpr_at_recall(y, a, b, recall=[0.5], method="score"),
+        "gain_ci/total_positive_rate": lambda: rocci.gain_ci(y, a, total_positive_rate=[0.1, 0.3]),
+        "gain_ci/full-wald": lambda: rocci.gain_ci(y[:100], a[:100], thresholds=t, bootstrap="full", method="wald"),
+        "compare_many/fpr": lambda: rocci.compare_many(y, {"a": a, "b": b, "c": a + b}, fpr=0.2, n_draws=10_000),
+        "roc_band/vertical": lambda: rocci.roc_band(y, a, fpr=[0.1, 0.5], kind="vertical", method="sidak"),
+        "roc_band/sidak": lambda: rocci.roc_band(y, a, thresholds=t, method="sidak"),
+        "clinical_panel/pretest": lambda: rocci.clinical_panel(y, a, thresholds=t, pretest=0.2),
+        "compare_folds/thresholds": lambda: rocci.compare_folds(y, a, b, np.arange(y.size) % 4, measure="error",
+                                                                thresholds_a=[0.2, 0.5]),
+        "one_vs_rest/intervals": lambda: rocci.one_vs_rest(np.array(["x", "y", "z"])[np.arange(y.size) % 3],
+                                                           np.random.default_rng(5).dirichlet([1, 1, 1], size=y.size)),
+        "binomial_test/less": lambda: rocci.binomial_test(3, 40, 0.2, alternative="less"),
+        "threshold_coverage/marginal": lambda: rocci.threshold_coverage(0.3, 0.05, 50, 80, region="marginal"),
+        "scan/one": lambda: rocci.scan(pd.DataFrame({"y": y, "a": a}), label="y", scores=["a"]),
+    }
+    for metric in rocci.precision.METRICS:
+        calls[f"metric_ci/{metric}"] = lambda metric=metric: rocci.metric_ci(y, a, thresholds=t, metric=metric)
+    return calls
+
+
+def _frames(res):
+    """Every frame a result gives: ``to_frame()``, and ``ManyComparison.leaderboard()``."""
+    frames = {"to_frame": res.to_frame()}
+    if isinstance(res, rocci.ManyComparison):
+        frames["leaderboard"] = res.leaderboard()
+    return frames
+
+
 #: Public functions that return a number or the data itself, not a result.
 NOT_RESULTS = {
     "operating_point": "a float (w)",

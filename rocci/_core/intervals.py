@@ -10,7 +10,15 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from .exact import QUANTILE_TOL, _boost_binom_pmf, binomial_cdf, binomial_quantile
+from .exact import (
+    QUANTILE_TOL,
+    _boost_binom_pmf,
+    binomial_cdf,
+    binomial_quantile,
+    mixture_quantile,
+    mixture_quantiles_by_table,
+    mixture_skewness,
+)
 
 __all__ = ["PROPORTION_METHODS", "REGIONS", "proportion_interval", "axis_alpha"]
 
@@ -448,3 +456,104 @@ def proportion_interval(p, m, alpha: float, method: str, *, add: float = 2.0, co
     if method == "wald":
         return _wald(p, m, z)
     return _agresti_coull(p, m, z, add)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The interval steps of the one-model results, shared by their functions and their confidence_interval()
+# ---------------------------------------------------------------------------------------------------------
+
+#: Interval methods of :func:`rocci.vertical_ci`.
+VERTICAL_METHODS = ("percentile", "score", "wald")
+
+#: Largest ``(n+ + 1)·(m+ + 1)`` for which the percentile intervals come from one table of binomial
+#: CDFs (:func:`rocci._core.exact.mixture_quantiles_by_table`) rather than a quantile search per level.
+TABLE_CELLS = 1_100_000
+
+
+def normal_interval(center: float, std: float, level: float, lower: float, upper: float) -> tuple[float, float]:
+    """``center ∓ z·std`` clipped to ``[lower, upper]``, ``z = Φ⁻¹((1 + level)/2)``: the intervals of the AUC
+    results (:func:`rocci.roc_auc`, :func:`rocci.compare_auc`, :func:`rocci.compare_auc_unpaired`)."""
+    z = float(special.ndtri(0.5 + level / 2))
+    return float(max(lower, center - z * std)), float(min(upper, center + z * std))
+
+
+def threshold_region(tpr, fpr, tp, fp, n_pos: int, n_neg: int, m_pos: int, m_neg: int, level: float, method: str,
+                     region: str) -> dict:
+    """The exact bootstrap standard deviations and the region of :func:`rocci.threshold_ci` at ``level``:
+    ``fpr_std, tpr_std, fpr_low, fpr_high, tpr_low, tpr_high, fpr_radius, tpr_radius`` (the radii None but
+    for the ellipse) and ``axis_confidence_level``, from the observed rates and counts (the binomial laws'
+    parameters)."""
+    tpr_std = np.sqrt(tpr * (1 - tpr) / m_pos)
+    fpr_std = np.sqrt(fpr * (1 - fpr) / m_neg)
+    a = axis_alpha(level, region)
+    fpr_radius = tpr_radius = None
+    if region == "ellipse":
+        radius = float(np.sqrt(stats.chi2.ppf(level, 2)))
+        fpr_radius, tpr_radius = radius * fpr_std, radius * tpr_std
+        fpr_low, fpr_high = np.clip(fpr - fpr_radius, 0, 1), np.clip(fpr + fpr_radius, 0, 1)
+        tpr_low, tpr_high = np.clip(tpr - tpr_radius, 0, 1), np.clip(tpr + tpr_radius, 0, 1)
+    else:
+        tpr_low, tpr_high = proportion_interval(tpr, m_pos, a, method, counts=(tp, n_pos))
+        fpr_low, fpr_high = proportion_interval(fpr, m_neg, a, method, counts=(fp, n_neg))
+    return dict(fpr_std=fpr_std, tpr_std=tpr_std, fpr_low=fpr_low, fpr_high=fpr_high, tpr_low=tpr_low,
+                tpr_high=tpr_high, fpr_radius=fpr_radius, tpr_radius=tpr_radius, axis_confidence_level=1.0 - a)
+
+
+def mixture_moments(cw: np.ndarray, cv: np.ndarray, offsets: np.ndarray, n_pos: int, m_pos: int) -> dict:
+    """Exact mean and variance of ``TPR*`` at each level of :func:`rocci.vertical_ci` (eqs. 4.13–4.14), from
+    each level's mixture: weights ``cw`` of the runs of equal ``p = cv/n+`` (``cv`` integers), levels
+    delimited by ``offsets``.  Returns ``p, level_of, total, mean, d, pq, var, sd``."""
+    h = offsets.size - 1
+    cp = cv / n_pos
+    level_of = np.repeat(np.arange(h), np.diff(offsets))
+    total = np.add.reduceat(cw, offsets[:-1])
+    mean = np.add.reduceat(cw * cp, offsets[:-1]) / total
+    d = cp - mean[level_of]
+    pq = cp * (1 - cp)
+    var = np.add.reduceat(cw * (d * d + pq / m_pos), offsets[:-1]) / total
+    return dict(p=cp, level_of=level_of, total=total, mean=mean, d=d, pq=pq, var=var,
+                sd=np.sqrt(np.maximum(var, 0.0)))
+
+
+def vertical_bounds(method: str, level: float, cw, cv, offsets, n_pos: int, m_pos: int,
+                    moments: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(tpr_low, tpr_high)`` of :func:`rocci.vertical_ci` by ``method`` at ``level``, from each level's
+    mixture (see :func:`mixture_moments`, whose result ``moments`` saves recomputing it)."""
+    mom = mixture_moments(cw, cv, offsets, n_pos, m_pos) if moments is None else moments
+    cp, level_of, total, mean, d, pq, var, sd = (mom[k] for k in ("p", "level_of", "total", "mean", "d", "pq",
+                                                                   "var", "sd"))
+    h = offsets.size - 1
+    alpha = 1.0 - level
+    z = float(special.ndtri(1 - alpha / 2))
+    if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
+        # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use (cv).
+        # (first evaluated at a Cornish–Fisher guess from the exact mean, sd and skewness of m+·TPR*:
+        # κ3 = Σ w_j[(μ_j − μ)³ + 3(μ_j − μ)σ_j² + m p_j(1 − p_j)(1 − 2p_j)], μ_j = m p_j,
+        # σ_j² = m p_j(1 − p_j) = s2)
+        dm = m_pos * d
+        s2 = m_pos * pq
+        k3 = np.add.reduceat(cw * (dm * (dm * dm + 3.0 * s2) + s2 * (1 - 2 * cp)), offsets[:-1]) / total
+        sd_count = m_pos * sd
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = np.where(sd_count > 0, k3 / sd_count**3, 0.0)
+        zq = np.array([[-z], [z]])
+        guess = np.ceil(m_pos * mean[None, :] + sd_count[None, :] * (zq + (zq**2 - 1) * skew[None, :] / 6) - 0.5)
+        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, cv.astype(np.int64, copy=False), level_of,
+                                        h, n_pos, m_pos, guess=guess, offsets=offsets)
+        return ql[0] / m_pos, ql[1] / m_pos
+    if method == "percentile":
+        low, high = np.empty(h), np.empty(h)
+        for i in range(h):
+            a, b = int(offsets[i]), int(offsets[i + 1])
+            lw, lp = cw[a:b], cp[a:b]
+            mi, si = float(mean[i]), float(sd[i])
+            skew = mixture_skewness(lw, lp, m_pos, mi, si)
+            low[i] = mixture_quantile(alpha / 2, lw, lp, m_pos, mi, si, skew=skew) / m_pos
+            high[i] = mixture_quantile(1 - alpha / 2, lw, lp, m_pos, mi, si, skew=skew) / m_pos
+        return low, high
+    if method == "score":
+        zm = z * z / m_pos
+        half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
+        return np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1), np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
+    return np.clip(mean - z * sd, 0, 1), np.clip(mean + z * sd, 0, 1)
+

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from .frames import _FrameResult, _fmt  # noqa: F401  (the base every result module imports from here)
+from .errors import InputError
+from .frames import _FrameResult, _fmt, column  # noqa: F401  (the base every result module imports from here)
+from .intervals import PROPORTION_METHODS, VERTICAL_METHODS, normal_interval, threshold_region, vertical_bounds
 
 __all__ = [
     "ConfidenceInterval",
@@ -52,23 +53,17 @@ class RocCurve(_FrameResult):
         The label taken as positive.
     """
 
-    thresholds: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    fpr: np.ndarray = column()
+    tpr: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     auc: float
     pos_label: Any = None
 
-    _scalar_fields = ("n_pos", "n_neg", "auc")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, fpr, tpr, tp, fp``."""
-        return pd.DataFrame(
-            {"threshold": self.thresholds, "fpr": self.fpr, "tpr": self.tpr, "tp": self.tp, "fp": self.fp}
-        )
+    _scalar_fields = (..., "auc")
 
 
 @dataclass(repr=False)
@@ -91,12 +86,12 @@ class AucResult(_FrameResult):
         Bootstrap sample sizes (used by ``"exact-bootstrap"`` only).
     """
 
-    auc: float
-    std: float
-    low: float
-    high: float
-    method: str
-    confidence_level: float
+    auc: float = column()
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    method: str = column()
+    confidence_level: float = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -108,27 +103,25 @@ class AucResult(_FrameResult):
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
 
-    def at_level(self, confidence_level: float) -> "AucResult":
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "AucResult":
         """The same AUC and standard error with the interval at another level.
 
-        ``low, high = auc ∓ z·std`` clipped to [0, 1] with
-        ``z = Φ⁻¹((1 + confidence_level)/2)``: the standard error does not depend
-        on the level, so nothing is recomputed from the data.
+        ``low, high = auc ∓ z·std`` clipped to [0, 1] with ``z = Φ⁻¹((1 + confidence_level)/2)``: the standard
+        error does not depend on the level, so nothing is recomputed from the data (equal to
+        :func:`rocci.roc_auc` called with this ``confidence_level``).  ``method`` can only be the result's own
+        (another method's standard error needs the data).
         """
-        from scipy import special
+        level, _ = self._interval_args(confidence_level, method, (self.method,))
+        low, high = normal_interval(self.auc, self.std, level, 0.0, 1.0)
+        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
 
-        from .inputs import check_confidence_level
+    def at_level(self, confidence_level: float) -> "AucResult":
+        """Deprecated: :meth:`confidence_interval` (the name every result with kept laws uses; rocci 0.3)."""
+        from .compat import warn_deprecated
 
-        level = check_confidence_level(confidence_level)
-        z = float(special.ndtri(0.5 + level / 2))
-        return dataclasses.replace(self, low=float(max(0.0, self.auc - z * self.std)),
-                                   high=float(min(1.0, self.auc + z * self.std)), confidence_level=level)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc, std, low, high, method, confidence_level``."""
-        return pd.DataFrame(
-            [{k: getattr(self, k) for k in ("auc", "std", "low", "high", "method", "confidence_level")}]
-        )
+        warn_deprecated("AucResult.at_level(confidence_level) is AucResult.confidence_interval(confidence_level) "
+                        "since rocci 0.3 (one name on every result).")
+        return self.confidence_interval(confidence_level)
 
     def __repr__(self) -> str:
         return (
@@ -171,18 +164,18 @@ class ThresholdCI(_FrameResult):
         the level of its projection on one axis.
     """
 
-    thresholds: np.ndarray
-    total_positive_rate: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    fpr_std: np.ndarray
-    tpr_std: np.ndarray
-    fpr_low: np.ndarray
-    fpr_high: np.ndarray
-    tpr_low: np.ndarray
-    tpr_high: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    total_positive_rate: np.ndarray = column()
+    fpr: np.ndarray = column()
+    tpr: np.ndarray = column()
+    fpr_std: np.ndarray = column()
+    tpr_std: np.ndarray = column()
+    fpr_low: np.ndarray = column()
+    fpr_high: np.ndarray = column()
+    tpr_low: np.ndarray = column()
+    tpr_high: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -194,27 +187,26 @@ class ThresholdCI(_FrameResult):
     fpr_radius: np.ndarray | None = None
     tpr_radius: np.ndarray | None = None
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "region", "confidence_level")
+    _scalar_fields = (..., "region")
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, total_positive_rate, fpr, tpr, fpr_std, tpr_std,
-        fpr_low, fpr_high, tpr_low, tpr_high, tp, fp``."""
-        return pd.DataFrame(
-            {
-                "threshold": self.thresholds,
-                "total_positive_rate": self.total_positive_rate,
-                "fpr": self.fpr,
-                "tpr": self.tpr,
-                "fpr_std": self.fpr_std,
-                "tpr_std": self.tpr_std,
-                "fpr_low": self.fpr_low,
-                "fpr_high": self.fpr_high,
-                "tpr_low": self.tpr_low,
-                "tpr_high": self.tpr_high,
-                "tp": self.tp,
-                "fp": self.fp,
-            }
-        )
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "ThresholdCI":
+        """The same points with the region at another level, or by another method, from the counts kept.
+
+        At a fixed threshold the exact laws are the binomials ``Bin(m+, tp/n+)`` and ``Bin(m−, fp/n−)``,
+        which the counts ``tp``, ``fp`` and the sizes give: nothing is read from the data again, and the
+        result equals :func:`rocci.threshold_ci`'s at the same thresholds with this ``confidence_level`` and
+        ``method`` (the region kind is kept).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"wilson", "wald", "agresti-coull", "percentile"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, PROPORTION_METHODS)
+        bounds = threshold_region(self.tpr, self.fpr, self.tp, self.fp, self.n_pos, self.n_neg, self.m_pos,
+                                  self.m_neg, level, method, self.region)
+        return dataclasses.replace(self, **bounds, method=method, confidence_level=level)
 
     def bootstrap_probability(self) -> np.ndarray:
         """Exact probability, under the bootstrap, that the resampled point lies in each row's region.
@@ -312,14 +304,14 @@ class VerticalCI(_FrameResult):
         Probability mass of ``T_r`` left out of the computation window (≤ 1e-14).
     """
 
-    fpr: np.ndarray
-    r: np.ndarray
-    tpr: np.ndarray
-    tpr_mean: np.ndarray
-    tpr_std: np.ndarray
-    tpr_low: np.ndarray
-    tpr_high: np.ndarray
-    truncated_mass: np.ndarray
+    fpr: np.ndarray = column()
+    r: np.ndarray = column()
+    tpr: np.ndarray = column()
+    tpr_mean: np.ndarray = column()
+    tpr_std: np.ndarray = column()
+    tpr_low: np.ndarray = column()
+    tpr_high: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -328,23 +320,28 @@ class VerticalCI(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)  # per level: (weights, p) of the mixture
     _threshold_laws: list = field(default_factory=list, repr=False)  # per level: (scores, probabilities)
+    _mixture: tuple | None = field(default=None, repr=False)  # (weights, n+·p, offsets): every level's mixture
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "VerticalCI":
+        """The same levels with the intervals at another level, or by another method, from the laws kept.
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, r, tpr, tpr_mean, tpr_std, tpr_low, tpr_high, truncated_mass``."""
-        return pd.DataFrame(
-            {
-                "fpr": self.fpr,
-                "r": self.r,
-                "tpr": self.tpr,
-                "tpr_mean": self.tpr_mean,
-                "tpr_std": self.tpr_std,
-                "tpr_low": self.tpr_low,
-                "tpr_high": self.tpr_high,
-                "truncated_mass": self.truncated_mass,
-            }
-        )
+        The result keeps each level's exact mixture law (eq. 4.12: the weights of ``T_r`` and the TPR given
+        it), from which every method's bounds follow: nothing is read from the data again, and the result
+        equals :func:`rocci.vertical_ci`'s with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "score", "wald"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, VERTICAL_METHODS)
+        if self._mixture is None:
+            raise InputError("This VerticalCI keeps no laws to recompute its intervals from: call "
+                             "rocci.vertical_ci(..., confidence_level=...) again.")
+        cw, cv, offsets = self._mixture
+        low, high = vertical_bounds(method, level, cw, cv, offsets, self.n_pos, self.m_pos)
+        return dataclasses.replace(self, tpr_low=low, tpr_high=high, method=method, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of TPR* at the ``i``-th level (eq. 4.12).

@@ -9,11 +9,10 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import optimize, special
 
 from .._core.compat import warn_deprecated
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
 from .._core.counts import binary_counts
 from .._core.counts import ScoreCounts
@@ -109,17 +108,17 @@ class RocBand(_FrameResult):
 
     kind: str
     method: str
-    thresholds: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    fpr_low: np.ndarray
-    fpr_high: np.ndarray
-    tpr_low: np.ndarray
-    tpr_high: np.ndarray
-    tp_min: np.ndarray | None
-    tp_max: np.ndarray | None
-    fp_min: np.ndarray | None
-    fp_max: np.ndarray | None
+    thresholds: np.ndarray = column("threshold")
+    fpr: np.ndarray = column()
+    tpr: np.ndarray = column()
+    fpr_low: np.ndarray = column()
+    fpr_high: np.ndarray = column()
+    tpr_low: np.ndarray = column()
+    tpr_high: np.ndarray = column()
+    tp_min: np.ndarray | None = column()
+    tp_max: np.ndarray | None = column()
+    fp_min: np.ndarray | None = column()
+    fp_max: np.ndarray | None = column()
     critical_value: float
     pointwise_level: float
     joint_probability: float
@@ -143,21 +142,6 @@ class RocBand(_FrameResult):
 
     _scalar_fields = ("kind", "method", "confidence_level", "critical_value", "pointwise_level",
                       "joint_probability", "joint_probability_kind", "area")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per threshold (or FPR level).
-
-        Columns ``threshold, fpr, tpr, fpr_low, fpr_high, tpr_low, tpr_high``,
-        then ``tp_min, tp_max, fp_min, fp_max`` where defined.  The scalar
-        fields are attributes (``critical_value``, ``pointwise_level``,
-        ``joint_probability``, ``area``, …).
-        """
-        cols = {"threshold": self.thresholds, "fpr": self.fpr, "tpr": self.tpr, "fpr_low": self.fpr_low,
-                "fpr_high": self.fpr_high, "tpr_low": self.tpr_low, "tpr_high": self.tpr_high}
-        for name in ("tp_min", "tp_max", "fp_min", "fp_max"):
-            if getattr(self, name) is not None:
-                cols[name] = getattr(self, name)
-        return pd.DataFrame(cols)
 
     def envelope(self):
         """Staircases of the band region for drawing: ``(x, lower, upper)`` (see :func:`band_envelope`)."""

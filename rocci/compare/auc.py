@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
-from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.results import ConfidenceInterval, _FrameResult, column
 from .._core.inputs import InputError, check_choice, check_confidence_level
+from .._core.intervals import normal_interval
 from .._core.sorting import argsort_scores
 from .._core.counts import PairedCounts
 from ._common import COMPARE_AUC_METHODS, _check_paired, _paired_classes
@@ -40,17 +41,17 @@ class AucComparison(_FrameResult):
     n_pos, n_neg : int
     """
 
-    auc_a: float
-    auc_b: float
-    delta: float
-    std: float
-    low: float
-    high: float
-    statistic: float
-    pvalue: float
+    auc_a: float = column()
+    auc_b: float = column()
+    delta: float = column()
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    statistic: float = column()
+    pvalue: float = column()
     correlation: float
-    method: str
-    confidence_level: float
+    method: str = column()
+    confidence_level: float = column()
     n_pos: int
     n_neg: int
 
@@ -60,10 +61,16 @@ class AucComparison(_FrameResult):
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc_a, auc_b, delta, std, low, high, statistic, pvalue, method, confidence_level``."""
-        keys = ("auc_a", "auc_b", "delta", "std", "low", "high", "statistic", "pvalue", "method", "confidence_level")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "AucComparison":
+        """The same comparison with the interval at another level: ``delta ∓ z·std`` clipped to [−1, 1].
+
+        DeLong's standard error does not depend on the level, so nothing is recomputed from the data (equal
+        to :func:`rocci.compare_auc` called with this ``confidence_level``); the test (``statistic``,
+        ``pvalue``) does not change.  ``method`` can only be the result's own.
+        """
+        level, _ = self._interval_args(confidence_level, method, (self.method,))
+        low, high = normal_interval(self.delta, self.std, level, -1.0, 1.0)
+        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
 
     def __repr__(self) -> str:
         return (
@@ -278,15 +285,15 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
         )
     std = float(np.sqrt(var))
     z = delta / std
-    zc = float(special.ndtri(0.5 + level / 2))
+    low, high = normal_interval(delta, std, level, -1.0, 1.0)
     corr = cov_ab / np.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else float("nan")
     return AucComparison(
         auc_a=float(auc_a),
         auc_b=float(auc_b),
         delta=float(delta),
         std=std,
-        low=float(max(-1.0, delta - zc * std)),
-        high=float(min(1.0, delta + zc * std)),
+        low=low,
+        high=high,
         statistic=float(z),
         pvalue=float(2.0 * special.ndtr(-abs(z))),
         correlation=float(corr),

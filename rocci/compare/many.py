@@ -33,7 +33,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_labels, check_scores
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from ..roc.vertical import fpr_levels, vertical_ci
 from .auc import _aligned_placements, _difference_variance, _enough, _sorted_placements
 from .vertical import VerticalComparison, compare_vertical
@@ -107,17 +107,17 @@ class ManyComparison(_FrameResult):
     chi2: float
     df: int
     pvalue: float
-    model_a: np.ndarray
-    model_b: np.ndarray
-    delta_auc: np.ndarray
-    delta_auc_std: np.ndarray
-    delta_auc_low: np.ndarray
-    delta_auc_high: np.ndarray
-    pair_statistic: np.ndarray
-    pair_pvalue: np.ndarray
-    pvalue_adjusted: np.ndarray
-    delta_auc_low_simultaneous: np.ndarray
-    delta_auc_high_simultaneous: np.ndarray
+    model_a: np.ndarray = column()
+    model_b: np.ndarray = column()
+    delta_auc: np.ndarray = column()
+    delta_auc_low: np.ndarray = column()
+    delta_auc_high: np.ndarray = column()
+    delta_auc_std: np.ndarray = column()
+    pair_statistic: np.ndarray = column("statistic")
+    pair_pvalue: np.ndarray = column("pvalue")
+    pvalue_adjusted: np.ndarray = column()
+    delta_auc_low_simultaneous: np.ndarray = column()
+    delta_auc_high_simultaneous: np.ndarray = column()
     critical_value: float
     critical_value_se: float
     p_best_auc: np.ndarray
@@ -132,40 +132,18 @@ class ManyComparison(_FrameResult):
     tpr: np.ndarray | None = None
     tpr_low: np.ndarray | None = None
     tpr_high: np.ndarray | None = None
-    delta_tpr: np.ndarray | None = None
-    delta_tpr_std: np.ndarray | None = None
-    delta_tpr_low: np.ndarray | None = None
-    delta_tpr_high: np.ndarray | None = None
-    p_a_better: np.ndarray | None = None
-    p_tie: np.ndarray | None = None
+    delta_tpr: np.ndarray | None = column(default=None)
+    delta_tpr_std: np.ndarray | None = column(default=None)
+    delta_tpr_low: np.ndarray | None = column(default=None)
+    delta_tpr_high: np.ndarray | None = column(default=None)
+    p_a_better: np.ndarray | None = column(default=None)
+    p_tie: np.ndarray | None = column(default=None)
     p_best_tpr: np.ndarray | None = None
     p_best_tpr_se: np.ndarray | None = None
     n_boot: int | None = None
     vertical: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("models", "chi2", "df", "pvalue", "adjust", "confidence_level", "fpr")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per pair: ``model_a, model_b, delta_auc, delta_auc_low, delta_auc_high, delta_auc_std,
-        statistic, pvalue, pvalue_adjusted, delta_auc_low_simultaneous, delta_auc_high_simultaneous``
-        (+ ``delta_tpr, delta_tpr_std, delta_tpr_low, delta_tpr_high, p_a_better, p_tie`` with ``fpr``)."""
-        cols = {
-            "model_a": self.model_a,
-            "model_b": self.model_b,
-            "delta_auc": self.delta_auc,
-            "delta_auc_low": self.delta_auc_low,
-            "delta_auc_high": self.delta_auc_high,
-            "delta_auc_std": self.delta_auc_std,
-            "statistic": self.pair_statistic,
-            "pvalue": self.pair_pvalue,
-            "pvalue_adjusted": self.pvalue_adjusted,
-            "delta_auc_low_simultaneous": self.delta_auc_low_simultaneous,
-            "delta_auc_high_simultaneous": self.delta_auc_high_simultaneous,
-        }
-        if self.fpr is not None and self.delta_tpr is not None:
-            for key in ("delta_tpr", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie"):
-                cols[key] = getattr(self, key)
-        return pd.DataFrame(cols)
 
     def leaderboard(self) -> pd.DataFrame:
         """One row per model, highest AUC first: ``model, auc, auc_low, auc_high, auc_std, p_best_auc,

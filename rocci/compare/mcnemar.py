@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import stats
 
 from .._core.compat import renamed_attribute, renamed_keyword
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from .._core.inputs import InputError
 from ._common import _paired_classes, _threshold_pairs
 
@@ -61,19 +61,19 @@ class McNemarResult(_FrameResult):
         rocci 0.2's names of ``thresholds_a`` and ``thresholds_b`` (DeprecationWarning).
     """
 
-    n_a_only_correct: Any
-    n_b_only_correct: Any
-    n_both_correct: Any
-    n_both_wrong: Any
-    statistic: Any
-    pvalue: Any
-    statistic_corrected: Any
-    statistic_uncorrected: Any
+    thresholds_a: Any = column("threshold_a")
+    thresholds_b: Any = column("threshold_b")
+    n_a_only_correct: Any = column()
+    n_b_only_correct: Any = column()
+    n_both_correct: Any = column()
+    n_both_wrong: Any = column()
+    statistic: Any = column()
+    pvalue: Any = column()
+    statistic_corrected: Any = column()
+    statistic_uncorrected: Any = column()
     pvalue_corrected: Any
     pvalue_uncorrected: Any
-    exact_pvalue: Any
-    thresholds_a: Any
-    thresholds_b: Any
+    exact_pvalue: Any = column()
     correction: bool
     accuracy_a: Any
     accuracy_b: Any
@@ -81,13 +81,6 @@ class McNemarResult(_FrameResult):
     _scalar_fields = ("correction",)
     threshold_a = renamed_attribute("McNemarResult", "threshold_a", "thresholds_a")
     threshold_b = renamed_attribute("McNemarResult", "threshold_b", "thresholds_b")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per threshold pair: ``threshold_a, threshold_b, n_a_only_correct, n_b_only_correct,
-        n_both_correct, n_both_wrong, statistic, pvalue, statistic_corrected, statistic_uncorrected,
-        exact_pvalue``."""
-        return pd.DataFrame({k: np.atleast_1d(getattr(self, "thresholds" + k[9:] if k.startswith("threshold_")
-                                                      else k)) for k in _COLUMNS})
 
     def table(self, i: int = 0) -> pd.DataFrame:
         """The 2 × 2 table of the ``i``-th threshold pair: rows model a correct/wrong, columns model b
@@ -108,11 +101,6 @@ class McNemarResult(_FrameResult):
                 f"correction={self.correction})"
             )
         return super().__repr__()
-
-
-#: The columns of :meth:`McNemarResult.to_frame`, in order.
-_COLUMNS = ("threshold_a", "threshold_b", "n_a_only_correct", "n_b_only_correct", "n_both_correct", "n_both_wrong",
-            "statistic", "pvalue", "statistic_corrected", "statistic_uncorrected", "exact_pvalue")
 
 
 def _one_pair(data, ta: float, tb: float, pair: str) -> dict:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.results import ConfidenceInterval, _FrameResult, column
 from .._core.inputs import check_choice, check_confidence_level, check_m
 from .._core.counts import paired_cells_by_class
 from ._common import GAMMAS, PAIRED_REGIONS, _check_thresholds, _paired_classes, _threshold_pairs
@@ -52,34 +52,37 @@ class ThresholdComparison(_FrameResult):
     region, gamma : str
     """
 
-    thresholds_a: np.ndarray
-    thresholds_b: np.ndarray
-    p_a_dominates: np.ndarray
-    p_b_dominates: np.ndarray
-    delta_tpr: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    delta_fpr: np.ndarray
-    delta_fpr_std: np.ndarray
-    delta_fpr_low: np.ndarray
-    delta_fpr_high: np.ndarray
+    # the frame's columns, in its order (the rate first when the thresholds were chosen by it)
+    total_positive_rate: np.ndarray | None = column(default=None, kw_only=True)
+    thresholds_a: np.ndarray = column("threshold_a")
+    thresholds_b: np.ndarray = column("threshold_b")
+    p_a_dominates: np.ndarray = column()
+    p_b_dominates: np.ndarray = column()
+    delta_tpr: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    delta_fpr: np.ndarray = column()
+    delta_fpr_low: np.ndarray = column()
+    delta_fpr_high: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_fpr_std: np.ndarray = column()
+    n_a_pos: np.ndarray = column()
+    n_b_pos: np.ndarray = column()
+    n_a_neg: np.ndarray = column()
+    n_b_neg: np.ndarray = column()
+    tpr_a: np.ndarray = column()
+    fpr_a: np.ndarray = column()
+    tpr_b: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    # not in the frame
+    n_both_pos: np.ndarray
+    n_both_neg: np.ndarray
     p_tpr_gt: np.ndarray
     p_tpr_eq: np.ndarray
     p_tpr_lt: np.ndarray
     p_fpr_gt: np.ndarray
     p_fpr_eq: np.ndarray
     p_fpr_lt: np.ndarray
-    n_a_pos: np.ndarray
-    n_b_pos: np.ndarray
-    n_both_pos: np.ndarray
-    n_a_neg: np.ndarray
-    n_b_neg: np.ndarray
-    n_both_neg: np.ndarray
-    tpr_a: np.ndarray
-    tpr_b: np.ndarray
-    fpr_a: np.ndarray
-    fpr_b: np.ndarray
     n_pos: int
     n_neg: int
     m_pos: int
@@ -88,42 +91,21 @@ class ThresholdComparison(_FrameResult):
     axis_confidence_level: float
     region: str
     gamma: str
-    total_positive_rate: np.ndarray | None = None
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "confidence_level", "region", "gamma")
+    _scalar_fields = (..., "region", "gamma")
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold_a, threshold_b, p_a_dominates, p_b_dominates,
-        delta_tpr, delta_tpr_low, delta_tpr_high, delta_fpr, delta_fpr_low,
-        delta_fpr_high``, then ``delta_tpr_std, delta_fpr_std``, the cell
-        counts ``n_a_pos, n_b_pos, n_a_neg, n_b_neg``, each model's
-        ``tpr_a, fpr_a, tpr_b, fpr_b`` (and ``total_positive_rate`` if the
-        thresholds were chosen by it)."""
-        cols: dict[str, Any] = {
-            "threshold_a": self.thresholds_a,
-            "threshold_b": self.thresholds_b,
-            "p_a_dominates": self.p_a_dominates,
-            "p_b_dominates": self.p_b_dominates,
-            "delta_tpr": self.delta_tpr,
-            "delta_tpr_low": self.delta_tpr_low,
-            "delta_tpr_high": self.delta_tpr_high,
-            "delta_fpr": self.delta_fpr,
-            "delta_fpr_low": self.delta_fpr_low,
-            "delta_fpr_high": self.delta_fpr_high,
-            "delta_tpr_std": self.delta_tpr_std,
-            "delta_fpr_std": self.delta_fpr_std,
-            "n_a_pos": self.n_a_pos,
-            "n_b_pos": self.n_b_pos,
-            "n_a_neg": self.n_a_neg,
-            "n_b_neg": self.n_b_neg,
-            "tpr_a": self.tpr_a,
-            "fpr_a": self.fpr_a,
-            "tpr_b": self.tpr_b,
-            "fpr_b": self.fpr_b,
-        }
-        if self.total_positive_rate is not None:
-            cols = {"total_positive_rate": self.total_positive_rate, **cols}
-        return pd.DataFrame(cols)
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "ThresholdComparison":
+        """The same comparison with the region at another level, from the paired cells kept.
+
+        The score intervals (eq. 4.8) depend on the paired cells ``n_a_pos``, ``n_b_pos``, ``n_a_neg``,
+        ``n_b_neg`` and the sizes only: nothing is read from the data again, and the result equals
+        :func:`rocci.compare_thresholds`'s with this ``confidence_level`` (same region and γ).  ``method``:
+        ``"score"``, the only one; the dominance probabilities do not depend on the level.
+        """
+        level, _ = self._interval_args(confidence_level, method, ("score",))
+        bounds = _score_region(self.n_a_pos, self.n_b_pos, self.n_a_neg, self.n_b_neg, self.n_pos, self.n_neg,
+                               self.m_pos, self.m_neg, level, self.region, self.gamma)
+        return dataclasses.replace(self, **bounds, confidence_level=level)
 
     def delta_tpr_ci(self, i: int) -> ConfidenceInterval:
         return ConfidenceInterval(float(self.delta_tpr_low[i]), float(self.delta_tpr_high[i]))
@@ -150,6 +132,17 @@ class ThresholdComparison(_FrameResult):
             m, n, na, nb = self.m_neg, self.n_neg, self.n_a_neg[i], self.n_b_neg[i]
         d, pmf = difference_pmf(m, na / n, nb / n)
         return d / m, pmf
+
+
+def _score_region(na_p, nb_p, na_n, nb_n, n_pos, n_neg, m_pos, m_neg, level: float, region: str, gamma: str) -> dict:
+    """The score intervals of ΔTPR and ΔFPR (eq. 4.8, γ by ``gamma``) from the paired cells, each axis at the
+    level of ``region`` (a rectangle: ``sqrt(level)`` per axis), and that axis level."""
+    alpha = 1.0 - level
+    axis_alpha = 1.0 - np.sqrt(1.0 - alpha) if region == "rectangle" else alpha
+    t_low, t_high = paired_score_interval(na_p, nb_p, n_pos, m_pos, axis_alpha, gamma=gamma)
+    f_low, f_high = paired_score_interval(na_n, nb_n, n_neg, m_neg, axis_alpha, gamma=gamma)
+    return dict(delta_tpr_low=t_low, delta_tpr_high=t_high, delta_fpr_low=f_low, delta_fpr_high=f_high,
+                axis_confidence_level=1.0 - axis_alpha)
 
 
 def compare_thresholds(
@@ -251,12 +244,9 @@ def compare_thresholds(
                                                                  (na_n, nb_n, n_neg, m_neg)])
     f1, f2 = _dominance(sign_pos, sign_neg)
 
-    alpha = 1.0 - level
-    axis_alpha = 1.0 - np.sqrt(1.0 - alpha) if region == "rectangle" else alpha
     dt, df = (na_p - nb_p) / n_pos, (na_n - nb_n) / n_neg
     gt_, gf_ = (na_p + nb_p) / n_pos, (na_n + nb_n) / n_neg
-    t_low, t_high = paired_score_interval(na_p, nb_p, n_pos, m_pos, axis_alpha, gamma=gamma)
-    f_low, f_high = paired_score_interval(na_n, nb_n, n_neg, m_neg, axis_alpha, gamma=gamma)
+    bounds = _score_region(na_p, nb_p, na_n, nb_n, n_pos, n_neg, m_pos, m_neg, level, region, gamma)
 
     return ThresholdComparison(
         thresholds_a=ta,
@@ -265,12 +255,8 @@ def compare_thresholds(
         p_b_dominates=f2,
         delta_tpr=dt,
         delta_tpr_std=np.sqrt(np.maximum(gt_ - dt**2, 0.0) / m_pos),
-        delta_tpr_low=t_low,
-        delta_tpr_high=t_high,
         delta_fpr=df,
         delta_fpr_std=np.sqrt(np.maximum(gf_ - df**2, 0.0) / m_neg),
-        delta_fpr_low=f_low,
-        delta_fpr_high=f_high,
         p_tpr_gt=sign_pos[0],
         p_tpr_eq=sign_pos[1],
         p_tpr_lt=sign_pos[2],
@@ -292,10 +278,10 @@ def compare_thresholds(
         m_pos=m_pos,
         m_neg=m_neg,
         confidence_level=level,
-        axis_confidence_level=1.0 - axis_alpha,
         region=region,
         gamma=gamma,
         total_positive_rate=q,
+        **bounds,
     )
 
 
@@ -325,11 +311,10 @@ class DominanceMap(_FrameResult):
     m_pos: int
     m_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg")
-
     def to_frame(self) -> pd.DataFrame:
         """Long format, one row per pair (``thresholds_a`` slowest): columns
         ``threshold_a, threshold_b, p_a_dominates, p_b_dominates, delta_tpr, delta_fpr``."""
+        # Hand-written: the long format of the 2-D grids (one row per pair), not a projection of fields.
         ia, ib = np.meshgrid(np.arange(self.thresholds_a.size), np.arange(self.thresholds_b.size), indexing="ij")
         return pd.DataFrame(
             {

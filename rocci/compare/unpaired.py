@@ -22,16 +22,17 @@ O((k_a + k_b)·log) for laws with ``k`` support points, whatever the sizes.  The
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
 from .._core.errors import length_mismatch
 from .._core.exact import QUANTILE_TOL, binomial_pmf, binomial_quantile
 from .._core.inputs import InputError, check_confidence_level, check_labels, check_m, check_scores
-from .._core.results import _FrameResult
+from .._core.intervals import normal_interval
+from .._core.results import _FrameResult, column
 from ..roc.vertical import vertical_ci
 from ._common import _check_thresholds
 from .auc import _enough, _sorted_placements
@@ -146,12 +147,26 @@ class _DifferenceLaw:
 
 def _summaries(laws, alpha: float) -> dict:
     """Percentile bounds, ``P(Δ* > 0)`` and ``P(Δ* = 0)`` of each law."""
-    keys = ("low", "high", "better", "tie")
-    out = {key: np.empty(len(laws)) for key in keys}
+    low, high = _bounds(laws, alpha)
+    better, tie = np.empty(len(laws)), np.empty(len(laws))
     for i, law in enumerate(laws):
-        out["low"][i], out["high"][i] = law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
-        out["better"][i], out["tie"][i] = law.p_above_zero(), law.p_zero()
-    return out
+        better[i], tie[i] = law.p_above_zero(), law.p_zero()
+    return {"low": low, "high": high, "better": better, "tie": tie}
+
+
+def _bounds(laws, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile bounds of each law: its ``α/2`` and ``1 − α/2`` quantiles."""
+    low, high = np.empty(len(laws)), np.empty(len(laws))
+    for i, law in enumerate(laws):
+        low[i], high[i] = law.quantile(alpha / 2), law.quantile(1 - alpha / 2)
+    return low, high
+
+
+def _check_kept(result, rows: int, function: str) -> None:
+    """Refuse to recompute the intervals of a result that does not keep a law per row (a cached copy)."""
+    if len(result._laws) != rows:
+        raise InputError(f"This {type(result).__name__} keeps no laws to recompute its intervals from: call "
+                         f"rocci.{function}(..., confidence_level=...) again.")
 
 
 def _binomial_law(m: int, p: float) -> tuple[np.ndarray, np.ndarray]:
@@ -196,20 +211,20 @@ class UnpairedAucComparison(_FrameResult):
     n_pos_a, n_neg_a, n_pos_b, n_neg_b : int
     """
 
-    auc_a: float
-    auc_b: float
-    delta: float
+    auc_a: float = column()
+    auc_b: float = column()
+    delta: float = column()
     std_a: float
     std_b: float
-    std: float
-    low: float
-    high: float
-    statistic: float
-    pvalue: float
-    df: float
-    pvalue_t: float
-    method: str
-    confidence_level: float
+    std: float = column()
+    low: float = column()
+    high: float = column()
+    statistic: float = column()
+    pvalue: float = column()
+    df: float = column()
+    pvalue_t: float = column()
+    method: str = column()
+    confidence_level: float = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
@@ -217,12 +232,12 @@ class UnpairedAucComparison(_FrameResult):
 
     _scalar_fields = ("delta", "std", "low", "high", "statistic", "pvalue")
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``auc_a, auc_b, delta, std, low, high, statistic, pvalue, df, pvalue_t, method,
-        confidence_level``."""
-        keys = ("auc_a", "auc_b", "delta", "std", "low", "high", "statistic", "pvalue", "df", "pvalue_t",
-                "method", "confidence_level")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedAucComparison":
+        """The same comparison with the interval at another level: ``delta ∓ z·std`` clipped to [−1, 1], from
+        the kept standard error (equal to :func:`rocci.compare_auc_unpaired` at this ``confidence_level``)."""
+        level, _ = self._interval_args(confidence_level, method, (self.method,))
+        low, high = normal_interval(self.delta, self.std, level, -1.0, 1.0)
+        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
 
     def __repr__(self) -> str:
         return (
@@ -294,11 +309,11 @@ def compare_auc_unpaired(y_a, score_a, y_b, score_b, *, pos_label=None,
         )
     std = math.sqrt(var)
     stat = delta / std
-    zc = float(special.ndtri(0.5 + level / 2))
+    low, high = normal_interval(delta, std, level, -1.0, 1.0)
     df = var**2 / (var_a**2 / (npa + nna - 1) + var_b**2 / (npb + nnb - 1))
     return UnpairedAucComparison(
         auc_a=auc_a, auc_b=auc_b, delta=delta, std_a=math.sqrt(var_a), std_b=math.sqrt(var_b), std=std,
-        low=max(-1.0, delta - zc * std), high=min(1.0, delta + zc * std), statistic=stat,
+        low=low, high=high, statistic=stat,
         pvalue=float(2.0 * special.ndtr(-abs(stat))), df=float(df), pvalue_t=float(2.0 * special.stdtr(df, -abs(stat))),
         method="delong", confidence_level=level, n_pos_a=npa, n_neg_a=nna, n_pos_b=npb, n_neg_b=nnb,
     )
@@ -335,21 +350,21 @@ class UnpairedVerticalComparison(_FrameResult):
     confidence_level : float
     """
 
-    fpr: np.ndarray
+    fpr: np.ndarray = column()
     r_a: np.ndarray
     r_b: np.ndarray
-    fpr_a: np.ndarray
-    fpr_b: np.ndarray
-    tpr_a: np.ndarray
-    tpr_b: np.ndarray
-    delta_tpr: np.ndarray
-    delta_tpr_mean: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    tpr_a: np.ndarray = column()
+    tpr_b: np.ndarray = column()
+    delta_tpr: np.ndarray = column()
+    delta_tpr_mean: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
@@ -363,12 +378,14 @@ class UnpairedVerticalComparison(_FrameResult):
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, fpr_a, fpr_b, tpr_a, tpr_b, delta_tpr, delta_tpr_mean, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, p_a_better, p_tie, truncated_mass``."""
-        keys = ("fpr", "fpr_a", "fpr_b", "tpr_a", "tpr_b", "delta_tpr", "delta_tpr_mean", "delta_tpr_std",
-                "delta_tpr_low", "delta_tpr_high", "p_a_better", "p_tie", "truncated_mass")
-        return pd.DataFrame({k: getattr(self, k) for k in keys})
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedVerticalComparison":
+        """The same comparison with the percentile intervals at another level, from the exact laws kept
+        (equal to :func:`rocci.compare_vertical_unpaired` at this ``confidence_level``; ``method``:
+        ``"percentile"``, the only one)."""
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        _check_kept(self, self.fpr.size, "compare_vertical_unpaired")
+        low, high = _bounds(self._laws, 1.0 - level)
+        return dataclasses.replace(self, delta_tpr_low=low, delta_tpr_high=high, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``Δ*`` at the ``i``-th level: every value ``l_a/m+_a − l_b/m+_b`` with its probability
@@ -473,26 +490,26 @@ class UnpairedThresholdComparison(_FrameResult):
     confidence_level : float
     """
 
-    thresholds_a: np.ndarray
-    thresholds_b: np.ndarray
-    tpr_a: np.ndarray
-    fpr_a: np.ndarray
-    tpr_b: np.ndarray
-    fpr_b: np.ndarray
-    delta_tpr: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    delta_fpr: np.ndarray
-    delta_fpr_std: np.ndarray
-    delta_fpr_low: np.ndarray
-    delta_fpr_high: np.ndarray
-    p_tpr_a_higher: np.ndarray
-    p_tpr_tie: np.ndarray
-    p_fpr_a_lower: np.ndarray
-    p_fpr_tie: np.ndarray
-    p_a_dominates: np.ndarray
-    p_b_dominates: np.ndarray
+    thresholds_a: np.ndarray = column("threshold_a")
+    thresholds_b: np.ndarray = column("threshold_b")
+    tpr_a: np.ndarray = column()
+    tpr_b: np.ndarray = column()
+    delta_tpr: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    delta_fpr: np.ndarray = column()
+    delta_fpr_std: np.ndarray = column()
+    delta_fpr_low: np.ndarray = column()
+    delta_fpr_high: np.ndarray = column()
+    p_tpr_a_higher: np.ndarray = column()
+    p_tpr_tie: np.ndarray = column()
+    p_fpr_a_lower: np.ndarray = column()
+    p_fpr_tie: np.ndarray = column()
+    p_a_dominates: np.ndarray = column()
+    p_b_dominates: np.ndarray = column()
     n_pos_a: int
     n_neg_a: int
     n_pos_b: int
@@ -506,16 +523,16 @@ class UnpairedThresholdComparison(_FrameResult):
 
     _scalar_fields = ("n_pos_a", "n_neg_a", "n_pos_b", "n_neg_b", "confidence_level")
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold_a, threshold_b, tpr_a, tpr_b, delta_tpr, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, fpr_a, fpr_b, delta_fpr, delta_fpr_std, delta_fpr_low, delta_fpr_high, p_tpr_a_higher,
-        p_tpr_tie, p_fpr_a_lower, p_fpr_tie, p_a_dominates, p_b_dominates``."""
-        cols = {"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b}
-        for key in ("tpr_a", "tpr_b", "delta_tpr", "delta_tpr_std", "delta_tpr_low", "delta_tpr_high",
-                    "fpr_a", "fpr_b", "delta_fpr", "delta_fpr_std", "delta_fpr_low", "delta_fpr_high",
-                    "p_tpr_a_higher", "p_tpr_tie", "p_fpr_a_lower", "p_fpr_tie", "p_a_dominates", "p_b_dominates"):
-            cols[key] = getattr(self, key)
-        return pd.DataFrame(cols)
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedThresholdComparison":
+        """The same comparison with the percentile intervals of ΔTPR and ΔFPR at another level, from the
+        exact laws kept (equal to :func:`rocci.compare_thresholds_unpaired` at this ``confidence_level``;
+        ``method``: ``"percentile"``, the only one)."""
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        _check_kept(self, self.thresholds_a.size, "compare_thresholds_unpaired")
+        t_low, t_high = _bounds([law[0] for law in self._laws], 1.0 - level)
+        f_low, f_high = _bounds([law[1] for law in self._laws], 1.0 - level)
+        return dataclasses.replace(self, delta_tpr_low=t_low, delta_tpr_high=t_high, delta_fpr_low=f_low,
+                                   delta_fpr_high=f_high, confidence_level=level)
 
     def distribution(self, i: int, axis: str = "tpr") -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔTPR*`` (``axis="tpr"``) or ``ΔFPR*`` at the ``i``-th pair of thresholds."""

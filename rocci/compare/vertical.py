@@ -66,15 +66,15 @@ integral over the model-1 order statistic (:func:`_joint_threshold_law`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import special
 
 from .._core.counts import PairedCounts, joint_ge_counts, paired_input
 from .._core.exact import QUANTILE_TOL, order_statistic_law
-from .._core.inputs import check_choice, check_confidence_level, check_m
+from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.paired_order import (
     _SERIES_EPS,
     _joint_cdf,
@@ -83,7 +83,7 @@ from .._core.paired_order import (
     _rank_cdf,
     _stable_rank_desc,
 )
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from ..roc.vertical import fpr_levels
 from ._common import _check_paired
 from ._mixtures import _difference_mixture_pmf, _mixture_difference_pmf
@@ -112,15 +112,15 @@ class VerticalComparison(_FrameResult):
         ``"percentile"`` or ``"score"``.
     """
 
-    fpr: np.ndarray
-    r: np.ndarray
-    delta_tpr_mean: np.ndarray
-    delta_tpr_std: np.ndarray
-    delta_tpr_low: np.ndarray
-    delta_tpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    fpr: np.ndarray = column()
+    r: np.ndarray = column()
+    delta_tpr_mean: np.ndarray = column()
+    delta_tpr_std: np.ndarray = column()
+    delta_tpr_low: np.ndarray = column()
+    delta_tpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -129,25 +129,24 @@ class VerticalComparison(_FrameResult):
     method: str = "percentile"
     _laws: list = field(default_factory=list, repr=False)
     _joint: list = field(default_factory=list, repr=False)
+    _moments: list = field(default_factory=list, repr=False)  # per level: (mean, between, discordant)
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "confidence_level", "method")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "VerticalComparison":
+        """The same comparison with the intervals at another level, or by another method, from the laws kept.
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``fpr, r, delta_tpr_mean, delta_tpr_std, delta_tpr_low,
-        delta_tpr_high, p_a_better, p_tie, truncated_mass``."""
-        return pd.DataFrame(
-            {
-                "fpr": self.fpr,
-                "r": self.r,
-                "delta_tpr_mean": self.delta_tpr_mean,
-                "delta_tpr_std": self.delta_tpr_std,
-                "delta_tpr_low": self.delta_tpr_low,
-                "delta_tpr_high": self.delta_tpr_high,
-                "p_a_better": self.p_a_better,
-                "p_tie": self.p_tie,
-                "truncated_mass": self.truncated_mass,
-            }
-        )
+        Each level keeps its exact law of ΔTPR* and the paired moments the score interval is built on:
+        nothing is read from the data again, and the result equals :func:`rocci.compare_vertical`'s with
+        this ``confidence_level`` and ``method`` (``"score"`` or ``"percentile"``; default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, ("score", "percentile"))
+        if not len(self._moments) == len(self._laws) == self.r.size:
+            raise InputError("This VerticalComparison keeps no moments to recompute its intervals from: call "
+                             "rocci.compare_vertical(..., confidence_level=...) again.")
+        low, high = np.empty(len(self._laws)), np.empty(len(self._laws))
+        for i, ((d, pmf), moments) in enumerate(zip(self._laws, self._moments)):
+            low[i], high[i] = _level_bounds(method, 1.0 - level, d, pmf, moments, self.n_pos, self.m_pos)
+        return dataclasses.replace(self, delta_tpr_low=low, delta_tpr_high=high, method=method,
+                                   confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ΔTPR* at the ``i``-th level: values ``d/m+``, ``d = −m+…m+`` (from a
@@ -426,6 +425,16 @@ def _score_bounds(mean: float, between: float, discordant: float, n_pos: int, m_
     return float(np.clip((mean - half) / (1.0 + k), -1.0, 1.0)), float(np.clip((mean + half) / (1.0 + k), -1.0, 1.0))
 
 
+def _level_bounds(method: str, alpha: float, d, pmf, moments, n_pos: int, m_pos: int) -> tuple[float, float]:
+    """One level's bounds: percentile of the exact law ``(d, pmf)`` (values ``d/m+``), or the score interval
+    of its moments ``(mean, between, discordant)``."""
+    if method == "percentile":
+        cdf = np.cumsum(pmf)
+        return (d[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)] / m_pos,
+                d[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)] / m_pos)
+    return _score_bounds(*moments, n_pos, m_pos, alpha)
+
+
 def _level_ticker(progress, i: int, levels: int, message: str):
     """``tick(done)`` reporting progress within the ``i``-th of ``levels`` levels."""
     def tick(done: float) -> None:
@@ -542,7 +551,7 @@ def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None,
 
     keys = ("mean", "std", "low", "high", "better", "tie", "trunc")
     out = {key: np.empty(r_levels.size) for key in keys}
-    laws, joints = [], []
+    laws, joints, moments = [], [], []
     for i, r in enumerate(r_levels):
         tick = None
         if progress is not None:
@@ -552,13 +561,8 @@ def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None,
         lv = ctx.level(int(r), joint=False, tick=tick)
         out["trunc"][i], out["mean"][i], out["std"][i] = lv["trunc"], lv["mean"], lv["std"]
         d, pmf = lv["d"], lv["pmf"]
-        if method == "percentile":
-            cdf = np.cumsum(pmf)
-            out["low"][i] = d[np.argmax(cdf >= alpha / 2 - QUANTILE_TOL)] / m_pos
-            out["high"][i] = d[np.argmax(cdf >= 1 - alpha / 2 - QUANTILE_TOL)] / m_pos
-        else:
-            out["low"][i], out["high"][i] = _score_bounds(lv["mean"], lv["between"], lv["discordant"],
-                                                          n_pos, m_pos, alpha)
+        moments.append((lv["mean"], lv["between"], lv["discordant"]))
+        out["low"][i], out["high"][i] = _level_bounds(method, alpha, d, pmf, moments[-1], n_pos, m_pos)
         out["better"][i] = min(1.0, float(pmf[d > 0].sum()))  # round-off can pass 1 by 1e-14
         out["tie"][i] = min(1.0, float(pmf[d == 0].sum()))
         laws.append((d, pmf))
@@ -584,4 +588,5 @@ def compare_vertical(y_true, score_a=None, score_b=None, *, fpr, pos_label=None,
         method=method,
         _laws=laws,
         _joint=joints,
+        _moments=moments,
     )

@@ -209,10 +209,11 @@ class ClinicalPanel(_FrameResult):
     m_neg: int
     confidence_level: float
 
-    _scalar_fields = ("prevalence", "pretest", "n_pos", "n_neg", "confidence_level")
+    _scalar_fields = ("prevalence", "pretest", ...)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per threshold (columns: the class docstring's quantities with ``_low``/``_high``)."""
+        # Hand-written: the panel's frame is built by clinical_panel and stored whole.
         return self.frame.copy()
 
 

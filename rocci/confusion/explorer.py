@@ -65,7 +65,7 @@ from .._core.compat import renamed_keyword
 from .._core.counts import binary_counts
 from .._core.inputs import InputError, _check_add, check_choice, check_confidence_level
 from .._core.intervals import PROPORTION_METHODS, proportion_interval
-from .._core.results import ConfidenceInterval, _FrameResult
+from .._core.results import ConfidenceInterval, _FrameResult, column
 from ..cost import AGRESTI_ADD, cost_curve, operating_point
 from ..precision.curve import precision_recall_curve  # noqa: F401  (rocci 0.2's path, rocci.explore; deprecated)
 from ..precision.gain import gain_curve  # noqa: F401  (rocci 0.2's path, rocci.explore)
@@ -343,6 +343,7 @@ class Confusion(_FrameResult):
     def to_frame(self) -> pd.DataFrame:
         """One row per indicator: ``indicator, value, low, high, successes, trials,
         bootstrap, method`` (``method``: the interval method and the law it uses)."""
+        # Hand-written: the method column joins the method's name and each row's law.
         name = _METHOD_TEXT[self.method]
         return pd.DataFrame(
             {
@@ -594,26 +595,21 @@ class BinomialTest(_FrameResult):
     confidence_level : float
     """
 
-    errors: int
-    n: int
-    p0: float
-    alternative: str
-    error_rate: float
-    pvalue: float
-    low: float
-    high: float
-    confidence_level: float
+    errors: int = column()
+    n: int = column()
+    error_rate: float = column()
+    p0: float = column()
+    alternative: str = column()
+    pvalue: float = column()
+    low: float = column()
+    high: float = column()
+    confidence_level: float = column()
 
     _scalar_fields = ("errors", "n", "p0", "alternative", "error_rate", "pvalue", "low", "high")
 
     @property
     def ci(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.low, self.high)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``errors, n, error_rate, p0, alternative, pvalue, low, high, confidence_level``."""
-        keys = ("errors", "n", "error_rate", "p0", "alternative", "pvalue", "low", "high", "confidence_level")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
 
 
 def _two_sided_pvalue(k: int, n: int, p0: float) -> float:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .._core.counts import binary_counts
 from .._core.errors import InputError, format_value
 from .._core.inputs import check_choice, check_confidence_level
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 
 __all__ = ["threshold_stability", "ThresholdStability", "STABILITY_CRITERIA"]
 
@@ -43,9 +42,9 @@ class ThresholdStability(_FrameResult):
     """
 
     threshold: float
-    thresholds: np.ndarray
-    probability: np.ndarray
-    probability_se: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    probability: np.ndarray = column()
+    probability_se: np.ndarray = column()
     low: float
     median: float
     high: float
@@ -59,11 +58,6 @@ class ThresholdStability(_FrameResult):
     confidence_level: float
 
     _scalar_fields = ("threshold", "low", "median", "high", "p_same", "criterion", "n_boot", "seed")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, probability, probability_se`` (thresholds chosen in some resample, decreasing)."""
-        return pd.DataFrame({"threshold": self.thresholds, "probability": self.probability,
-                             "probability_se": self.probability_se})
 
 
 def _score(tp, fp, m_pos: int, m_neg: int, criterion: str, w: float | None) -> np.ndarray:

@@ -11,17 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .._core.counts import ScoreCounts, binary_counts
-from .._core.frames import _FrameLike
+from .._core.frames import _FrameLike, column, column_fields
 
 __all__ = ["threshold_table", "ThresholdTable", "reading_curve", "ReadingCurve"]
-
-#: The columns of :class:`ThresholdTable`, in order (each also an attribute, ``threshold`` as ``thresholds``).
-TABLE_COLUMNS = ("threshold", "n_at_threshold", "tp", "fn", "fp", "tn", "target_size", "target_rate", "recall",
-                 "precision", "fpr", "specificity", "accuracy", "error_rate", "f1", "lift")
-
 
 def _table_counts(counts: ScoreCounts):
     """Distinct scores ``t_1 > t_2 > …`` (decreasing), the instances at each, and ``TP``, ``FP`` at each as threshold.
@@ -52,32 +46,30 @@ class ThresholdTable(_FrameLike):
     n_pos, n_neg : int
     """
 
-    thresholds: np.ndarray
-    n_at_threshold: np.ndarray
-    tp: np.ndarray
-    fn: np.ndarray
-    fp: np.ndarray
-    tn: np.ndarray
-    target_size: np.ndarray
-    target_rate: np.ndarray
-    recall: np.ndarray
-    precision: np.ndarray
-    fpr: np.ndarray
-    specificity: np.ndarray
-    accuracy: np.ndarray
-    error_rate: np.ndarray
-    f1: np.ndarray
-    lift: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    n_at_threshold: np.ndarray = column()
+    tp: np.ndarray = column()
+    fn: np.ndarray = column()
+    fp: np.ndarray = column()
+    tn: np.ndarray = column()
+    target_size: np.ndarray = column()
+    target_rate: np.ndarray = column()
+    recall: np.ndarray = column()
+    precision: np.ndarray = column()
+    fpr: np.ndarray = column()
+    specificity: np.ndarray = column()
+    accuracy: np.ndarray = column()
+    error_rate: np.ndarray = column()
+    f1: np.ndarray = column()
+    lift: np.ndarray = column()
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg")
     _returned_by = "rocci.threshold_table"
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, n_at_threshold, tp, fn, fp, tn, target_size, target_rate, recall, precision,
-        fpr, specificity, accuracy, error_rate, f1, lift``, one row per distinct score."""
-        return pd.DataFrame({c: getattr(self, "thresholds" if c == "threshold" else c) for c in TABLE_COLUMNS})
+
+#: The columns of :class:`ThresholdTable`, in order (each also an attribute, ``threshold`` as ``thresholds``).
+TABLE_COLUMNS = tuple(name for _, name in column_fields(ThresholdTable))
 
 
 def threshold_table(y_true, y_score=None, *, pos_label=None) -> ThresholdTable:
@@ -147,22 +139,15 @@ class ReadingCurve(_FrameLike):
     n_pos, n_neg : int
     """
 
-    thresholds: np.ndarray
-    reading_rate: np.ndarray
-    substitution_rate: np.ndarray
-    accepted: np.ndarray
-    errors: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    reading_rate: np.ndarray = column()
+    substitution_rate: np.ndarray = column()
+    accepted: np.ndarray = column()
+    errors: np.ndarray = column()
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg")
     _returned_by = "rocci.reading_curve"
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, reading_rate, substitution_rate, accepted, errors``."""
-        return pd.DataFrame({"threshold": self.thresholds, "reading_rate": self.reading_rate,
-                             "substitution_rate": self.substitution_rate, "accepted": self.accepted,
-                             "errors": self.errors})
 
 
 def reading_curve(y_true, y_score=None, *, pos_label=None) -> ReadingCurve:

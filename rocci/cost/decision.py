@@ -13,6 +13,7 @@ from .._core.exact import QUANTILE_TOL
 from .._core.errors import InputError, format_value
 from .._core.inputs import check_choice, check_confidence_level, check_labels, check_m, check_scores, split_by_class
 from .._core.results import _FrameResult
+from ._decision_bounds import _agresti_coull
 from ._decision_laws import NetBenefitLaw
 from ._common import AGRESTI_ADD
 from .fourier import _paired_law
@@ -69,6 +70,7 @@ class NetBenefit(_FrameResult):
     bootstrap: str
     method: str
     confidence_level: float
+    add: float = AGRESTI_ADD  # the Agresti–Coull pseudo-count (method="agresti-coull")
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
 
@@ -81,6 +83,18 @@ class NetBenefit(_FrameResult):
             "treat_all": self.treat_all, "treat_all_low": self.treat_all_low, "treat_all_high": self.treat_all_high,
             "interventions_avoided": self.interventions_avoided, "tp": self.tp, "fp": self.fp,
         })
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefit":
+        """The same net benefits with the intervals at another level, or by another method, from the counts
+        kept (each threshold's exact law follows from its ``tp``, ``fp`` and the sizes): nothing is read from the
+        data again, and the result equals :func:`net_benefit`'s with this ``confidence_level`` and ``method``
+        (``"percentile"``, ``"wald"`` or ``"agresti-coull"``; default: this result's)."""
+        from dataclasses import replace
+
+        from ._decision_bounds import net_benefit_bounds
+
+        level, method = self._interval_args(confidence_level, method, NB_METHODS)
+        return replace(self, **net_benefit_bounds(self, level, method), method=method, confidence_level=level)
 
     def _law(self, i: int) -> NetBenefitLaw:
         odds = float(self.thresholds[i] / (1 - self.thresholds[i]))
@@ -246,7 +260,7 @@ def net_benefit(y_true, y_score=None, *, thresholds=None, confidence_level=0.95,
         thresholds=p, net_benefit=nb, net_benefit_std=std, net_benefit_low=low, net_benefit_high=high,
         treat_all=treat_all, treat_all_low=all_low, treat_all_high=all_high, interventions_avoided=avoided,
         tp=tp, fp=fp, n_pos=n_pos, n_neg=n_neg, m=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap,
-        method=method, confidence_level=level,
+        method=method, confidence_level=level, add=float(add),
     )
 
 
@@ -258,30 +272,6 @@ def _check_add(add) -> float:
     if not np.isfinite(value) or value < 0:
         raise InputError(f"add must be a pseudo-count, a number >= 0 (default 2); got {format_value(add)}.")
     return value
-
-
-def _agresti_coull(tp, fp, n_pos: int, n_neg: int, odds, level: float, bootstrap: str, m_full, m_strat,
-                   add: float) -> tuple[np.ndarray, np.ndarray]:
-    """The Agresti–Coull interval of :func:`net_benefit` (its docstring): Wald at the counts plus ``add``
-    per confusion cell, clipped to the net benefit's range."""
-    z = float(special.ndtri(0.5 + level / 2))
-    n = n_pos + n_neg
-    if bootstrap == "full":
-        t = (m_full * tp / n + add) / (m_full + 4 * add)  # pseudo-counts on the resample's scale, as cost_ci
-        f = (m_full * fp / n + add) / (m_full + 4 * add)
-        mean = t - odds * f
-        var = (t * (1 - t) + odds**2 * f * (1 - f) + 2 * odds * t * f) / (m_full + 4 * add)
-        lo_clip, hi_clip = -odds, 1.0
-    else:
-        m_pos, m_neg = m_strat
-        pi_pos, pi_neg = n_pos / n, n_neg / n
-        tpr = (m_pos * tp / n_pos + add) / (m_pos + 2 * add)
-        fpr = (m_neg * fp / n_neg + add) / (m_neg + 2 * add)
-        mean = pi_pos * tpr - pi_neg * odds * fpr
-        var = pi_pos**2 * tpr * (1 - tpr) / (m_pos + 2 * add) + (pi_neg * odds)**2 * fpr * (1 - fpr) / (m_neg + 2 * add)
-        lo_clip, hi_clip = -pi_neg * odds, pi_pos
-    sd = np.sqrt(var)
-    return np.maximum(mean - z * sd, lo_clip), np.minimum(mean + z * sd, hi_clip)
 
 
 def _check_full_m(m, n: int) -> int:
@@ -338,6 +328,19 @@ class NetBenefitComparison(_FrameResult):
             "delta_net_benefit_high": self.delta_net_benefit_high, "p_a_better": self.p_a_better,
             "p_tie": self.p_tie,
         })
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefitComparison":
+        """The same comparison with the percentile intervals at another level, from the paired cells kept (the
+        exact law of ``ΔNB*`` follows from them): nothing is read from the data again, and the result equals
+        :func:`compare_net_benefit`'s with this ``confidence_level`` (``method``: ``"percentile"``, the only
+        one)."""
+        from dataclasses import replace
+
+        from ._decision_bounds import comparison_bounds
+
+        level, _ = self._interval_args(confidence_level, method, ("percentile",))
+        low, high = comparison_bounds(self, level)
+        return replace(self, delta_net_benefit_low=low, delta_net_benefit_high=high, confidence_level=level)
 
     def _law(self, i: int):
         sizes = self.m if self.bootstrap == "full" else (self.m_pos, self.m_neg)

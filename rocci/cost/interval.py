@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
-from scipy import special
 
 from .._core.inputs import check_choice, check_confidence_level
 from .._core.counts import binary_counts
@@ -18,79 +15,10 @@ from ._common import (
     _check_w,
 )
 from .hull import _Envelope
-from .lattice import _Lattice, _single_law
-from ._common import _bootstrap_sizes, _scales, _size_fields
+# _adjusted: docs/architecture.md cites it here (tables 5.1, 5.2)
+from ._bounds import _adjusted, _moments, _single_cells, single_bounds  # noqa: F401
+from ._common import _bootstrap_sizes, _size_fields
 from .results import CostCI
-
-
-def _moments(coef_pos, q_pos, coef_neg, q_neg, bootstrap, m, pi_pos=None):
-    """Mean and variance of ``S = Σ_c coef_c·N*_c / M_class(c)``.
-
-    ``coef_*``, ``q_*``: arrays (k, cells) of coefficients and within-class cell
-    probabilities.  Stratified (``m = (m+, m−)``, ``M± = m±``):
-    ``E = Σ coef·q``, ``Var = Σ_class [Σ coef²·q − (Σ coef·q)²]/m_class``.
-    Full (``m`` pooled draws, ``M± = m·π±``, cells pooled with ``r = π·q``):
-    ``Var = [Σ_class (Σ coef²·q)/π_class − E²]/m``.
-    """
-    mp = (coef_pos * q_pos).sum(axis=1)
-    mn = (coef_neg * q_neg).sum(axis=1)
-    sp = (coef_pos**2 * q_pos).sum(axis=1)
-    sn = (coef_neg**2 * q_neg).sum(axis=1)
-    mean = mp + mn
-    if bootstrap == "stratified":
-        m_pos, m_neg = m
-        var = (sp - mp**2) / m_pos + (sn - mn**2) / m_neg
-    else:
-        var = (sp / pi_pos + sn / (1 - pi_pos) - mean**2) / m
-    return mean, np.maximum(var, 0.0)
-
-
-def _adjusted(counts_pos, counts_neg, n_pos, n_neg, bootstrap, m, add):
-    """Cell probabilities and sizes after adding ``add`` to every cell (Agresti).
-
-    ``counts_*``: arrays (k, cells) of observed cell counts (cells summing to
-    the class size).  The pseudo-counts are added on the scale of the bootstrap
-    sample: a cell's count ``m_class·q + add``, the class ``m_class + cells·add``
-    (with ``m = n``, simply ``n_cell + add``).  Full bootstrap: all cells of
-    both classes are pooled, ``m̃ = m + (all cells)·add``.
-    """
-    k = counts_pos.shape[1]
-    q_pos, q_neg = counts_pos / n_pos, counts_neg / n_neg
-    if bootstrap == "stratified":
-        m_pos, m_neg = m
-        qp = (m_pos * q_pos + add) / (m_pos + k * add)
-        qn = (m_neg * q_neg + add) / (m_neg + k * add)
-        return qp, qn, (m_pos + k * add, m_neg + k * add), None
-    pi = n_pos / (n_pos + n_neg)
-    mp, mn = m * pi, m * (1 - pi)
-    qp = (mp * q_pos + add) / (mp + k * add)
-    qn = (mn * q_neg + add) / (mn + k * add)
-    m_adj = m + 2 * k * add
-    return qp, qn, m_adj, (mp + k * add) / m_adj
-
-
-def _normal_interval(center, sd, level, lower, upper):
-    z = float(special.ndtri(0.5 + level / 2))
-    return np.clip(center - z * sd, lower, upper), np.clip(center + z * sd, lower, upper)
-
-
-class _LastLaw:
-    """The law at operating point ``i``, keeping only the latest one.
-
-    Consecutive operating points often share a threshold (pair), hence a law;
-    keeping every law would hold O(W²) numbers per threshold pair (gigabytes
-    for a full-bootstrap comparison at n = 10⁵).
-    """
-
-    def __init__(self, key_of: Callable, build: Callable):
-        self.key_of, self.build = key_of, build
-        self.key, self.law = None, None
-
-    def __call__(self, i: int) -> "_Lattice":
-        key = self.key_of(i)
-        if key != self.key:
-            self.key, self.law = key, self.build(key)
-        return self.law
 
 
 def cost_ci(
@@ -201,31 +129,12 @@ def cost_ci(
     fp = counts.n_neg_ge(t).astype(np.int64)
     fn = n_pos - tp
 
-    zero = np.zeros_like(w)
-    coef_pos = np.column_stack([w, zero])  # cells FN, TP
-    coef_neg = np.column_stack([1 - w, zero])  # cells FP, TN
-    counts_pos = np.column_stack([fn, tp]).astype(np.float64)
-    counts_neg = np.column_stack([fp, n_neg - fp]).astype(np.float64)
+    coef_pos, coef_neg, counts_pos, counts_neg = _single_cells(w, fn, fp, n_pos, n_neg)
     pi_pos = n_pos / (n_pos + n_neg)
     cost, var = _moments(coef_pos, counts_pos / n_pos, coef_neg, counts_neg / n_neg,
                          bootstrap, sizes, pi_pos)
     std = np.sqrt(var)
-
-    law = _LastLaw(lambda i: (int(fn[i]), int(fp[i])),
-                   lambda key: _single_law(key[0], key[1], n_pos, n_neg, bootstrap, sizes))
-
-    alpha = 1.0 - level
-    if method == "wald":
-        low, high = _normal_interval(cost, std, level, 0.0, 1.0)
-    elif method == "agresti-coull":
-        qp, qn, sizes_adj, pi_adj = _adjusted(counts_pos, counts_neg, n_pos, n_neg, bootstrap, sizes, add)
-        mean_adj, var_adj = _moments(coef_pos, qp, coef_neg, qn, bootstrap, sizes_adj, pi_adj)
-        low, high = _normal_interval(mean_adj, np.sqrt(var_adj), level, 0.0, 1.0)
-    else:
-        low, high = np.empty_like(w), np.empty_like(w)
-        for i in range(w.size):
-            a, b = _scales(w[i], bootstrap, sizes, n_pos, n_neg)
-            low[i], high[i] = law(i).quantiles([alpha / 2, 1 - alpha / 2], a, b)
+    low, high = single_bounds(method, level, w, fn, fp, n_pos, n_neg, bootstrap, sizes, add, cost, std)
 
     return CostCI(
         w=w,

@@ -21,9 +21,9 @@ from ._common import (
     _scales,
     _size_fields,
 )
-from .fourier import _decided_below_zero, _paired_law, _paired_p_below, _stratified_p_below_zero
+from .fourier import _decided_below_zero, _paired_p_below, _stratified_p_below_zero
 from .hull import _Envelope
-from .interval import _adjusted, _moments, _normal_interval
+from ._bounds import _moments, paired_bounds, paired_cells
 from .results import CostComparison
 
 
@@ -216,13 +216,8 @@ def compare_cost(
     na_p, nb_p, both_p = _paired_cells(*pos, counts_a, counts_b, ta, tb, True)
     na_n, nb_n, both_n = _paired_cells(*neg, counts_a, counts_b, ta, tb, False)
 
-    # ΔC = C_a − C_b: a positive that only model a calls positive (cell a+) is
-    # a false negative of b, so it lowers C_a − C_b by w/m+; a negative that
-    # only a calls positive (a−) is a false positive of a: + (1 − w)/m−.
-    coef_pos = np.column_stack([-w, w, 0 * w, 0 * w])  # cells a+, b+, both+, neither+
-    coef_neg = np.column_stack([1 - w, -(1 - w), 0 * w, 0 * w])  # cells a−, b−, both−, neither−
-    counts_pos = np.column_stack([na_p, nb_p, both_p, n_pos - na_p - nb_p - both_p]).astype(np.float64)
-    counts_neg = np.column_stack([na_n, nb_n, both_n, n_neg - na_n - nb_n - both_n]).astype(np.float64)
+    # ΔC = C_a − C_b over the paired cells (see paired_cells)
+    coef_pos, coef_neg, counts_pos, counts_neg = paired_cells(w, na_p, nb_p, na_n, nb_n, n_pos, n_neg, both_p, both_n)
     pi_pos = n_pos / (n_pos + n_neg)
     delta, var = _moments(coef_pos, counts_pos / n_pos, coef_neg, counts_neg / n_neg,
                           bootstrap, sizes, pi_pos)
@@ -243,8 +238,6 @@ def compare_cost(
         groups = [(sizes[0], np.column_stack([a_all, -a_all]), np.column_stack([nb_p, na_p]) / n_pos),
                   (sizes[1], np.column_stack([b_all, -b_all]), np.column_stack([na_n, nb_n]) / n_neg)]
     p_cheaper = _decided_below_zero(groups)
-    alpha = 1.0 - level
-    low, high = np.empty_like(w), np.empty_like(w)
     cells = np.column_stack([na_p, nb_p, na_n, nb_n])
     keys, pair = np.unique(cells, axis=0, return_inverse=True)
     pair = pair.ravel()
@@ -256,20 +249,12 @@ def compare_cost(
             p_cheaper[open_] = np.clip(p, 0.0, 1.0)
     for g, key in enumerate(keys):
         at = np.flatnonzero(pair == g)
-        law = _paired_law(key[:2], key[2:], n_pos, n_neg, bootstrap, sizes) if method == "percentile" else None
         open_ = at[np.isnan(p_cheaper[at])]
         if open_.size:  # full bootstrap: straight from the transform
             spectrum = _paired_p_below(key[:2], key[2:], n_pos, n_neg, sizes)
             p_cheaper[open_] = np.clip(spectrum.below_lines(0.0, a_all[open_], b_all[open_], strict=True), 0.0, 1.0)
-        if method == "percentile":
-            for i in at:
-                low[i], high[i] = law.quantiles([alpha / 2, 1 - alpha / 2], a_all[i], b_all[i])
-    if method == "wald":
-        low, high = _normal_interval(delta, std, level, -1.0, 1.0)
-    elif method == "agresti-coull":
-        qp, qn, sizes_adj, pi_adj = _adjusted(counts_pos, counts_neg, n_pos, n_neg, bootstrap, sizes, add)
-        mean_adj, var_adj = _moments(coef_pos, qp, coef_neg, qn, bootstrap, sizes_adj, pi_adj)
-        low, high = _normal_interval(mean_adj, np.sqrt(var_adj), level, -1.0, 1.0)
+    low, high = paired_bounds(method, level, w, na_p, nb_p, na_n, nb_n, n_pos, n_neg, bootstrap, sizes, add, delta,
+                              std)
 
     return CostComparison(
         w=w,

@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from .._core.inputs import InputError
-from ._common import _check_w, _scales, _stored_sizes
+from ._common import COST_METHODS, _check_w, _scales, _stored_sizes
+from ._bounds import paired_bounds, single_bounds
 from .fourier import _paired_law
 from .lattice import _single_law
 
@@ -46,9 +47,9 @@ class CostCurve(_FrameResult):
     pos_label : object
     """
 
-    w: np.ndarray
-    cost: np.ndarray
-    threshold: np.ndarray
+    w: np.ndarray = column()
+    cost: np.ndarray = column()
+    threshold: np.ndarray = column()
     breakpoints: np.ndarray
     hull_fpr: np.ndarray
     hull_tpr: np.ndarray
@@ -61,11 +62,7 @@ class CostCurve(_FrameResult):
     pos_label: Any = None
     _envelope: Any = field(default=None, repr=False, compare=False)
 
-    _scalar_fields = ("n_pos", "n_neg", "operating_range")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, cost, threshold``."""
-        return pd.DataFrame({"w": self.w, "cost": self.cost, "threshold": self.threshold})
+    _scalar_fields = (..., "operating_range")
 
     def at(self, w) -> "CostCurve":
         """The same cost curve evaluated at other operating points ``w``.
@@ -122,14 +119,14 @@ class CostCI(_FrameResult):
     confidence_level, add : float
     """
 
-    w: np.ndarray
-    threshold: np.ndarray
-    cost: np.ndarray
-    cost_std: np.ndarray
-    cost_low: np.ndarray
-    cost_high: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    w: np.ndarray = column()
+    threshold: np.ndarray = column()
+    cost: np.ndarray = column()
+    cost_std: np.ndarray = column()
+    cost_low: np.ndarray = column()
+    cost_high: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int | None
@@ -140,22 +137,28 @@ class CostCI(_FrameResult):
     confidence_level: float
     add: float
 
-    _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "CostCI":
+        """The same result with the interval at another level, or by another method, from the counts it keeps.
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, threshold, cost, cost_std, cost_low, cost_high, tp, fp``."""
-        return pd.DataFrame(
-            {
-                "w": self.w,
-                "threshold": self.threshold,
-                "cost": self.cost,
-                "cost_std": self.cost_std,
-                "cost_low": self.cost_low,
-                "cost_high": self.cost_high,
-                "tp": self.tp,
-                "fp": self.fp,
-            }
-        )
+        Each operating point's exact law of ``C*`` depends on its counts (``tp``, ``fp``) and the class and
+        bootstrap sizes only, all kept here: nothing is read from the data again, and the bounds equal
+        :func:`rocci.cost_ci`'s at the same thresholds with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"agresti-coull", "wald", "percentile"}, optional
+            Default: this result's ``method``.
+
+        Returns
+        -------
+        CostCI
+            ``cost_low``, ``cost_high``, ``method`` and ``confidence_level`` replaced; the rest shared.
+        """
+        level, method = self._interval_args(confidence_level, method, COST_METHODS)
+        low, high = single_bounds(method, level, self.w, self.n_pos - self.tp, self.fp, self.n_pos, self.n_neg,
+                                  self.bootstrap, _stored_sizes(self), self.add, self.cost, self.cost_std)
+        return dataclasses.replace(self, cost_low=low, cost_high=high, method=method, confidence_level=level)
 
     def take(self, index) -> "CostCI":
         """The rows ``index`` (an int or a sequence) of this result, nothing recomputed.
@@ -217,18 +220,18 @@ class CostComparison(_FrameResult):
     confidence_level, add : float
     """
 
-    w: np.ndarray
-    threshold_a: np.ndarray
-    threshold_b: np.ndarray
-    delta_cost: np.ndarray
-    delta_cost_std: np.ndarray
-    delta_cost_low: np.ndarray
-    delta_cost_high: np.ndarray
-    p_a_cheaper: np.ndarray
-    na_pos: np.ndarray
-    nb_pos: np.ndarray
-    na_neg: np.ndarray
-    nb_neg: np.ndarray
+    w: np.ndarray = column()
+    threshold_a: np.ndarray = column()
+    threshold_b: np.ndarray = column()
+    delta_cost: np.ndarray = column()
+    delta_cost_std: np.ndarray = column()
+    delta_cost_low: np.ndarray = column()
+    delta_cost_high: np.ndarray = column()
+    p_a_cheaper: np.ndarray = column()
+    na_pos: np.ndarray = column()
+    nb_pos: np.ndarray = column()
+    na_neg: np.ndarray = column()
+    nb_neg: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int | None
@@ -239,27 +242,31 @@ class CostComparison(_FrameResult):
     confidence_level: float
     add: float
 
-    _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "CostComparison":
+        """The same comparison with the interval at another level, or by another method, from the cells it keeps.
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``w, threshold_a, threshold_b, delta_cost, delta_cost_std,
-        delta_cost_low, delta_cost_high, p_a_cheaper`` (+ the paired cells)."""
-        return pd.DataFrame(
-            {
-                "w": self.w,
-                "threshold_a": self.threshold_a,
-                "threshold_b": self.threshold_b,
-                "delta_cost": self.delta_cost,
-                "delta_cost_std": self.delta_cost_std,
-                "delta_cost_low": self.delta_cost_low,
-                "delta_cost_high": self.delta_cost_high,
-                "p_a_cheaper": self.p_a_cheaper,
-                "na_pos": self.na_pos,
-                "nb_pos": self.nb_pos,
-                "na_neg": self.na_neg,
-                "nb_neg": self.nb_neg,
-            }
-        )
+        Each operating point's exact law of ``ΔC*`` depends on its paired cells (``na_pos``, ``nb_pos``,
+        ``na_neg``, ``nb_neg``) and the sizes only, all kept here: nothing is read from the data again, and
+        the bounds equal :func:`rocci.compare_cost`'s at the same thresholds with this ``confidence_level``
+        and ``method`` (``p_a_cheaper`` does not depend on them).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"agresti-coull", "wald", "percentile"}, optional
+            Default: this result's ``method``.
+
+        Returns
+        -------
+        CostComparison
+            ``delta_cost_low``, ``delta_cost_high``, ``method`` and ``confidence_level`` replaced.
+        """
+        level, method = self._interval_args(confidence_level, method, COST_METHODS)
+        low, high = paired_bounds(method, level, self.w, self.na_pos, self.nb_pos, self.na_neg, self.nb_neg,
+                                  self.n_pos, self.n_neg, self.bootstrap, _stored_sizes(self), self.add,
+                                  self.delta_cost, self.delta_cost_std)
+        return dataclasses.replace(self, delta_cost_low=low, delta_cost_high=high, method=method,
+                                   confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact bootstrap law of ``ΔC*`` at the ``i``-th operating point

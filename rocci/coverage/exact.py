@@ -31,7 +31,7 @@ from scipy import special
 from .._core.inputs import InputError, check_choice, check_confidence_level
 from ..compare import paired_score_interval
 from .._core.exact import binomial_pmf
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from .._core.intervals import PROPORTION_METHODS, axis_alpha, proportion_interval
 
 __all__ = [
@@ -73,24 +73,18 @@ class CoverageResult(_FrameResult):
         ``"rectangle"`` or ``"marginal"`` (``threshold_coverage``'s ``region``).
     """
 
-    tpr: float
-    fpr: float
-    region: float
-    p_pos: float = float("nan")
-    p_neg: float = float("nan")
-    n_pos: int = 0
-    n_neg: int = 0
-    confidence_level: float = float("nan")
-    method: str = ""
-    region_kind: str = ""
+    tpr: float = column()
+    fpr: float = column()
+    region: float = column()
+    p_pos: float = column(default=float("nan"))
+    p_neg: float = column(default=float("nan"))
+    n_pos: int = column(default=0)
+    n_neg: int = column(default=0)
+    confidence_level: float = column(default=float("nan"))
+    method: str = column(default="")
+    region_kind: str = column(default="")
 
     _scalar_fields = ("region", "confidence_level", "method", "region_kind")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: ``tpr, fpr, region, p_pos, p_neg, n_pos, n_neg, confidence_level, method, region_kind``."""
-        keys = ("tpr", "fpr", "region", "p_pos", "p_neg", "n_pos", "n_neg", "confidence_level", "method",
-                "region_kind")
-        return pd.DataFrame([{k: getattr(self, k) for k in keys}])
 
 
 def _check_n(name, value) -> int:

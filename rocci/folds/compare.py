@@ -92,6 +92,7 @@ class FoldComparison(_FrameResult):
     def to_frame(self) -> pd.DataFrame:
         """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``; for lists of thresholds
         one row per threshold pair and fold, ``threshold_a, threshold_b`` first."""
+        # Hand-written: one row per fold, or per (threshold pair, fold) with lists of thresholds.
         if np.ndim(self.value_a) == 1:
             return pd.DataFrame({
                 "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,

@@ -348,6 +348,7 @@ class FoldCurves(_FrameResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per fold: ``fold, n_pos, n_neg, auc``."""
+        # Hand-written: one row per fold, read from each fold's RocCurve.
         return pd.DataFrame({
             "fold": pd.Series(self.folds, dtype=object),
             "n_pos": np.array([c.n_pos for c in self.curves], dtype=np.int64),
@@ -408,6 +409,7 @@ class FoldVerticalAverage(_FoldAverage):
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``fpr, tpr_mean, tpr_std, tpr_low, tpr_high, n_folds``."""
+        # Hand-written: n_folds (a property) repeated on every row.
         return pd.DataFrame({
             "fpr": self.fpr, "tpr_mean": self.tpr_mean, "tpr_std": self.tpr_std,
             "tpr_low": self.tpr_low, "tpr_high": self.tpr_high,
@@ -464,6 +466,7 @@ class FoldThresholdAverage(_FoldAverage):
     def to_frame(self) -> pd.DataFrame:
         """Columns ``threshold, fpr_mean, fpr_std, fpr_low, fpr_high, tpr_mean,
         tpr_std, tpr_low, tpr_high, n_folds``."""
+        # Hand-written: n_folds (a property) repeated on every row.
         return pd.DataFrame({
             "threshold": self.thresholds,
             "fpr_mean": self.fpr_mean, "fpr_std": self.fpr_std, "fpr_low": self.fpr_low, "fpr_high": self.fpr_high,

@@ -141,6 +141,7 @@ class OneVsRest(_FrameResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per class: ``class, n_pos, n_neg, auc, auc_std, auc_low, auc_high, auc_method``."""
+        # Hand-written: one row per class, read from each class's RocCurve and AucResult.
         return pd.DataFrame({
             "class": pd.Series(self.classes, dtype=object),
             "n_pos": np.array([c.n_pos for c in self.curves], dtype=np.int64),
@@ -319,6 +320,7 @@ class TopScoreCurve(_FrameResult):
 
     def to_frame(self) -> pd.DataFrame:
         """The curve: ``threshold, fpr, tpr, tp, fp`` (tp: correct, fp: wrong predictions kept)."""
+        # Hand-written: the frame of its RocCurve.
         return self.curve.to_frame()
 
     def predictions_frame(self) -> pd.DataFrame:

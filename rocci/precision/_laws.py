@@ -62,6 +62,22 @@ def window_tails(m, p, lo, hi) -> np.ndarray:
     return left
 
 
+#: Range of each metric, for clipping Wald intervals (default [0, 1]).
+_RANGE = {"mcc": (-1.0, 1.0), "youden": (-1.0, 1.0), "lift": (0.0, np.inf), "delta_lift": (-np.inf, np.inf)}
+
+
+def _interval(law: Law, metric: str, alpha: float, method: str) -> tuple[float, float]:
+    if method == "percentile":
+        low, high = law.quantiles([alpha / 2, 1 - alpha / 2])
+        return low, high
+    lo, hi = _RANGE.get(metric, (0.0, 1.0))
+    z = float(special.ndtri(1 - alpha / 2))
+    if method == "score":  # precision only (checked by the caller)
+        low, high = score_interval(law.mean, law.std**2, law.predicted_harmonic_mean(), z)
+        return float(low), float(high)
+    return float(np.clip(law.mean - z * law.std, lo, hi)), float(np.clip(law.mean + z * law.std, lo, hi))
+
+
 def score_interval(mean, var, m, z: float):
     """Score-like interval on an exact bootstrap mean and variance (thesis Algorithm 4.3, as
     :func:`rocci.vertical_ci`'s ``method="score"``), clipped to [0, 1]:

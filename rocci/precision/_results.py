@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.results import _FrameResult
+from .._core.inputs import InputError
+from .._core.results import _FrameResult, column
+from ._laws import _interval
 
 __all__ = ["MetricCI", "RecallPrecisionCI", "PrecisionComparison", "LawBuilders"]
 
@@ -72,16 +76,16 @@ class MetricCI(_FrameResult):
     """
 
     metric: str
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    value: np.ndarray
-    mean: np.ndarray
-    std: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    p_undefined: np.ndarray
-    truncated_mass: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
+    value: np.ndarray = column("{metric}")
+    mean: np.ndarray = column("{metric}_mean")
+    std: np.ndarray = column("{metric}_std")
+    low: np.ndarray = column("{metric}_low")
+    high: np.ndarray = column("{metric}_high")
+    p_undefined: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -91,19 +95,36 @@ class MetricCI(_FrameResult):
     confidence_level: float
     beta: float = 1.0
     _laws: list = field(default_factory=list, repr=False)
+    #: ``(mean, std, level, method) -> (low, high)``: the interval step of the function that made the result,
+    #: bound to the counts and laws it keeps (None: it keeps none).
+    _relevel: Any = field(default=None, repr=False)
 
-    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "bootstrap", "method", "confidence_level")
+    _scalar_fields = ("metric", ...)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, tp, fp, <metric>, <metric>_mean, <metric>_std, <metric>_low,
-        <metric>_high, p_undefined, truncated_mass``."""
-        k = self.metric
-        return pd.DataFrame({
-            "threshold": self.thresholds, "tp": self.tp, "fp": self.fp,
-            k: self.value, f"{k}_mean": self.mean, f"{k}_std": self.std,
-            f"{k}_low": self.low, f"{k}_high": self.high,
-            "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
-        })
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "MetricCI":
+        """The same result with the interval at another level, or by another method, from what it keeps.
+
+        Each threshold's exact law follows from its counts (``tp``, ``fp``) and the sizes, kept here: nothing
+        is read from the data again, and the bounds equal :func:`rocci.metric_ci`'s (or
+        :func:`rocci.precision_ci`'s) at the same thresholds with this ``confidence_level`` and ``method``.
+        ``"wald"`` reads the kept exact mean and sd; ``"percentile"`` (and ``"score"``, for the precision)
+        rebuild each threshold's law from its counts where the result did not keep it.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "wald", "score"}, optional
+            Default: this result's ``method``; ``"score"`` for the precision only.
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "wald", "score"))
+        if method == "score" and self.metric != "precision":
+            raise InputError(f"method='score' is defined for the precision only; for {self.metric} use "
+                             "method='percentile' or 'wald'.")
+        if self._relevel is None:
+            raise InputError("This MetricCI keeps no laws to recompute its interval from: call rocci.metric_ci(..., "
+                             "confidence_level=...) again.")
+        low, high = self._relevel(self.mean, self.std, level, method)
+        return dataclasses.replace(self, low=low, high=high, method=method, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law at the ``i``-th threshold given that the metric is defined:
@@ -153,13 +174,36 @@ class RecallPrecisionCI(_FrameResult):
     method: str
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
+    #: ``(mean, std, level, method) -> (low, high)``: precision_ci's interval step bound to each level's
+    #: mixture and exact variance (None: nothing kept).
+    _relevel: Any = field(default=None, repr=False)
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "RecallPrecisionCI":
+        """The same levels with the intervals at another level, or by another method, from the laws kept.
+
+        Each level keeps the mixture law of its false positives (over the bootstrap threshold ``T_r``) and the
+        precision's exact moments: nothing is read from the data again, and the bounds equal
+        :func:`rocci.precision_ci`'s (``recall=``) with this ``confidence_level`` and ``method``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"percentile", "score", "wald"}, optional
+            Default: this result's ``method``.
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "score", "wald"))
+        if self._relevel is None:
+            raise InputError("This RecallPrecisionCI keeps no laws to recompute its intervals from: call "
+                             "rocci.precision_ci(..., recall=..., confidence_level=...) again.")
+        low, high = self._relevel(self.precision_mean, self.precision_std, level, method)
+        return dataclasses.replace(self, precision_low=low, precision_high=high, method=method,
+                                   confidence_level=level)
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``recall, r, threshold, precision, precision_mean, precision_std,
         precision_low, precision_high, p_undefined, truncated_mass`` (``p_undefined`` is 0:
         ``r >= 1`` instances are predicted positive)."""
+        # Hand-written: p_undefined is 0 by construction, not a field.
         return pd.DataFrame({
             "recall": self.recall, "r": self.r, "threshold": self.threshold, "precision": self.precision,
             "precision_mean": self.precision_mean, "precision_std": self.precision_std,
@@ -196,19 +240,19 @@ class PrecisionComparison(_FrameResult):
     """
 
     metric: str
-    thresholds_a: np.ndarray | None
-    thresholds_b: np.ndarray | None
-    recall: np.ndarray | None
-    r: np.ndarray | None
-    delta: np.ndarray
-    delta_mean: np.ndarray
-    delta_std: np.ndarray
-    delta_low: np.ndarray
-    delta_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    p_undefined: np.ndarray
-    truncated_mass: np.ndarray
+    thresholds_a: np.ndarray | None = column("threshold_a")
+    thresholds_b: np.ndarray | None = column("threshold_b")
+    recall: np.ndarray | None = column()
+    r: np.ndarray | None = column()
+    delta: np.ndarray = column("delta_{metric}")
+    delta_mean: np.ndarray = column("delta_{metric}_mean")
+    delta_std: np.ndarray = column("delta_{metric}_std")
+    delta_low: np.ndarray = column("delta_{metric}_low")
+    delta_high: np.ndarray = column("delta_{metric}_high")
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    p_undefined: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -217,21 +261,24 @@ class PrecisionComparison(_FrameResult):
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
 
-    _scalar_fields = ("metric", "n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+    _scalar_fields = ("metric", ...)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold_a, threshold_b`` (or ``recall, r``), then ``delta_<metric>,
-        delta_<metric>_mean, _std, _low, _high, p_a_better, p_tie, p_undefined, truncated_mass``."""
-        k = f"delta_{self.metric}"
-        if self.recall is not None:
-            head = {"recall": self.recall, "r": self.r}
-        else:
-            head = {"threshold_a": self.thresholds_a, "threshold_b": self.thresholds_b}
-        return pd.DataFrame({
-            **head, k: self.delta, f"{k}_mean": self.delta_mean, f"{k}_std": self.delta_std,
-            f"{k}_low": self.delta_low, f"{k}_high": self.delta_high, "p_a_better": self.p_a_better,
-            "p_tie": self.p_tie, "p_undefined": self.p_undefined, "truncated_mass": self.truncated_mass,
-        })
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "PrecisionComparison":
+        """The same comparison with the interval at another level, or by another method, from the laws kept.
+
+        Each row keeps its exact law of Δ*: nothing is read from the data again, and the bounds equal
+        :func:`rocci.compare_precision`'s with this ``confidence_level`` and ``method`` (``"percentile"``
+        or ``"wald"``; default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "wald"))
+        if len(self._laws) != np.size(self.delta):
+            raise InputError("This PrecisionComparison keeps no laws to recompute its interval from: call "
+                             "rocci.compare_precision(..., confidence_level=...) again.")
+        span = "delta_lift" if self.metric == "lift" else "youden"  # Δ lies in [−1, 1] but for the lift
+        low, high = np.empty(len(self._laws)), np.empty(len(self._laws))
+        for i in range(len(self._laws)):
+            low[i], high[i] = _interval(_law_of(self._laws, i), span, 1.0 - level, method)
+        return dataclasses.replace(self, delta_low=low, delta_high=high, method=method, confidence_level=level)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of Δ* at the ``i``-th row given that both metrics are defined."""
@@ -257,18 +304,18 @@ class FPRAtRecallComparison(_FrameResult):
     truncated_mass : ndarray
     """
 
-    recall: np.ndarray
-    r: np.ndarray
-    fpr_a: np.ndarray
-    fpr_b: np.ndarray
-    delta_fpr: np.ndarray
-    delta_fpr_mean: np.ndarray
-    delta_fpr_std: np.ndarray
-    delta_fpr_low: np.ndarray
-    delta_fpr_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
-    truncated_mass: np.ndarray
+    recall: np.ndarray = column()
+    r: np.ndarray = column()
+    fpr_a: np.ndarray = column()
+    fpr_b: np.ndarray = column()
+    delta_fpr: np.ndarray = column()
+    delta_fpr_mean: np.ndarray = column()
+    delta_fpr_std: np.ndarray = column()
+    delta_fpr_low: np.ndarray = column()
+    delta_fpr_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
+    truncated_mass: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int
@@ -276,19 +323,23 @@ class FPRAtRecallComparison(_FrameResult):
     method: str
     confidence_level: float
     _laws: list = field(default_factory=list, repr=False)
+    _vertical: Any = field(default=None, repr=False)  # the VerticalComparison it is (classes swapped), joints left out
 
-    _scalar_fields = ("n_pos", "n_neg", "m_pos", "m_neg", "method", "confidence_level")
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "FPRAtRecallComparison":
+        """The same comparison with the intervals at another level, or by another method, from the laws kept.
 
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``recall, r, fpr_a, fpr_b, delta_fpr, delta_fpr_mean, delta_fpr_std, delta_fpr_low,
-        delta_fpr_high, p_a_better, p_tie, truncated_mass``."""
-        return pd.DataFrame({
-            "recall": self.recall, "r": self.r, "fpr_a": self.fpr_a, "fpr_b": self.fpr_b,
-            "delta_fpr": self.delta_fpr, "delta_fpr_mean": self.delta_fpr_mean,
-            "delta_fpr_std": self.delta_fpr_std, "delta_fpr_low": self.delta_fpr_low,
-            "delta_fpr_high": self.delta_fpr_high, "p_a_better": self.p_a_better, "p_tie": self.p_tie,
-            "truncated_mass": self.truncated_mass,
-        })
+        The result is :func:`rocci.compare_vertical` with the classes swapped and keeps it (its laws and
+        moments, :meth:`rocci.VerticalComparison.confidence_interval`): nothing is read from the data again,
+        and the bounds equal :func:`rocci.compare_fpr_at_recall`'s with this ``confidence_level`` and
+        ``method`` (``"percentile"`` or ``"score"``; default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, ("percentile", "score"))
+        if self._vertical is None:
+            raise InputError("This FPRAtRecallComparison keeps no laws to recompute its intervals from: call "
+                             "rocci.compare_fpr_at_recall(..., confidence_level=...) again.")
+        vert = self._vertical.confidence_interval(level, method)
+        return dataclasses.replace(self, delta_fpr_low=vert.delta_tpr_low, delta_fpr_high=vert.delta_tpr_high,
+                                   method=method, confidence_level=level, _vertical=vert)
 
     def distribution(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``ΔFPR*`` at the ``i``-th level: values ``d/m−`` (increasing) and probabilities."""

@@ -93,6 +93,7 @@ class AveragePrecision(_FrameResult):
     _scalar_fields = ("average_precision", "low", "high", "method", "n_boot", "seed")
 
     def to_frame(self) -> pd.DataFrame:
+        # Hand-written: the Monte Carlo ranges (tuples) split into two columns each.
         return pd.DataFrame([{
             "average_precision": self.average_precision, "mean": self.mean, "std": self.std,
             "low": self.low, "high": self.high, "mc_se_mean": self.mc_se_mean, "mc_se_std": self.mc_se_std,

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._core.compat import warn_deprecated
 from .._core.counts import binary_counts
-from .._core.frames import _FrameLike
+from .._core.frames import _FrameLike, column
 
 __all__ = ["pr_curve", "PrecisionRecallCurve", "precision_recall_curve"]
 
@@ -45,18 +45,18 @@ class PrecisionRecallCurve(_FrameLike):
         ``n+/n``, the precision of scores that carry no information (the PR plot's horizontal baseline).
     """
 
-    thresholds: np.ndarray
-    recall: np.ndarray
-    precision: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    interpolated: np.ndarray
-    threshold_above: np.ndarray
-    threshold_below: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    recall: np.ndarray = column()
+    precision: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
+    interpolated: np.ndarray = column()
+    threshold_above: np.ndarray = column()
+    threshold_below: np.ndarray = column()
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg", "baseline")
+    _scalar_fields = (..., "baseline")
     _returned_by = "rocci.pr_curve"
 
     @property
@@ -66,16 +66,7 @@ class PrecisionRecallCurve(_FrameLike):
     def to_frame(self) -> pd.DataFrame:
         """Columns ``threshold, recall, precision, tp, fp, interpolated, threshold_above, threshold_below``, in
         curve order; ``attrs`` holds ``n_pos``, ``n_neg`` and ``baseline``."""
-        frame = pd.DataFrame({
-            "threshold": self.thresholds,
-            "recall": self.recall,
-            "precision": self.precision,
-            "tp": self.tp,
-            "fp": self.fp,
-            "interpolated": self.interpolated,
-            "threshold_above": self.threshold_above,
-            "threshold_below": self.threshold_below,
-        })
+        frame = super().to_frame()  # the column fields, plus the attrs rocci 0.2's frame had
         frame.attrs.update(n_pos=self.n_pos, n_neg=self.n_neg, baseline=self.baseline)
         return frame
 

@@ -17,6 +17,7 @@ and :func:`rocci.precision_ci` at recall levels.  The derivations are in :func:`
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +25,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._core.compat import renamed_attribute, renamed_keyword, warn_deprecated
-from .._core.frames import _FrameLike
+from .._core.frames import _FrameLike, column
 from .._core.results import _FrameResult
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
@@ -146,8 +147,9 @@ class GainCI(_FrameResult):
     method: str
     confidence_level: float
     _laws: dict = field(default_factory=dict, repr=False)
+    _relevel: dict = field(default_factory=dict, repr=False)  # at thresholds: metric_ci's steps of gain and lift
 
-    _scalar_fields = ("at", "n_pos", "n_neg", "m_pos", "m_neg", "bootstrap", "method", "confidence_level")
+    _scalar_fields = ("at", ...)
 
     @property
     def positive_share(self) -> float:
@@ -159,6 +161,7 @@ class GainCI(_FrameResult):
         total_positive_rate_low, total_positive_rate_high, gain, gain_mean, gain_std, gain_low, gain_high, lift,
         lift_mean, lift_std, lift_low, lift_high, p_undefined, truncated_mass``; at fixed total positive rates
         ``total_positive_rate, k`` come first (and the rate's sd is 0)."""
+        # Hand-written: the first columns depend on ``at`` (the rate and k lead at fixed rates).
         head = {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp}
         if self.at == "total_positive_rate":
             head = {"total_positive_rate": self.total_positive_rate, "k": self.k, **head}
@@ -169,6 +172,34 @@ class GainCI(_FrameResult):
         frame = pd.DataFrame({**head, **cols, "p_undefined": self.p_undefined,
                               "truncated_mass": self.truncated_mass})
         return frame
+
+    def confidence_interval(self, confidence_level=0.95, method=None) -> "GainCI":
+        """The same rows with the intervals of the rate, the gain and the lift at another level, or by another
+        method, from the laws kept.
+
+        Nothing is read from the data again: at fixed thresholds each law follows from the counts kept (the
+        gain's and the lift's as :meth:`rocci.precision.MetricCI.confidence_interval` rebuilds them), at fixed
+        rates the gain's laws are kept (the lift's are the gain's over the rate).  The bounds equal
+        :func:`rocci.gain_ci`'s with this ``confidence_level`` and ``method`` (``"percentile"`` or ``"wald"``;
+        default: this result's).
+        """
+        level, method = self._interval_args(confidence_level, method, METHODS)
+        alpha = 1.0 - level
+        kept = self._laws.get("gain") if isinstance(self._laws, dict) else None
+        if self.at == "total_positive_rate" and kept is not None and len(kept) == self.k.size:
+            gain = _bounds_of(kept, "recall", alpha, method)
+            d = self.total_positive_rate
+            new = dict(gain_low=gain[0], gain_high=gain[1], lift_low=gain[0] / d, lift_high=gain[1] / d)
+        else:
+            if self.at == "total_positive_rate" or not self._relevel or kept is None:
+                raise InputError("This GainCI keeps no laws to recompute its intervals from: call "
+                                 "rocci.gain_ci(..., confidence_level=...) again.")
+            gain = self._relevel["gain"](self.gain_mean, self.gain_std, level, method)
+            lift = self._relevel["lift"](self.lift_mean, self.lift_std, level, method)
+            rate = _bounds_of(self._laws["total_positive_rate"], "total_positive_rate", alpha, method)
+            new = dict(gain_low=gain[0], gain_high=gain[1], lift_low=lift[0], lift_high=lift[1],
+                       total_positive_rate_low=rate[0], total_positive_rate_high=rate[1])
+        return dataclasses.replace(self, **new, method=method, confidence_level=level)
 
     def distribution(self, i: int, quantity: str = "gain") -> tuple[np.ndarray, np.ndarray]:
         """Exact law of ``quantity`` (``"gain"``, ``"lift"`` or ``"total_positive_rate"``) at row ``i``, given
@@ -181,6 +212,14 @@ class GainCI(_FrameResult):
         quantity = check_choice("quantity", quantity, QUANTITIES)
         law = _law_of(self._laws[quantity], i)
         return law.values.copy(), law.probs.copy()
+
+
+def _bounds_of(laws, quantity: str, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of each kept law (``_interval``: percentile or Wald, clipped to ``quantity``'s range)."""
+    low, high = np.empty(len(laws)), np.empty(len(laws))
+    for i in range(len(laws)):
+        low[i], high[i] = _interval(_law_of(laws, i), quantity, alpha, method)
+    return low, high
 
 
 for _suffix in ("", "_mean", "_std", "_low", "_high"):  # rocci 0.2's names of the total positive rate's fields
@@ -213,28 +252,22 @@ class GainCurve(_FrameLike):
     n_pos, n_neg : int
     """
 
-    thresholds: np.ndarray
-    target_size: np.ndarray
-    target_rate: np.ndarray
-    recall: np.ndarray
-    tp: np.ndarray
-    lift: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    target_size: np.ndarray = column()
+    target_rate: np.ndarray = column()
+    recall: np.ndarray = column()
+    tp: np.ndarray = column()
+    lift: np.ndarray = column()
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("n_pos", "n_neg", "positive_share")
+    _scalar_fields = (..., "positive_share")
     _returned_by = "rocci.gain_curve"
 
     @property
     def positive_share(self) -> float:
         """``n+/n``: the gain of a random target at each rate is this rate (the diagonal), its lift 1."""
         return self.n_pos / (self.n_pos + self.n_neg)
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, target_size, target_rate, recall, tp, lift``, thresholds decreasing."""
-        return pd.DataFrame({"threshold": self.thresholds, "target_size": self.target_size,
-                             "target_rate": self.target_rate, "recall": self.recall, "tp": self.tp,
-                             "lift": self.lift})
 
 
 def gain_curve(y_true, y_score=None, *, pos_label=None) -> GainCurve:
@@ -347,6 +380,7 @@ def _at_thresholds(counts, t, level, method, bootstrap, m):
         truncated_mass=np.maximum.reduce([gain.truncated_mass, lift.truncated_mass, depth["trunc"]]),
         n_pos=n_pos, n_neg=n_neg, m_pos=gain.m_pos, m_neg=gain.m_neg, bootstrap=bootstrap, method=method,
         confidence_level=level, _laws={"gain": gain._laws, "lift": lift._laws, "total_positive_rate": depth_laws},
+        _relevel={"gain": gain._relevel, "lift": lift._relevel},
     )
 
 

@@ -16,6 +16,7 @@ over the cells inside the windows of the binomials (each leaves out at most
 from __future__ import annotations
 
 from functools import partial
+from types import SimpleNamespace
 
 import numpy as np
 from scipy import special
@@ -23,7 +24,7 @@ from scipy import special
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m, format_value
 from .._core.counts import binary_counts
 from ._cells import FullPrecisionLaw, StratifiedLaw, full_cells
-from ._laws import Law, score_interval
+from ._laws import Law, _interval, score_interval
 from ._metrics import METRICS, UNDEFINED, check_metric, merge_rtol, metric_value
 from ._results import LawBuilders, MetricCI, RecallPrecisionCI
 
@@ -31,9 +32,6 @@ __all__ = ["metric_ci", "precision_ci", "METRICS", "METHODS", "BOOTSTRAPS"]
 
 METHODS = ("percentile", "wald", "score")
 BOOTSTRAPS = ("stratified", "full")
-
-#: Range of each metric, for clipping Wald intervals.
-_RANGE = {"mcc": (-1.0, 1.0), "youden": (-1.0, 1.0), "lift": (0.0, np.inf), "delta_lift": (-np.inf, np.inf)}
 
 
 def _check_thresholds(thresholds) -> np.ndarray:
@@ -60,18 +58,6 @@ def _full_m(m, n: int) -> int:
             "so m is one integer (a pair (m_pos, m_neg) is for bootstrap='stratified')."
         )
     return check_m(m, 1, 1)[0]
-
-
-def _interval(law: Law, metric: str, alpha: float, method: str) -> tuple[float, float]:
-    if method == "percentile":
-        low, high = law.quantiles([alpha / 2, 1 - alpha / 2])
-        return low, high
-    lo, hi = _RANGE.get(metric, (0.0, 1.0))
-    z = float(special.ndtri(1 - alpha / 2))
-    if method == "score":  # precision only (checked by the caller)
-        low, high = score_interval(law.mean, law.std**2, law.predicted_harmonic_mean(), z)
-        return float(low), float(high)
-    return float(np.clip(law.mean - z * law.std, lo, hi)), float(np.clip(law.mean + z * law.std, lo, hi))
 
 
 def metric_ci(y_true, y_score=None, *, metric="f1", thresholds=None, confidence_level=0.95, method="percentile",
@@ -197,12 +183,8 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
     out = {key: np.empty(t.size) for key in ("mean", "std", "low", "high", "undef", "trunc")}
     laws = []
     for i in range(t.size):  # one pass per threshold; each is vectorised over its window
-        if bootstrap == "stratified":
-            law = StratifiedLaw(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, beta2, rtol)
-        elif metric == "precision":
-            law = FullPrecisionLaw(int(tp[i]), int(fp[i]), n_pos + n_neg, m_total)
-        else:
-            law = Law(*full_cells(metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_total, beta2), merge_rtol=rtol)
+        law = _threshold_law(bootstrap, metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, m_total, beta2,
+                             rtol)
         out["mean"][i], out["std"][i] = law.mean, law.std
         out["low"][i], out["high"][i] = _interval(law, metric, alpha, method)
         out["undef"][i], out["trunc"][i] = law.p_undefined, law.truncated
@@ -215,7 +197,39 @@ def _metric_ci(y_true, y_score, metric, beta2, thresholds, confidence_level, met
         n_pos=n_pos, n_neg=n_neg, m_pos=m_pos if m_pos is not None else m_total,
         m_neg=m_neg if m_neg is not None else m_total, bootstrap=bootstrap, method=method,
         confidence_level=level, beta=float(np.sqrt(beta2)), _laws=laws,
+        _relevel=partial(_relevel, bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2),
     )
+
+
+def _threshold_law(bootstrap, metric, tp: int, fp: int, n_pos, n_neg, m_pos, m_neg, m_total, beta2, rtol):
+    """The exact law of ``metric`` at one threshold (``tp``, ``fp``): an object with ``mean``, ``std``,
+    ``quantiles``, ``p_undefined`` and ``truncated``, the whole law built only where it must be."""
+    if bootstrap == "stratified":
+        return StratifiedLaw(metric, tp, fp, n_pos, n_neg, m_pos, m_neg, beta2, rtol)
+    if metric == "precision":
+        return FullPrecisionLaw(tp, fp, n_pos + n_neg, m_total)
+    return Law(*full_cells(metric, tp, fp, n_pos, n_neg, m_total, beta2), merge_rtol=rtol)
+
+
+def _relevel(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, mean, std, level: float,
+             method: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of :func:`metric_ci` at ``level`` by ``method`` from what its result keeps (the counts,
+    the exact mean and sd): :meth:`rocci.precision.MetricCI.confidence_interval`.  The same route as the
+    function's for that method, so the same bounds; each threshold's law is rebuilt from its counts (the
+    result does not hold them: a cached result stays small)."""
+    if metric == "precision" and bootstrap == "stratified" and method in ("wald", "score"):
+        return _precision_moment_bounds(tp, fp, n_pos, n_neg, m_pos, m_neg, level, method)[-2:]
+    alpha = 1.0 - level
+    rtol = merge_rtol(metric, beta2)
+    low, high = np.empty(tp.size), np.empty(tp.size)
+    for i in range(tp.size):
+        if method == "wald":  # the law's exact mean and sd, kept
+            law = SimpleNamespace(mean=mean[i], std=std[i])
+        else:
+            law = _threshold_law(bootstrap, metric, int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos, m_neg, m_total,
+                                 beta2, rtol)
+        low[i], high[i] = _interval(law, metric, alpha, method)
+    return low, high
 
 
 def _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_neg, level, method) -> MetricCI:
@@ -225,6 +239,21 @@ def _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_ne
     at the few with ``E[TP* + FP*] < 60``), no law object per threshold; ``distribution(i)`` builds the exact
     law of a threshold when asked, as on the other routes.  The same numbers as the per-threshold route
     (within ~1e-14 relative, ``tests/precision/test_precision_moments.py``)."""
+    mean, std, undef, trunc, low, high = _precision_moment_bounds(tp, fp, n_pos, n_neg, m_pos, m_neg, level, method)
+    laws = LawBuilders(lambda i: _whole_law("stratified", "precision", int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos,
+                                            m_neg, m_pos + m_neg, 1.0, 0.0), tp.size)
+    return MetricCI(
+        metric="precision", thresholds=t, tp=tp, fp=fp, value=value, mean=mean, std=std,
+        low=np.asarray(low, float), high=np.asarray(high, float), p_undefined=undef, truncated_mass=trunc,
+        n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, bootstrap="stratified", method=method,
+        confidence_level=level, beta=1.0, _laws=laws,
+        _relevel=partial(_relevel, "stratified", "precision", tp, fp, n_pos, n_neg, m_pos, m_neg, m_pos + m_neg, 1.0),
+    )
+
+
+def _precision_moment_bounds(tp, fp, n_pos, n_neg, m_pos, m_neg, level: float, method: str):
+    """The stratified precision's exact moments at every threshold at once and its ``"wald"`` or ``"score"``
+    bounds: ``mean, std, p_undefined, truncated_mass, low, high``."""
     from ._moments import stratified_precision_columns
 
     mean, std, harmonic, undef, trunc = stratified_precision_columns(tp, fp, n_pos, n_neg, m_pos, m_neg,
@@ -234,14 +263,7 @@ def _stratified_precision_moments_ci(t, tp, fp, value, n_pos, n_neg, m_pos, m_ne
         low, high = score_interval(mean, std**2, harmonic, z)
     else:
         low, high = np.clip(mean - z * std, 0.0, 1.0), np.clip(mean + z * std, 0.0, 1.0)
-    laws = LawBuilders(lambda i: _whole_law("stratified", "precision", int(tp[i]), int(fp[i]), n_pos, n_neg, m_pos,
-                                            m_neg, m_pos + m_neg, 1.0, 0.0), tp.size)
-    return MetricCI(
-        metric="precision", thresholds=t, tp=tp, fp=fp, value=value, mean=mean, std=std,
-        low=np.asarray(low, float), high=np.asarray(high, float), p_undefined=undef, truncated_mass=trunc,
-        n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, bootstrap="stratified", method=method,
-        confidence_level=level, beta=1.0, _laws=laws,
-    )
+    return mean, std, undef, trunc, np.asarray(low, float), np.asarray(high, float)
 
 
 def _whole_law(bootstrap, metric, tp, fp, n_pos, n_neg, m_pos, m_neg, m_total, beta2, rtol) -> Law:

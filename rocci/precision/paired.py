@@ -33,6 +33,8 @@ derived here.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_labels, check_m, check_scores
@@ -425,4 +427,5 @@ def compare_fpr_at_recall(y_true, score_a=None, score_b=None, *, recall, confide
         delta_fpr_high=vert.delta_tpr_high, p_a_better=better, p_tie=vert.p_tie,
         truncated_mass=vert.truncated_mass, n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg,
         method=vert.method, confidence_level=vert.confidence_level, _laws=vert._laws,
+        _vertical=dataclasses.replace(vert, _joint=[]),  # its laws and moments, not the data behind the joints
     )

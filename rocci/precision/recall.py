@@ -35,6 +35,7 @@ scores (8–10 before the interpolated mixtures and lattices, 19 before that), `
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from scipy import special
@@ -326,10 +327,13 @@ def _percentile_counts(weights: np.ndarray, q: np.ndarray, m: int, probs, mean: 
 
 
 def _level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: float):
-    def build() -> Law:
-        f, probs = mixture_pmf(weights, q, m)
-        return Law(r / (r + f), probs, truncated=truncated)
-    return build
+    """A builder of the exact law of the precision at level ``r`` (a partial of a module function: it pickles)."""
+    return partial(_build_level_law, r, weights, q, m, truncated)
+
+
+def _build_level_law(r: int, weights: np.ndarray, q: np.ndarray, m: int, truncated: float) -> Law:
+    f, probs = mixture_pmf(weights, q, m)
+    return Law(r / (r + f), probs, truncated=truncated)
 
 
 def precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=0.95, method="percentile", m=None,
@@ -423,8 +427,6 @@ def _precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=
     n_pos, n_neg = counts.n_pos, counts.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     r_levels = recall_levels(recall, m_pos)
-    alpha = 1.0 - level
-    z = float(special.ndtri(1 - alpha / 2))
     levels = r_levels / m_pos
     k_obs = np.clip(np.ceil(np.round(levels * n_pos, 9)).astype(np.int64), 1, n_pos)
     thr = positive_at_rank(counts, k_obs)
@@ -439,36 +441,53 @@ def _precision_at_recall(y_true, y_score=None, *, recall=None, confidence_level=
     q_all = counts.n_neg_ge(positive_at_rank(counts, k_all)) / n_neg  # non-decreasing in k within each level
     mixtures = [compress_mixture(w_all[offsets[i]:offsets[i + 1]], q_all[offsets[i]:offsets[i + 1]])
                 for i in range(h)]
+    var = np.empty(h)
+    for i, r in enumerate(r_levels):  # one pass per level, each vectorised over its window
+        r = int(r)
+        trunc_k = float(trunc_all[i])
+        cw, cq = mixtures[i]
+        mean, var[i], left = _precision_moments(r, cw, cq, m_neg, float(observed[i]), work)
+        out["mean"][i], out["std"][i] = mean, np.sqrt(var[i])
+        out["trunc"][i] = trunc_k + left
+        laws.append(_level_law(r, cw, cq, m_neg, trunc_k))
+    relevel = partial(_recall_bounds, r_levels, mixtures, var, m_neg)
+    out["low"], out["high"] = relevel(out["mean"], out["std"], level, method)
+
+    return RecallPrecisionCI(
+        recall=levels, r=r_levels, threshold=thr, precision=observed, precision_mean=out["mean"],
+        precision_std=out["std"], precision_low=out["low"], precision_high=out["high"],
+        truncated_mass=out["trunc"], n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, method=method,
+        confidence_level=level, _laws=laws, _relevel=relevel,
+    )
+
+
+def _recall_bounds(r_levels, mixtures, var, m_neg: int, mean, std, level: float, method: str):
+    """``(low, high)`` of the precision at the recall levels ``r/m+`` by ``method`` at ``level``, from each
+    level's mixture ``(weights, q)`` of the share of negatives at or above ``T_r`` and the exact moments of
+    the precision (``mean``, ``var``, ``std``): :func:`precision_ci`'s interval step, and
+    :meth:`rocci.precision.RecallPrecisionCI.confidence_interval`'s."""
+    h = r_levels.size
+    alpha = 1.0 - level
+    z = float(special.ndtri(1 - alpha / 2))
+    low, high = np.empty(h), np.empty(h)
     reduced = [None] * h
     if method == "percentile":  # the quantile searches' mixtures, all levels at once
         sizes = np.array([cq.size for _, cq in mixtures], dtype=np.int64)
         reduced = interpolated_mixtures(np.concatenate([cw for cw, _ in mixtures]),
                                         np.concatenate([cq for _, cq in mixtures]),
                                         np.concatenate(([0], np.cumsum(sizes))), m_neg)
-    for i, r in enumerate(r_levels):  # one pass per level, each vectorised over its window
+    for i, r in enumerate(r_levels):
         r = int(r)
-        trunc_k = float(trunc_all[i])
         cw, cq = mixtures[i]
-        mean, var, left = _precision_moments(r, cw, cq, m_neg, float(observed[i]), work)
-        out["mean"][i], out["std"][i] = mean, np.sqrt(var)
-        out["trunc"][i] = trunc_k + left
         if method == "percentile":
             fm, fv = mixture_moments(cw, cq, m_neg)
             fsd = np.sqrt(max(fv, 0.0))
             skew = mixture_skewness(cw, cq, m_neg, fm, fsd)
-            f_hi, f_lo = _percentile_counts(cw, cq, m_neg, (1 - alpha / 2, alpha / 2), fm, fsd, skew,
-                                            reduced[i])
-            out["low"][i], out["high"][i] = r / (r + f_hi), r / (r + f_lo)
+            f_hi, f_lo = _percentile_counts(cw, cq, m_neg, (1 - alpha / 2, alpha / 2), fm, fsd, skew, reduced[i])
+            low[i], high[i] = r / (r + f_hi), r / (r + f_lo)
         elif method == "score":
-            out["low"][i], out["high"][i] = score_interval(mean, var, r / mean, z)
+            low[i], high[i] = score_interval(mean[i], var[i], r / mean[i], z)
         else:
-            out["low"][i] = np.clip(mean - z * out["std"][i], 0, 1)
-            out["high"][i] = np.clip(mean + z * out["std"][i], 0, 1)
-        laws.append(_level_law(r, cw, cq, m_neg, trunc_k))
-
-    return RecallPrecisionCI(
-        recall=levels, r=r_levels, threshold=thr, precision=observed, precision_mean=out["mean"],
-        precision_std=out["std"], precision_low=out["low"], precision_high=out["high"],
-        truncated_mass=out["trunc"], n_pos=n_pos, n_neg=n_neg, m_pos=m_pos, m_neg=m_neg, method=method,
-        confidence_level=level, _laws=laws,
-    )
+            low[i] = np.clip(mean[i] - z * std[i], 0, 1)
+            high[i] = np.clip(mean[i] + z * std[i], 0, 1)
+    return low, high

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from .._core.results import AucResult, RocCurve
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
+from .._core.intervals import normal_interval
 from .._core.counts import _auc_from_counts, binary_counts
 from .._core.counts import ScoreCounts
 
@@ -162,12 +162,12 @@ def roc_auc(y_true, y_score=None, *, pos_label=None, confidence_level=0.95, meth
         xi11 = (n_greater + 0.25 * n_ties) / (n_pos * n_neg) - auc**2
         var = ((m_neg - 1) * xi10 + (m_pos - 1) * xi01 + xi11) / (m_pos * m_neg)
     std = float(np.sqrt(max(var, 0.0)))
-    z = float(special.ndtri(0.5 + level / 2))
+    low, high = normal_interval(auc, std, level, 0.0, 1.0)
     return AucResult(
         auc=float(auc),
         std=std,
-        low=float(max(0.0, auc - z * std)),
-        high=float(min(1.0, auc + z * std)),
+        low=low,
+        high=high,
         method=method,
         confidence_level=level,
         n_pos=n_pos,

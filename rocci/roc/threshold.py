@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from .._core.results import ThresholdCI
 from .._core.inputs import InputError, _as_float_array, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
 from .._core.counts import ScoreCounts
-from .._core.intervals import PROPORTION_METHODS, REGIONS, axis_alpha, proportion_interval
+from .._core.intervals import PROPORTION_METHODS, REGIONS, threshold_region
 
 __all__ = ["threshold_ci", "thresholds_for_total_positive_rate"]
 
@@ -120,30 +119,13 @@ def threshold_ci(
         tp = counts.n_pos_ge(t).astype(np.int64)
         fp = counts.n_neg_ge(t).astype(np.int64)
     tpr, fpr = tp / n_pos, fp / n_neg
-    tpr_std = np.sqrt(tpr * (1 - tpr) / m_pos)
-    fpr_std = np.sqrt(fpr * (1 - fpr) / m_neg)
-    a = axis_alpha(level, region)
-    fpr_radius = tpr_radius = None
-    if region == "ellipse":
-        radius = float(np.sqrt(stats.chi2.ppf(level, 2)))
-        fpr_radius, tpr_radius = radius * fpr_std, radius * tpr_std
-        fpr_low, fpr_high = np.clip(fpr - fpr_radius, 0, 1), np.clip(fpr + fpr_radius, 0, 1)
-        tpr_low, tpr_high = np.clip(tpr - tpr_radius, 0, 1), np.clip(tpr + tpr_radius, 0, 1)
-    else:
-        tpr_low, tpr_high = proportion_interval(tpr, m_pos, a, method, counts=(tp, n_pos))
-        fpr_low, fpr_high = proportion_interval(fpr, m_neg, a, method, counts=(fp, n_neg))
+    bounds = threshold_region(tpr, fpr, tp, fp, n_pos, n_neg, m_pos, m_neg, level, method, region)
 
     return ThresholdCI(
         thresholds=t,
         total_positive_rate=(tp + fp) / (n_pos + n_neg),
         fpr=fpr,
         tpr=tpr,
-        fpr_std=fpr_std,
-        tpr_std=tpr_std,
-        fpr_low=fpr_low,
-        fpr_high=fpr_high,
-        tpr_low=tpr_low,
-        tpr_high=tpr_high,
         tp=tp,
         fp=fp,
         n_pos=n_pos,
@@ -153,7 +135,5 @@ def threshold_ci(
         method=method,
         region=region,
         confidence_level=level,
-        axis_confidence_level=1.0 - a,
-        fpr_radius=fpr_radius,
-        tpr_radius=tpr_radius,
+        **bounds,
     )

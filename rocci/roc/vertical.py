@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from .._core.results import VerticalCI
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_m
 from .._core.counts import binary_counts
-from .._core.exact import (
-    mixture_quantile,
-    mixture_quantiles_by_table,
-    mixture_skewness,
-    order_statistic_laws,
-    order_statistic_runs,
-)
+from .._core.exact import order_statistic_laws, order_statistic_runs
+from .._core.intervals import VERTICAL_METHODS, mixture_moments, vertical_bounds
 
 __all__ = ["vertical_ci", "fpr_levels", "VERTICAL_METHODS"]
-
-VERTICAL_METHODS = ("percentile", "score", "wald")
-
-#: Largest ``(n+ + 1)·(m+ + 1)`` for which the percentile intervals come from one table of binomial
-#: CDFs (:func:`rocci._core.exact.mixture_quantiles_by_table`) rather than a quantile search per level.
-TABLE_CELLS = 1_100_000
 
 #: FPR levels used when none are given.
 DEFAULT_FPR = np.round(np.linspace(0.01, 0.99, 99), 2)
@@ -194,11 +182,6 @@ def vertical_ci(
     n_pos, n_neg = counts.n_pos, counts.n_neg
     m_pos, m_neg = check_m(m, n_pos, n_neg)
     r_levels = fpr_levels(fpr, m_neg)
-    alpha = 1.0 - level
-    z = float(special.ndtri(1 - alpha / 2))
-
-    h = r_levels.size
-    out = {key: np.empty(h) for key in ("low", "high")}
     levels = r_levels / m_neg
     k_obs = np.clip(np.ceil(np.round(levels * n_neg, 9)).astype(np.int64), 1, n_neg)
     tpr = counts.n_pos_ge(counts.neg_at_rank(k_obs)) / n_pos
@@ -210,45 +193,10 @@ def vertical_ci(
         return counts.n_pos_ge(counts.neg_at_rank(k))
 
     _, cv, cw, c_off, trunc = order_statistic_runs(r_levels, m_neg, n_neg, v_of)
-    cp = cv / n_pos
-    level_of = np.repeat(np.arange(h), np.diff(c_off))
-    total = np.add.reduceat(cw, c_off[:-1])
-    mean = np.add.reduceat(cw * cp, c_off[:-1]) / total
-    d = cp - mean[level_of]
-    pq = cp * (1 - cp)
-    var = np.add.reduceat(cw * (d * d + pq / m_pos), c_off[:-1]) / total
-    sd = np.sqrt(np.maximum(var, 0.0))
-    laws = _Runs(cw, cp, c_off)
-    if method == "percentile" and (n_pos + 1) * (m_pos + 1) <= TABLE_CELLS:
-        # Every level's quantiles from one table of B(l; m+, v/n+) for the v = n+·p in use (cv).
-        # (first evaluated at a Cornish–Fisher guess from the exact mean, sd and skewness of m+·TPR*:
-        # κ3 = Σ w_j[(μ_j − μ)³ + 3(μ_j − μ)σ_j² + m p_j(1 − p_j)(1 − 2p_j)], μ_j = m p_j,
-        # σ_j² = m p_j(1 − p_j) = s2)
-        dm = m_pos * d
-        s2 = m_pos * pq
-        k3 = np.add.reduceat(cw * (dm * (dm * dm + 3.0 * s2) + s2 * (1 - 2 * cp)), c_off[:-1]) / total
-        sd_count = m_pos * sd
-        with np.errstate(divide="ignore", invalid="ignore"):
-            skew = np.where(sd_count > 0, k3 / sd_count**3, 0.0)
-        zq = np.array([[-z], [z]])
-        guess = np.ceil(m_pos * mean[None, :] + sd_count[None, :] * (zq + (zq**2 - 1) * skew[None, :] / 6) - 0.5)
-        ql = mixture_quantiles_by_table([alpha / 2, 1 - alpha / 2], cw, cv.astype(np.int64, copy=False), level_of,
-                                        h, n_pos, m_pos, guess=guess, offsets=c_off)
-        out["low"], out["high"] = ql[0] / m_pos, ql[1] / m_pos
-    elif method == "percentile":
-        for i, (lw, lp) in enumerate(laws):
-            mi, si = float(mean[i]), float(sd[i])
-            skew = mixture_skewness(lw, lp, m_pos, mi, si)
-            for key, qq in (("low", alpha / 2), ("high", 1 - alpha / 2)):
-                out[key][i] = mixture_quantile(qq, lw, lp, m_pos, mi, si, skew=skew) / m_pos
-    elif method == "score":
-        zm = z * z / m_pos
-        half = z * np.sqrt(var + (z / (2 * m_pos)) ** 2)
-        out["low"] = np.clip((mean + zm / 2 - half) / (1 + zm), 0, 1)
-        out["high"] = np.clip((mean + zm / 2 + half) / (1 + zm), 0, 1)
-    else:
-        out["low"] = np.clip(mean - z * sd, 0, 1)
-        out["high"] = np.clip(mean + z * sd, 0, 1)
+    moments = mixture_moments(cw, cv, c_off, n_pos, m_pos)
+    mean, sd = moments["mean"], moments["sd"]
+    laws = _Runs(cw, moments["p"], c_off)
+    low, high = vertical_bounds(method, level, cw, cv, c_off, n_pos, m_pos, moments)
     # Law of T_r over distinct scores (tied negatives share one threshold), on first use.
     t_laws = _ThresholdLaws(counts, r_levels, m_neg, n_neg)
 
@@ -258,8 +206,8 @@ def vertical_ci(
         tpr=tpr,
         tpr_mean=mean,
         tpr_std=sd,
-        tpr_low=out["low"],
-        tpr_high=out["high"],
+        tpr_low=low,
+        tpr_high=high,
         truncated_mass=trunc,
         n_pos=n_pos,
         n_neg=n_neg,
@@ -269,4 +217,5 @@ def vertical_ci(
         confidence_level=level,
         _laws=laws,
         _threshold_laws=t_laws,
+        _mixture=(cw, cv, c_off),
     )

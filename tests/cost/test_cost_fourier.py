@@ -18,7 +18,7 @@ import pickle
 import numpy as np
 import pytest
 
-import rocci.cost.paired
+import rocci.cost._bounds
 import rocci.cost.results
 from rocci import InputError
 from rocci.cost._common import _scales
@@ -68,8 +68,8 @@ def test_new_route_equals_direct_route_on_tied_data(monkeypatch, bootstrap, m, t
     new = [compare_cost(Y, SA, SB, w=W, thresholds_a=ta, thresholds_b=tb, bootstrap=bootstrap, m=m,
                         method=meth, confidence_level=0.9) for meth in methods]
     laws_new = [new[0].distribution(i) for i in range(W.size)]
-    # compare_cost (rocci.cost.paired) and distribution() (rocci.cost.results) both use the law.
-    monkeypatch.setattr(rocci.cost.paired, "_paired_law", _paired_law_direct)
+    # compare_cost's bounds (rocci.cost._bounds) and distribution() (rocci.cost.results) both use the law.
+    monkeypatch.setattr(rocci.cost._bounds, "_paired_law", _paired_law_direct)
     monkeypatch.setattr(rocci.cost.results, "_paired_law", _paired_law_direct)
     old = [compare_cost(Y, SA, SB, w=W, thresholds_a=ta, thresholds_b=tb, bootstrap=bootstrap, m=m,
                         method=meth, confidence_level=0.9) for meth in methods]

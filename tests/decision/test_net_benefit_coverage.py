@@ -71,3 +71,16 @@ def test_where_few_are_flagged_agresti_coull_covers_and_the_percentile_does_not(
     assert pct[3] < 0.95 - 5 * se and pct[4] < 0.95 - 5 * se, pct  # 0.8 and 0.9: few flagged
     assert ac[3] >= 0.95 - 3 * se and ac[4] >= 0.95 - 3 * se, ac
     assert np.all(np.abs(pct[:2] - 0.95) < 4 * se) and np.all(np.abs(ac[:2] - 0.95) < 4 * se), (pct, ac)
+
+
+@pytest.mark.parametrize("bootstrap", ["full", "stratified"])
+def test_confidence_interval_recomputes_agresti_coull_from_the_counts(bootstrap):
+    y, s = _risky(400, 4)
+    p = [0.1, 0.5, 0.8]
+    res = rocci.net_benefit(y, s, thresholds=p, bootstrap=bootstrap, add=1.5)
+    again = res.confidence_interval(0.9, method="agresti-coull")
+    direct = rocci.net_benefit(y, s, thresholds=p, bootstrap=bootstrap, confidence_level=0.9,
+                               method="agresti-coull", add=1.5)
+    np.testing.assert_array_equal(again.net_benefit_low, direct.net_benefit_low)
+    np.testing.assert_array_equal(again.net_benefit_high, direct.net_benefit_high)
+    assert again.method == "agresti-coull" and again.add == 1.5

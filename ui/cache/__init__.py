@@ -249,7 +249,7 @@ def _roc_auc(key: str, model: str, method: str, m: tuple | None, _y, _s):
 
 def roc_auc(key: str, model: str, method: str, confidence_level: float, m: tuple | None, _y, _s):
     """``rocci.roc_auc``; the standard error is cached once, so a new level costs nothing."""
-    return _roc_auc(key, model, method, m, _y, _s).at_level(confidence_level)
+    return _roc_auc(key, model, method, m, _y, _s).confidence_interval(confidence_level)
 
 
 @st.cache_data(max_entries=64, ttl="1h", show_spinner="Computing exact bootstrap regions at the chosen thresholds…")

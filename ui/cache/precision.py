@@ -5,8 +5,9 @@ plus the column mapping), the model names and the options as plain hashable valu
 passed in underscore arguments, which Streamlit does not hash.  Errors (``rocci.InputError``) are not
 cached.  Every entry is kept per session (``scope="session"``) and bounded by ``max_entries``.
 
-The results are cached without their lazily built exact laws (``_laws``: closures over the data, which
-cannot be pickled and which the page does not draw); ``to_frame()`` and every interval are kept.
+The results are cached without their exact laws (``_laws``, and what ``confidence_interval()`` would rebuild
+them from: ``_relevel``, ``_vertical``), which the page neither draws nor moves to another level;
+``to_frame()`` and every interval are kept.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from rocci.precision.curve import pr_curve as _pr_curve
 
 
 def _lean(result):
-    """``result`` without its stored laws (``distribution()`` is not offered on the page)."""
-    if dataclasses.is_dataclass(result) and hasattr(result, "_laws"):
-        return dataclasses.replace(result, _laws=[])
-    return result
+    """``result`` without its stored laws (``distribution()`` and ``confidence_interval()`` are not offered on
+    the page)."""
+    if not dataclasses.is_dataclass(result):
+        return result
+    kept = {f.name for f in dataclasses.fields(result)} & {"_laws", "_relevel", "_vertical"}
+    return dataclasses.replace(result, **{name: [] if name == "_laws" else None for name in kept}) if kept else result
 
 
 #: Rows of a precision–recall curve from a table of counts: Davis and Goadrich's interpolation adds a point

@@ -139,6 +139,7 @@ class ScanResult(_FrameResult):
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`summary`: one row per model, ``model, positives, negatives, distinct_scores``."""
+        # Hand-written: the per-model summary, computed from the counts.
         return self.summary()
 
     def __repr__(self) -> str:
