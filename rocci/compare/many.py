@@ -34,6 +34,8 @@ from scipy import special, stats
 
 from .._core.inputs import InputError, check_choice, check_confidence_level, check_labels, check_scores
 from .._core.results import _FrameResult, column
+from ..cost.interval import cost_ci
+from ..cost.paired import compare_cost
 from ..roc.vertical import fpr_levels, vertical_ci
 from .auc import _aligned_placements, _difference_variance, _enough, _sorted_placements
 from .vertical import VerticalComparison, compare_vertical
@@ -91,6 +93,11 @@ class ManyComparison(_FrameResult):
         :func:`rocci.vertical_ci` and, per pair, ``delta_tpr`` (observed ``tpr_a − tpr_b``),
         ``delta_tpr_std``, ``delta_tpr_low``, ``delta_tpr_high``, ``p_a_better``, ``p_tie`` from
         :func:`rocci.compare_vertical` (``vertical[i]`` is the ``i``-th pair's whole result).
+    w : float or None
+        The operating point asked for (``cost=``); then ``cost``, ``cost_low``, ``cost_high`` (k,): each
+        model's normalised expected cost at its cheapest threshold there (:func:`rocci.cost_ci`, its
+        defaults) and, per pair, ``delta_cost = C_a − C_b``, ``delta_cost_low``, ``delta_cost_high``,
+        ``p_a_cheaper`` (:func:`rocci.compare_cost`, its defaults).
     adjust : str
     confidence_level : float
     n_pos, n_neg : int
@@ -138,9 +145,17 @@ class ManyComparison(_FrameResult):
     delta_tpr_high: np.ndarray | None = column(default=None)
     p_a_better: np.ndarray | None = column(default=None)
     p_tie: np.ndarray | None = column(default=None)
+    delta_cost: np.ndarray | None = column(default=None)
+    delta_cost_low: np.ndarray | None = column(default=None)
+    delta_cost_high: np.ndarray | None = column(default=None)
+    p_a_cheaper: np.ndarray | None = column(default=None)
     p_best_tpr: np.ndarray | None = None
     p_best_tpr_se: np.ndarray | None = None
     n_boot: int | None = None
+    w: float | None = None
+    cost: np.ndarray | None = None
+    cost_low: np.ndarray | None = None
+    cost_high: np.ndarray | None = None
     vertical: list = field(default_factory=list, repr=False)
 
     _scalar_fields = ("models", "chi2", "df", "pvalue", "adjust", "confidence_level", "fpr")
@@ -163,6 +178,8 @@ class ManyComparison(_FrameResult):
             cols.update(tpr=self.tpr, tpr_low=self.tpr_low, tpr_high=self.tpr_high)
             if self.p_best_tpr is not None:
                 cols.update(p_best_tpr=self.p_best_tpr, p_best_tpr_se=self.p_best_tpr_se)
+        if self.w is not None:
+            cols.update(cost=self.cost, cost_low=self.cost_low, cost_high=self.cost_high)
         frame = pd.DataFrame(cols)
         return frame.sort_values("auc", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -479,12 +496,45 @@ def best_tpr(mask, arrays, fpr: float, n_boot: int, seed: int) -> tuple[np.ndarr
     return p, se
 
 
+def _check_w(cost) -> float | None:
+    if cost is None:
+        return None
+    try:
+        w = float(cost)
+    except (TypeError, ValueError):
+        raise InputError(f"cost must be an operating point w in [0, 1] (rocci.operating_point(prior, c_fn, c_fp)); "
+                         f"got {cost!r}.") from None
+    if np.ndim(cost) != 0 or not 0 <= w <= 1:
+        raise InputError(f"cost must be one operating point w in [0, 1] (rocci.operating_point(prior, c_fn, c_fp)); "
+                         f"got {cost!r}.")
+    return w
+
+
+def _cost_columns(mask, arrays, pairs, w: float | None, level: float) -> dict:
+    """At the operating point ``w``: each model's cost (:func:`rocci.cost_ci`) and each pair's cost difference
+    (:func:`rocci.compare_cost`), both with their functions' defaults."""
+    if w is None:
+        return {}
+    single = [cost_ci(mask, s, w=[w], confidence_level=level) for s in arrays]
+    comps = [compare_cost(mask, arrays[a], arrays[b], w=[w], confidence_level=level) for a, b in pairs]
+    return {
+        "w": w,
+        "cost": np.array([float(c.cost[0]) for c in single]),
+        "cost_low": np.array([float(c.cost_low[0]) for c in single]),
+        "cost_high": np.array([float(c.cost_high[0]) for c in single]),
+        "delta_cost": np.array([float(c.delta_cost[0]) for c in comps]),
+        "delta_cost_low": np.array([float(c.delta_cost_low[0]) for c in comps]),
+        "delta_cost_high": np.array([float(c.delta_cost_high[0]) for c in comps]),
+        "p_a_cheaper": np.array([float(c.p_a_cheaper[0]) for c in comps]),
+    }
+
+
 # ---------------------------------------------------------------------------
 # Public function
 # ---------------------------------------------------------------------------
 
 
-def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjust="holm", fpr=None,
+def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjust="holm", fpr=None, cost=None,
                  n_draws=N_DRAWS, seed=0, fpr_pairs=True, n_boot=N_BOOT) -> ManyComparison:
     """Compare the AUCs of k >= 2 models scored on the same instances: overall, pair by pair, and ranked.
 
@@ -524,6 +574,11 @@ def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjus
         One false positive rate: adds each model's TPR there (:func:`rocci.vertical_ci`, default method,
         to :meth:`ManyComparison.leaderboard`) and each pair's exact paired law of ΔTPR
         (:func:`rocci.compare_vertical`, default method, to ``to_frame()``).
+    cost : float, optional
+        An operating point ``w`` in [0, 1] (thesis eq. 3.1; :func:`rocci.operating_point` makes it from a
+        prior and two misclassification costs): adds each model's cost there (:func:`rocci.cost_ci`, to the
+        leaderboard) and each pair's cost difference with its exact paired law (:func:`rocci.compare_cost`:
+        ``delta_cost``, ``delta_cost_low``, ``delta_cost_high``, ``p_a_cheaper``, to ``to_frame()``).
     n_draws : int, default 1,000,000
         Draws of the joint normal for ``critical_value`` and ``p_best_auc``.
     seed : int, default 0
@@ -606,6 +661,7 @@ def compare_many(y_true, scores, *, pos_label=None, confidence_level=0.95, adjus
             raise InputError(f"n_boot ({n_boot}) must be a whole number of resamples, at least 1 (e.g. 2000).")
         extra["p_best_tpr"], extra["p_best_tpr_se"] = best_tpr(mask, arrays, fpr_value, n_boot, seed)
         extra["n_boot"] = n_boot
+    extra.update(_cost_columns(mask, arrays, pairs, _check_w(cost), level))
     return ManyComparison(
         models=names,
         auc=auc,

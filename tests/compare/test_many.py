@@ -347,3 +347,24 @@ def test_fpr_without_pairs_gives_the_models_only():
     np.testing.assert_array_equal(res.tpr, full.tpr)
     with pytest.raises(rocci.InputError, match="n_boot"):
         rocci.compare_many(y, scores, fpr=0.1, n_boot=0)
+
+
+def test_cost_adds_each_models_cost_and_each_pairs_difference():
+    y, scores = _data(k=3, seed=12)
+    w = rocci.operating_point(float(np.mean(y)), 5.0, 1.0)
+    res = rocci.compare_many(y, scores, cost=w, n_draws=2000)
+    names = list(scores)
+    board = res.leaderboard().set_index("model")
+    for name in names:
+        ci = rocci.cost_ci(y, scores[name], w=[w])
+        assert (board.loc[name, "cost"], board.loc[name, "cost_low"], board.loc[name, "cost_high"]) == (
+            ci.cost[0], ci.cost_low[0], ci.cost_high[0])
+    frame = res.to_frame()
+    for row in frame.itertuples():
+        cc = rocci.compare_cost(y, scores[row.model_a], scores[row.model_b], w=[w])
+        assert (row.delta_cost, row.delta_cost_low, row.delta_cost_high, row.p_a_cheaper) == (
+            cc.delta_cost[0], cc.delta_cost_low[0], cc.delta_cost_high[0], cc.p_a_cheaper[0])
+    assert "delta_cost" not in rocci.compare_many(y, scores, n_draws=2000).to_frame().columns
+    for bad in (1.5, "high", [0.2, 0.3]):
+        with pytest.raises(rocci.InputError, match="operating point"):
+            rocci.compare_many(y, scores, cost=bad, n_draws=2000)
