@@ -318,6 +318,7 @@ def main() -> None:
                                   method=choice.method, model=choice.model),
                      label="Download the indicators (CSV)", file_name="rocci_indicators.csv", key="dl_ex_ind")
         clinical(an, choice, conf, y, s)
+        stability(an, choice, y, s)
 
         if conf.target_size == 0:
             st.info("No instance scores at or above this threshold: precision is undefined (no predicted "
@@ -362,6 +363,36 @@ CLINICAL_UNDEFINED = {"lr_positive": "p_lr_positive_undefined", "lr_negative": "
                       "diagnostic_odds_ratio": "p_diagnostic_odds_ratio_undefined",
                       "ppv": "p_lr_positive_undefined", "post_test_positive": "p_lr_positive_undefined",
                       "npv": "p_lr_negative_undefined", "post_test_negative": "p_lr_negative_undefined"}
+
+
+def stability(an: cache.Analysis, choice: Choice, y, s) -> None:
+    """How far the chosen threshold could move (issue 31): when the data chose it (Youden or lowest cost),
+    the threshold re-chosen in seeded bootstrap worlds (rocci.threshold_stability, Monte Carlo)."""
+    if choice.how == "by Youden's index":
+        criterion, w = "youden", None
+    elif choice.condition is not None and choice.how == "with the lowest expected cost":
+        criterion, w = "cost", float(choice.condition.w)
+    else:
+        return
+    report.markdown("**How stable is this threshold?**")
+    try:
+        res = cache_decision.threshold_stability(an.key, choice.model, criterion, w, choice.level, y, s)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return
+    n = cache_decision.STABILITY_BOOT
+    report.caption(
+        f"The data chose **score ≥ {md_escape(number(res.threshold, 6))}** {md_escape(choice.how)}. Re-chosen the same "
+        f"way in each of {n:,} bootstrap worlds (resampled rows; a seeded Monte Carlo, its standard errors shown), it "
+        f"stays there in **{100 * res.p_same:.1f}%** (± {100 * res.p_same_se:.1f}) of them; the middle "
+        f"{percent(choice.level)} of the worlds choose between **{md_escape(number(res.low, 6))}** and "
+        f"**{md_escape(number(res.high, 6))}** (median {md_escape(number(res.median, 6))}). A wide range means the "
+        "'best' threshold is partly noise: expect it to move on new data.")
+    top = res.to_frame().sort_values("probability", ascending=False).head(10)
+    st.dataframe(top, hide_index=True, key="ex_stability", column_config=column_config(top))
+    download_csv(res.to_frame().assign(criterion=criterion, w=w, n_boot=n, seed=0, model=choice.model),
+                 label="Download the re-chosen thresholds (CSV)", file_name="rocci_threshold_stability.csv",
+                 key="dl_ex_stab")
 
 
 def clinical_frame(panel) -> pd.DataFrame:

@@ -168,6 +168,9 @@ COLUMNS: dict[str, Column] = {
                      "the DeLong estimates (seeded Monte Carlo of 10⁶ draws; its standard error in the next "
                      "column).", "%.3f"),
     "p_best_auc_se": _c("± se", "Monte Carlo standard error of P(best AUC).", _RATE),
+    "probability": _c("Share of worlds", "Share of the bootstrap worlds (seeded Monte Carlo) in which this "
+                      "threshold is the one chosen.", "%.3f"),
+    "probability_se": _c("± se", "Monte Carlo standard error of that share.", "%.3f"),
     "p_best_tpr": _c("P(best TPR)", "Probability that this model finds the most positives at that false-positive "
                      "rate, under the paired bootstrap (seeded Monte Carlo of 1,000 resamples of the rows; its "
                      "standard error in the next column).", "%.3f"),

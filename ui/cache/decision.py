@@ -34,3 +34,14 @@ def clinical_panel(key: str, model: str, threshold: float, prevalence: float | N
     """``rocci.clinical_panel`` at one threshold (``prevalence`` None: the data's share of positives)."""
     return rocci.clinical_panel(_y, _s, thresholds=[threshold], prevalence=prevalence, pretest=pretest,
                                 confidence_level=confidence_level)
+
+
+#: Bootstrap worlds behind the explorer's "how stable is this threshold?" (Monte Carlo, seeded).
+STABILITY_BOOT = 1000
+
+
+@st.cache_data(max_entries=16, ttl="1h", show_spinner="Re-choosing the threshold in 1,000 bootstrap worlds…")
+def threshold_stability(key: str, model: str, criterion: str, w: float | None, confidence_level: float, _y, _s):
+    """``rocci.threshold_stability`` (seeded): the re-chosen threshold's law across bootstrap worlds."""
+    return rocci.threshold_stability(_y, _s, criterion=criterion, w=w, n_boot=STABILITY_BOOT, seed=0,
+                                     confidence_level=confidence_level)
