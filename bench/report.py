@@ -75,6 +75,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("bench_limits", "bench_limits.py", (), ("--quick",), 600),
     Bench("bench_many", "bench_many.py", (), ("--quick",), 300),
     Bench("bench_decision", "bench_decision.py", (), ("--quick",), 900),
+    Bench("bench_engine", "bench_engine.py", (), ("--quick",), 600),
 )
 
 
