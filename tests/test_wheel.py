@@ -75,6 +75,9 @@ def test_wheel_holds_every_subpackage_and_nothing_else(wheel):
     data = [p for p in (ROOT / "rocci").rglob("*") if p.is_file() and "__pycache__" not in p.parts
             and p.suffix != ".py"]
     assert not data, f"files in rocci/ that the wheel must carry (package data): {data}"
+    # the console script `rocci` (docs/cli.md) is declared in the wheel's metadata
+    entry = zipfile.ZipFile(wheel).read(f"rocci_exact-{_version()}.dist-info/entry_points.txt").decode()
+    assert "[console_scripts]" in entry and "rocci = rocci.cli:main" in entry, entry
 
 
 def test_installed_wheel_imports_every_subpackage_without_the_repository(wheel, tmp_path):
@@ -96,6 +99,12 @@ def test_installed_wheel_imports_every_subpackage_without_the_repository(wheel, 
     # of the checkout); -P: the working directory is not put on sys.path; it is tmp_path anyway.
     run = subprocess.run([sys.executable, "-S", "-P", "-c", code], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=300)
+    # the installed console script runs the command line (exit 2 and one line for a missing file)
+    script = target / "bin" / "rocci"
+    assert script.exists(), sorted(p.name for p in target.iterdir())
+    cli = subprocess.run([sys.executable, "-S", "-P", str(script), "compare", "missing.csv", "--label", "y",
+                          "--a", "a", "--b", "b"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 2 and cli.stderr.startswith("rocci: error:"), cli.stdout + cli.stderr
     assert run.returncode == 0, run.stdout + run.stderr
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["version"] == _version()
