@@ -21,7 +21,7 @@ import streamlit as st
 import rocci
 from rocci.plots import explore as plots_explore
 from rocci.plots import plotly_config
-from ui import cache, operating, report
+from ui import cache, operating, report, state
 from ui.cache import cost as cache_cost, decision as cache_decision, explore as cache_explore
 from ui import controls as controls_ui
 from ui.download import download_csv
@@ -343,6 +343,10 @@ def main() -> None:
     results(an, choice, conf, exact, reading, cfg)
 
 
+#: Up to this many instances the clinical panel is computed as the page opens (its ratio laws sum over the
+#: window of the false positives drawn: about a second at 10⁷ instances, up to a minute at 10⁸); beyond, on a click.
+CLINICAL_AUTO_INSTANCES = 20_000_000
+
 #: Rows of the clinical panel: (label, column of rocci.clinical_panel's frame, plain-words help).
 CLINICAL_ROWS = [
     ("Sensitivity", "sensitivity", "Share of the positives flagged: TP/n+."),
@@ -429,12 +433,19 @@ def clinical(an: cache.Analysis, choice: Choice, conf, y, s) -> None:
     """The clinical accuracy panel at the chosen threshold (rocci.clinical_panel), with the prevalence field."""
     report.markdown("**Clinical accuracy panel**")
     prevalence, pretest, share = clinical_inputs(an)
+    done_key = f"{an.key}|{choice.model}|{conf.threshold!r}|{prevalence}|{pretest}|{choice.level}"
+    if an.n_instances > CLINICAL_AUTO_INSTANCES and not state.done(state.CLINICAL_DONE, done_key):
+        st.info(f"With {an.n_instances:,} instances the exact laws of the likelihood ratios take from seconds to "
+                "about a minute; the panel runs when you ask.", icon=":material/schedule:")
+        if not st.button("Compute the clinical panel", key="ex_clin_run", icon=":material/play_arrow:"):
+            return
     try:
         panel = cache_decision.clinical_panel(an.key, choice.model, float(conf.threshold), prevalence, pretest,
                                               choice.level, y, s)
     except rocci.InputError as exc:
         error(str(exc))
         return
+    state.mark_done(state.CLINICAL_DONE, done_key)
     frame = clinical_frame(panel)
     at = frame.set_index("quantity")
     prev = panel.prevalence

@@ -113,6 +113,11 @@ MAP_DONE = _family(
     "cmp_map_done::", "'cmp_map_done::<data key>|<A>|<B>|<m>': the Compare page computed this dominance map (past "
     "MAP_AUTO_INSTANCES it runs on a click; later reruns show it without one). Written and read by map_tab.")
 
+CLINICAL_DONE = _family(
+    "ex_clinical_done::", "'ex_clinical_done::<data key>|<model>|<threshold>|<prevalence>|<pretest>|<level>': the "
+    "Threshold explorer computed this clinical panel (from counts standing for more than CLINICAL_AUTO_INSTANCES it "
+    "runs on a click; later reruns show it without one). Written and read by the explorer's clinical().")
+
 # Widget keys that code seeds or reads (the widgets themselves are drawn by the pages named).
 for _name, _doc in {
     "source": "Data page: where the data come from. Seeded from the dataset (its kind), forced when another page "

@@ -19,6 +19,16 @@ from .._core.results import _FrameResult
 __all__ = ["clinical_panel", "ClinicalPanel"]
 
 _TIE = 1e-12
+#: Rows of a binomial kept: mean ± (10 sd + 20), the rest weighing less than 1e-20 (as the cost laws' windows).
+_WINDOW_SD, _WINDOW_PAD = 10.0, 20
+
+
+def _rows(m: int, p: float, first: int, last: int) -> np.ndarray:
+    """The counts ``first <= y <= last`` of ``Bin(m, p)`` worth keeping (the window above): at 10⁷ draws a few
+    tens of thousands of rows instead of ten million."""
+    half = _WINDOW_SD * np.sqrt(m * p * (1 - p)) + _WINDOW_PAD
+    lo, hi = max(first, int(np.floor(m * p - half))), min(last, int(np.ceil(m * p + half)))
+    return np.arange(lo, hi + 1) if hi >= lo else np.arange(0)
 
 
 class _RatioLaw:
@@ -30,7 +40,7 @@ class _RatioLaw:
 
     def __init__(self, m1: int, p1: float, m2: int, p2: float):
         self.m1, self.m2, self.p1, self.p2 = int(m1), int(m2), float(p1), float(p2)
-        self.y = np.arange(1, self.m2 + 1)
+        self.y = _rows(self.m2, self.p2, 1, self.m2)
         self.py = stats.binom.pmf(self.y, self.m2, self.p2)
         keep = self.py > 1e-300
         self.y, self.py = self.y[keep], self.py[keep]
@@ -106,7 +116,7 @@ class _OddsRatioLaw:
 
     def __init__(self, m1: int, p1: float, m2: int, p2: float):
         self.m1, self.m2, self.p1, self.p2 = int(m1), int(m2), float(p1), float(p2)
-        y = np.arange(1, self.m2)
+        y = _rows(self.m2, self.p2, 1, self.m2 - 1)
         py = stats.binom.pmf(y, self.m2, self.p2)
         keep = py > 1e-300
         self.y, self.py = y[keep], py[keep]

@@ -30,11 +30,11 @@ def test_decision_curve_at_1400(page, app_url, tmp_path, wait, shot):
     go(page, "Decision curve", wait)
     no_exception(page)
     body = page.inner_text("body")
-    assert "gives more net benefit, with exact bootstrap probability" in body
+    assert "gives more net benefit at threshold probabilities" in body
     assert "not probabilities" in body and "points" in body  # the points score is refused, with the way out
     expect(page.get_by_role("link", name="Open the Cost curves page")).to_be_visible()
     # the verdict is above the chart; each model keeps its colour of every page
-    verdict = page.get_by_text("gives more net benefit, with exact").first.bounding_box()["y"]
+    verdict = page.get_by_text("gives more net benefit at threshold").first.bounding_box()["y"]
     chart = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()["y"]
     assert verdict < chart
     colours = trace_colors(page, 0)
@@ -53,7 +53,7 @@ def test_decision_curve_on_a_phone(browser, app_url, tmp_path, wait, shot):
         controls_y = page.get_by_text("Confidence level").first.bounding_box()["y"]
         chart = page.locator("[data-testid='stPlotlyChart']").first
         assert chart.bounding_box()["y"] < controls_y
-        assert page.get_by_text("gives more net benefit, with exact").first.bounding_box()["y"] < controls_y
+        assert page.get_by_text("gives more net benefit at threshold").first.bounding_box()["y"] < controls_y
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 392
         shot(page, "decision_curve_390")
     finally:
