@@ -72,3 +72,36 @@ def test_two_test_sets_unpaired(browser, app_url, tmp_path, wait, shot, width):
         shot(page, f"compare_unpaired_{width}")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_two_files_from_different_months(browser, app_url, tmp_path, wait, shot, width):
+    """September's file on the Data page, October's uploaded on the Compare page as the second test set."""
+    from realistic import two_months_frame
+
+    frame = two_months_frame()
+    frame["challenger"] = (frame["churn_model"] ** 1.3).round(4)
+    sep = tmp_path / "churn_2026-09.csv"
+    oct_ = tmp_path / "churn_2026-10.csv"
+    frame[frame.month == "2026-09"].drop(columns="month").to_csv(sep, index=False)
+    frame[frame.month == "2026-10"].drop(columns="month").to_csv(oct_, index=False)
+    context = browser.new_context(viewport={"width": width, "height": 1800})
+    page = context.new_page()
+    try:
+        upload(page, app_url, sep, wait)
+        go(page, "Compare models", wait)
+        page.get_by_test_id("stButtonGroup").get_by_role("radio", name="A second file").click()
+        wait(page)
+        expect(page.get_by_text("Upload the second test set on the left")).to_be_visible()
+        page.get_by_test_id("stFileUploader").locator("input[type='file']").set_input_files(str(oct_))
+        wait(page)
+        no_exception(page)
+        body = page.inner_text("body")
+        assert "Unpaired comparison" in body and "churn_2026-10.csv" in body
+        expect(page.get_by_role(
+            "heading", name="Is churn_model on churn_2026-09.csv better than churn_model on churn_2026-10.csv?")
+        ).to_be_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 2
+        shot(page, f"compare_second_file_{width}")
+    finally:
+        context.close()
