@@ -129,9 +129,16 @@ def _threshold_pairs(data: _PairedClasses, thresholds_a, thresholds_b, total_pos
             "Say where to compare the models: thresholds_a (and optionally thresholds_b), "
             "or total_positive_rate."
         )
-    ta = _check_thresholds("thresholds_a", thresholds_a)
     if thresholds_b is None:
+        ta = _check_thresholds("thresholds_a", thresholds_a)
         return ta, ta.copy(), None
+    return (*_paired_thresholds(thresholds_a, thresholds_b), None)
+
+
+def _paired_thresholds(thresholds_a, thresholds_b):
+    """``(ta, tb)`` checked and of one length: a single value on one side is repeated for every value of the
+    other; otherwise the two must have as many values (they are compared in pairs)."""
+    ta = _check_thresholds("thresholds_a", thresholds_a)
     tb = _check_thresholds("thresholds_b", thresholds_b)
     if ta.size != tb.size:
         if ta.size == 1:
@@ -143,4 +150,4 @@ def _threshold_pairs(data: _PairedClasses, thresholds_a, thresholds_b, total_pos
                 f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: "
                 "they are compared in pairs, so give as many of each (or a single value for one model)."
             )
-    return ta, tb, None
+    return ta, tb

@@ -34,7 +34,7 @@ from .._core.inputs import InputError, check_confidence_level, check_labels, che
 from .._core.intervals import normal_interval
 from .._core.results import _FrameResult, column
 from ..roc.vertical import vertical_ci
-from ._common import _check_thresholds
+from ._common import _paired_thresholds
 from .auc import _enough, _sorted_placements
 
 __all__ = [
@@ -541,22 +541,6 @@ class UnpairedThresholdComparison(_FrameResult):
         return self._laws[i][0 if axis == "tpr" else 1].law()
 
 
-def _threshold_pairs(thresholds_a, thresholds_b):
-    ta = _check_thresholds("thresholds_a", thresholds_a)
-    tb = _check_thresholds("thresholds_b", thresholds_b)
-    if ta.size != tb.size:
-        if ta.size == 1:
-            ta = np.repeat(ta, tb.size)
-        elif tb.size == 1:
-            tb = np.repeat(tb, ta.size)
-        else:
-            raise InputError(
-                f"thresholds_a has {ta.size} values but thresholds_b has {tb.size}: they are compared in pairs, "
-                "so give as many of each (or a single value for one model)."
-            )
-    return ta, tb
-
-
 def compare_thresholds_unpaired(y_a, score_a, y_b, score_b, *, thresholds_a, thresholds_b, pos_label=None,
                                 confidence_level=0.95, m_a=None, m_b=None) -> UnpairedThresholdComparison:
     """Exact bootstrap laws of the TPR and FPR differences at fixed thresholds, two independent test sets.
@@ -594,7 +578,7 @@ def compare_thresholds_unpaired(y_a, score_a, y_b, score_b, *, thresholds_a, thr
     level = check_confidence_level(confidence_level)
     mask_a, sa = _sample(y_a, score_a, pos_label, "a")
     mask_b, sb = _sample(y_b, score_b, pos_label, "b")
-    ta, tb = _threshold_pairs(thresholds_a, thresholds_b)
+    ta, tb = _paired_thresholds(thresholds_a, thresholds_b)
     sizes, rates, laws = [], [], []
     for mask, s, m, t in ((mask_a, sa, m_a, ta), (mask_b, sb, m_b, tb)):
         pos, neg = np.sort(s[mask]), np.sort(s[~mask])
