@@ -182,8 +182,9 @@ def main() -> None:
     left, right = page.columns()
     with left:
         sets, split = unpaired.controls(an)
-        if sets != "one":  # two test sets: the unpaired verdict only, with its two choices
+        if sets != "one":  # two test sets: the unpaired verdict only, with its choices
             level, at_fpr = unpaired.interval_controls()
+            cond = operating.controls(an.prepared.n_pos, an.prepared.n_neg, title="Operating condition (cost verdict)")
         else:
             opts = controls(an)
     page.caption(EXACT_CAPTION if sets == "one" else UNPAIRED_CAPTION)
@@ -193,7 +194,7 @@ def main() -> None:
                 st.info("Upload the second test set on the left (it needs the same label column).",
                         icon=":material/upload_file:")
             else:
-                unpaired.panel(an, split, level, at_fpr)
+                unpaired.panel(an, split, level, at_fpr, cond)
         return
     if opts is None:
         with right:

@@ -37,7 +37,17 @@ from .compare import (
     dominance_map,
     mcnemar,
 )
-from .cost import CostCI, CostComparison, CostCurve, compare_cost, cost_ci, cost_curve, operating_point
+from .cost import (
+    CostCI,
+    CostComparison,
+    CostCurve,
+    UnpairedCostComparison,
+    compare_cost,
+    compare_cost_unpaired,
+    cost_ci,
+    cost_curve,
+    operating_point,
+)
 from .confusion import ClinicalPanel, ThresholdStability, clinical_panel, threshold_stability
 from .confusion import (
     BinomialTest,
@@ -115,6 +125,7 @@ __all__ = [
     "compare_auc_unpaired",
     "compare_vertical_unpaired",
     "compare_thresholds_unpaired",
+    "compare_cost_unpaired",
     "mcnemar",
     "ThresholdComparison",
     "DominanceMap",
@@ -124,6 +135,7 @@ __all__ = [
     "UnpairedAucComparison",
     "UnpairedVerticalComparison",
     "UnpairedThresholdComparison",
+    "UnpairedCostComparison",
     "McNemarResult",
     "operating_point",
     "cost_curve",

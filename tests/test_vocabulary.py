@@ -142,6 +142,7 @@ def _calls():
         "compare_vertical_unpaired": lambda: rocci.compare_vertical_unpaired(y, a, y[::-1], b, fpr=[0.2]),
         "compare_thresholds_unpaired": lambda: rocci.compare_thresholds_unpaired(y, a, y[::-1], b,
                                                                                  thresholds_a=t, thresholds_b=t),
+        "compare_cost_unpaired": lambda: rocci.compare_cost_unpaired(y, a, y[::-1], b, w=[0.3, 0.7]),
     }
 
 

@@ -1,7 +1,8 @@
 """Two test sets on the Compare page (issue 32): split the rows by a column of the file and compare a model
 on one set with a model (the same or another) on the other. The sets share no instance, so the comparison
-is **unpaired**: rocci.compare_auc_unpaired (DeLong, V_A + V_B) and rocci.compare_vertical_unpaired (the
-convolution of the two exact TPR laws)."""
+is **unpaired**: rocci.compare_auc_unpaired (DeLong, V_A + V_B), rocci.compare_vertical_unpaired (the
+convolution of the two exact TPR laws) and rocci.compare_cost_unpaired (the difference of the two exact cost
+laws at the shared operating condition)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import streamlit as st
 
 import rocci
 
-from . import cache, report, state
+from . import cache, operating, report, state
 from .cache import compare as cache_compare
 from .controls import error
 from .download import download_csv
@@ -160,8 +161,9 @@ def _second_arrays(an, split: Split):
     return np.asarray(prep.is_positive, bool), np.asarray(prep.scores[split.model_b], float), prep.n_dropped
 
 
-def panel(an, split: Split, level: float, at_fpr: float) -> None:
-    """The unpaired verdict: ΔAUC and ΔTPR at the verdict's FPR, with why the intervals are wider."""
+def panel(an, split: Split, level: float, at_fpr: float, cond=None) -> None:
+    """The unpaired verdict: ΔAUC, ΔTPR at the verdict's FPR and Δcost at the operating condition ``cond``
+    (a :class:`ui.operating.OperatingCondition`, None when its box is invalid), with why they are wider."""
     y = np.asarray(an.prepared.is_positive, dtype=bool)
     if split.second is None:
         values = split_values(an)[split.column]
@@ -197,7 +199,7 @@ def panel(an, split: Split, level: float, at_fpr: float) -> None:
     except rocci.InputError as exc:
         error(str(exc))
         return
-    c1, c2 = st.columns(2)
+    c1, c2, c3 = st.columns(3)
     with c1.container(border=True, key="unpaired_auc"):
         st.markdown("**Overall ranking (AUC)**")
         d, lo, hi = signed_interval(auc.delta, auc.low, auc.high, 3)
@@ -217,14 +219,52 @@ def panel(an, split: Split, level: float, at_fpr: float) -> None:
             f"{vc.tpr_b[0]:.4f}; {percent(level)} interval of the exact law of the difference (the convolution of "
             f"the two sets' exact bootstrap laws) [{lo}, {hi}] points; A finds more positives in "
             f"**{100 * vc.p_a_better[0]:.1f}%** of bootstrap worlds, they tie in {100 * vc.p_tie[0]:.1f}%.")
+    with c3.container(border=True, key="unpaired_cost"):
+        st.markdown("**Cost at your operating condition**")
+        cost = _cost_card(an, split, level, cond, (ya, sa, yb, sb), A, B)
     names = {"delta": "delta_auc", "std": "delta_auc_std", "low": "delta_auc_low", "high": "delta_auc_high",
              "statistic": "auc_statistic", "pvalue": "auc_pvalue", "df": "auc_df", "pvalue_t": "auc_pvalue_t"}
-    frame = pd.concat([auc.to_frame().rename(columns=names).drop(columns=["method", "confidence_level"]),
-                       vc.to_frame()], axis=1)
+    parts = [auc.to_frame().rename(columns=names).drop(columns=["method", "confidence_level"]), vc.to_frame()]
+    if cost is not None:
+        parts.append(cost.to_frame()[["w", "threshold_a", "threshold_b", "cost_a", "cost_b", "delta_cost",
+                                      "delta_cost_std", "delta_cost_low", "delta_cost_high", "p_a_cheaper"]])
+    frame = pd.concat(parts, axis=1)
     download_csv(frame.assign(confidence_level=level, column=split.column or "", set_a=split.set_a, set_b=split.set_b, model_a=split.model_a,
                               model_b=split.model_b),
                  label="Download the unpaired comparison (CSV)", file_name="rocci_unpaired.csv", key="dl_unpaired")
     report.caption(left_out + " Choose *One test set* in the left column for the paired page.")
+
+
+def _cost_card(an, split: Split, level: float, cond, arrays, A: str, B: str):
+    """ΔCost, A − B, each model at its cheapest threshold on its own set (rocci.compare_cost_unpaired); the
+    result, or None when the operating condition is invalid or the comparison refused."""
+    if cond is None:
+        st.info("Set a valid operating condition on the left.")
+        return None
+    try:
+        cc = cache_compare.compare_cost_unpaired(an.key, split.key(), float(cond.w), level, *arrays)
+    except rocci.InputError as exc:
+        error(str(exc))
+        return None
+    d, lo, hi = float(cc.delta_cost[0]), float(cc.delta_cost_low[0]), float(cc.delta_cost_high[0])
+    k = cond.scale
+    d_txt, lo_txt, hi_txt = signed_interval(d, lo, hi, 4)
+    report.metric(f"ΔCost{' per 1,000' if k else ''}, A − B (unpaired)",
+                  operating.signed_money(1000 * k * d) if k else d_txt,
+                  help="Expected cost of A on its test set − expected cost of B on its own, each at its own "
+                  "lowest-cost threshold there (below 0: A is cheaper)." + (
+                      " In your cost units per 1,000 instances." if k else " Normalised cost (w set directly)."))
+    units = ""
+    if k:
+        per = [operating.signed_money(1000 * k * x) for x in (d, lo, hi)]
+        units = f" = {per[0]} per 1,000 instances [{per[1]}, {per[2]}]"
+    report.caption(
+        f"{md_escape(cond.describe()).capitalize()}. Normalised cost of {A}: {float(cc.cost_a[0]):.4f} (threshold "
+        f"{float(cc.threshold_a[0]):.4g}); of {B}: {float(cc.cost_b[0]):.4f} (threshold "
+        f"{float(cc.threshold_b[0]):.4g}). ΔC {d_txt}, {percent(level)} interval [{lo_txt}, {hi_txt}]{units} "
+        f"(Agresti–Caffo, the two sets' variances added); A is cheaper in **{100 * float(cc.p_a_cheaper[0]):.1f}%** "
+        "of bootstrap worlds (the exact law of the difference of the two sets' cost laws).")
+    return cc
 
 
 def _p(p: float) -> str:

@@ -43,6 +43,7 @@ module              contents
 ``cost.fourier``    paired laws as sums of lattice steps, by inverse FFT
 ``cost.interval``   :func:`cost_ci` (moments, Agresti–Coull, Wald, percentile)
 ``cost.paired``     :func:`compare_cost` (A − B, ``p_a_cheaper``)
+``cost.unpaired``   :func:`compare_cost_unpaired` (two independent test sets: the difference of two laws)
 ``cost.results``    :class:`CostCurve`, :class:`CostCI`, :class:`CostComparison`
 ``cost.decision``   :func:`net_benefit`, :func:`compare_net_benefit` (decision curves; laws in ``_decision_laws``, quantiles in ``_decision_quantiles``)
 ==================  =====================================================================
@@ -54,6 +55,7 @@ from .decision import NetBenefit, NetBenefitComparison, compare_net_benefit, net
 from .interval import cost_ci
 from .paired import compare_cost
 from .results import CostCI, CostComparison, CostCurve
+from .unpaired import AGRESTI_CAFFO_ADD, UnpairedCostComparison, compare_cost_unpaired
 
 __all__ = [
     "net_benefit",
@@ -64,6 +66,9 @@ __all__ = [
     "cost_curve",
     "cost_ci",
     "compare_cost",
+    "compare_cost_unpaired",
+    "UnpairedCostComparison",
+    "AGRESTI_CAFFO_ADD",
     "CostCurve",
     "CostCI",
     "CostComparison",

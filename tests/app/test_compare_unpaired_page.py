@@ -9,6 +9,8 @@ from apphelpers import assert_clean, new_app
 from realistic import two_months_frame
 
 import rocci
+from ui import operating
+from ui.text import signed_interval
 
 pytestmark = pytest.mark.apptest
 
@@ -50,6 +52,20 @@ def test_one_model_on_two_months(tmp_path):
     # the sd stated is the two sets' sds added in quadrature, as the caption says
     assert auc.std == pytest.approx(np.hypot(auc.std_a, auc.std_b), rel=1e-12)
     assert not any(s.value.startswith("All ") for s in at.subheader)  # the paired page is not shown
+    # the cost card: default condition = the file's share of churners, equal costs (w = that share, k = 1)
+    share = float((frame.status == "churned").mean())
+    cc = rocci.compare_cost_unpaired(ya, a.churn_model.to_numpy(), yb, b.churn_model.to_numpy(), w=[share])
+    assert cards["ΔCost per 1,000, A − B (unpaired)"] == operating.signed_money(1000 * float(cc.delta_cost[0]))
+    assert f"{100 * cc.p_a_cheaper[0]:.1f}%** of bootstrap worlds" in text
+    assert f"{float(cc.cost_a[0]):.4f} (threshold {float(cc.threshold_a[0]):.4g})" in text
+    # the operating point typed directly: the normalised difference, its interval as the caption says
+    at.segmented_control(key="op_by").set_value("w").run()
+    at.slider(key="op_w").set_value(0.3).run()
+    assert_clean(at)
+    cc = rocci.compare_cost_unpaired(ya, a.churn_model.to_numpy(), yb, b.churn_model.to_numpy(), w=[0.3])
+    d, lo, hi = signed_interval(float(cc.delta_cost[0]), float(cc.delta_cost_low[0]), float(cc.delta_cost_high[0]), 4)
+    assert {m.label: m.value for m in at.metric}["ΔCost, A − B (unpaired)"] == d
+    assert any(f"interval [{lo}, {hi}]" in c.value for c in at.caption)
     # back to one test set: the paired verdict
     at.segmented_control(key="cmp_sets").set_value("one").run()
     assert_clean(at)

@@ -98,6 +98,7 @@ def test_two_files_from_different_months(browser, app_url, tmp_path, wait, shot,
         no_exception(page)
         body = page.inner_text("body")
         assert "Unpaired comparison" in body and "churn_2026-10.csv" in body
+        assert "Cost at your operating condition" in body and "A is cheaper in" in body  # the third card
         expect(page.get_by_role(
             "heading", name="Is churn_model on churn_2026-09.csv better than churn_model on churn_2026-10.csv?")
         ).to_be_visible()

@@ -128,6 +128,13 @@ def compare_auc_unpaired(key: str, split: tuple, confidence_level: float, _ya, _
     return rocci.compare_auc_unpaired(_ya, _sa, _yb, _sb, confidence_level=confidence_level)
 
 
+@st.cache_data(max_entries=16, ttl="1h", show_spinner="Comparing the costs (exact, unpaired)…")
+def compare_cost_unpaired(key: str, split: tuple, w: float, confidence_level: float, _ya, _sa, _yb, _sb):
+    """``rocci.compare_cost_unpaired`` at one operating point, each model at its cheapest threshold on its own
+    test set (Agresti–Caffo interval, the exact law's P(A cheaper))."""
+    return rocci.compare_cost_unpaired(_ya, _sa, _yb, _sb, w=[w], confidence_level=confidence_level)
+
+
 @st.cache_data(max_entries=16, ttl="1h", show_spinner="Comparing the two test sets (exact bootstrap, unpaired)…")
 def compare_vertical_unpaired(key: str, split: tuple, fpr: float, confidence_level: float, _ya, _sa, _yb, _sb):
     """``rocci.compare_vertical_unpaired`` at one FPR: the convolution of the two sets' exact TPR laws."""
