@@ -368,9 +368,9 @@ def verdict_panel(an, a: str, b: str, level: float, m, at_fpr: float, cond, y, s
         except rocci.InputError as exc:
             error(str(exc))
         else:
-            winner, words = signed_verdict(auc.low, auc.high, True, a, b, level)
+            winner, words = signed_verdict(auc.delta_auc_low, auc.delta_auc_high, True, a, b, level)
             found["auc"] = (winner, "the higher AUC")
-            d_txt, lo_txt, hi_txt = signed_interval(auc.delta, auc.low, auc.high, 3)
+            d_txt, lo_txt, hi_txt = signed_interval(auc.delta_auc, auc.delta_auc_low, auc.delta_auc_high, 3)
             report.metric(f"ΔAUC, {md_escape(a)} − {md_escape(b)}", d_txt,
                       help="Difference of the areas under the two ROC curves (A − B).")
             report.caption(f"AUC {A} {auc.auc_a:.3f}, {B} {auc.auc_b:.3f}; {percent(level)} DeLong interval of "
@@ -566,7 +566,7 @@ def map_tab(an, a: str, b: str, m, y, sa, sb) -> None:
 def auc_tab(auc, a: str, b: str) -> None:
     A, B = md_escape(a), md_escape(b)
     c = st.columns(4)
-    d_txt, lo_txt, hi_txt = signed_interval(auc.delta, auc.low, auc.high, 4)
+    d_txt, lo_txt, hi_txt = signed_interval(auc.delta_auc, auc.delta_auc_low, auc.delta_auc_high, 4)
     c[0].metric("ΔAUC (A − B)", d_txt,
                 help=f"AUC of {md_escape(a)} ({auc.auc_a:.4f}) − AUC of {md_escape(b)} ({auc.auc_b:.4f}).")
     c[1].metric(f"{percent(auc.confidence_level)} DeLong interval", f"[{lo_txt}, {hi_txt}]",
@@ -574,10 +574,10 @@ def auc_tab(auc, a: str, b: str) -> None:
     c[2].metric("z (DeLong)", f"{auc.statistic:.3f}", help="ΔAUC / standard error.")
     c[3].metric("p-value (DeLong, two-sided)", pvalue_text(auc.pvalue), help="2·Φ(−|z|).")
     verdict = ("the interval excludes 0: the AUCs differ at this level"
-               if auc.low > 0 or auc.high < 0 else "the interval contains 0: no clear difference at this level")
+               if auc.delta_auc_low > 0 or auc.delta_auc_high < 0 else "the interval contains 0: no clear difference at this level")
     report.caption(
         f"DeLong's paired test (normal approximation): AUC {A} = {auc.auc_a:.4f}, AUC {B} = {auc.auc_b:.4f}, "
-        f"difference {d_txt} (sd {auc.std:.{len(d_txt.split('.')[-1])}f}), {percent(auc.confidence_level)} "
+        f"difference {d_txt} (sd {auc.delta_auc_std:.{len(d_txt.split('.')[-1])}f}), {percent(auc.confidence_level)} "
         f"interval [{lo_txt}, {hi_txt}] — {verdict}. Correlation of the two AUCs {auc.correlation:.3f}."
     )
     download_csv(auc.to_frame().assign(model_a=str(a), model_b=str(b)), label="Download the AUC comparison (CSV)",

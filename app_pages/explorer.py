@@ -273,7 +273,7 @@ def main() -> None:
         report.markdown(f"**{md_escape(choice.model)}** · threshold **score ≥ {md_escape(thr)}** "
                     f"({md_escape(choice.how)})")
         cols = st.columns(4)
-        report.metric_in(cols[0], f"Predicted positive (of {conf.n:,})", f"{conf.target_size:,}",
+        report.metric_in(cols[0], f"Predicted positive (of {conf.n:,})", f"{conf.n_predicted_positive:,}",
                        help="Instances with score ≥ threshold (the target).")
         report.metric_in(cols[1], "Accuracy", f"{conf.accuracy:.4f}", help=INDICATOR_TEXT["accuracy"][1])
         report.metric_in(cols[2], "Precision", "—" if np.isnan(conf.precision) else f"{conf.precision:.4f}",
@@ -320,7 +320,7 @@ def main() -> None:
         clinical(an, choice, conf, y, s)
         stability(an, choice, y, s)
 
-        if conf.target_size == 0:
+        if conf.n_predicted_positive == 0:
             st.info("No instance scores at or above this threshold: precision is undefined (no predicted "
                     "positive), so the current point is left off the precision–recall and reading-rate charts.")
         gcol, pcol = st.columns(2)
@@ -333,7 +333,7 @@ def main() -> None:
                        "scores taken from the top. Diamond: the current threshold, with its intervals.")
         with pcol:
             report.markdown("**Precision–recall curve**")
-            report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.target_size else None,
+            report.plotly_chart(plots_explore.pr_figure(pr, current=conf if conf.n_predicted_positive else None,
                                                         intervals=intervals_of(exact), name=choice.model,
                                                         color_index=an.colors[choice.model]),
                                 config=cfg, key="ex_pr")
@@ -349,7 +349,7 @@ CLINICAL_AUTO_INSTANCES = 20_000_000
 
 #: Rows of the clinical panel: (label, column of rocci.clinical_panel's frame, plain-words help).
 CLINICAL_ROWS = [
-    ("Sensitivity", "sensitivity", "Share of the positives flagged: TP/n+."),
+    ("Sensitivity", "tpr", "Share of the positives flagged: TP/n+ (the true-positive rate)."),
     ("Specificity", "specificity", "Share of the negatives not flagged: TN/n−."),
     ("LR+", "lr_positive", "Positive likelihood ratio sens/(1 − spec): how many times likelier a positive test is "
      "in a positive than in a negative. ∞ when no negative is flagged."),

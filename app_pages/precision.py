@@ -573,8 +573,9 @@ def average_precision_panel(an, opts: Options) -> None:
             error(f"{m}: {exc}")
             continue
         rows.append({"model": str(m), "average_precision": res.average_precision,
-                     "interval": f"{res.low:.4f} – {res.high:.4f}", "low": res.low,
-                     "high": res.high, "std": res.std, "mc_se_std": res.mc_se_std,
+                     "interval": f"{res.average_precision_low:.4f} – {res.average_precision_high:.4f}",
+                     "low": res.average_precision_low, "high": res.average_precision_high,
+                     "std": res.average_precision_std, "mc_se_std": res.average_precision_std_se,
                      "low_mc": f"{res.low_range[0]:.4f}–{res.low_range[1]:.4f}",
                      "high_mc": f"{res.high_range[0]:.4f}–{res.high_range[1]:.4f}", "baseline": res.baseline})
     if not rows:

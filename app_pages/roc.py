@@ -271,7 +271,7 @@ def auc_metrics(aucs: dict, opts: Options) -> None:
                 )
                 report.caption(
                     f"{md_escape(model)}: AUC {res.auc:.3f}, {percent(res.confidence_level)} "
-                    f"{method_text(res.method)} interval **[{res.low:.3f}, {res.high:.3f}]** (sd {res.std:.3f})"
+                    f"{method_text(res.method)} interval **[{res.auc_low:.3f}, {res.auc_high:.3f}]** (sd {res.auc_std:.3f})"
                 )
 
 

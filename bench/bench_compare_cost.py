@@ -129,7 +129,7 @@ def direct_full_p_cheaper(y, a, b, w):
     n_pos, n_neg, key, law = res.n_pos, res.n_neg, None, None
     out = np.empty(w.size)
     for i in range(w.size):
-        cells = ((res.na_pos[i], res.nb_pos[i]), (res.na_neg[i], res.nb_neg[i]))
+        cells = ((res.n_a_pos[i], res.n_b_pos[i]), (res.n_a_neg[i], res.n_b_neg[i]))
         if cells != key:
             key, law = cells, _paired_law_direct(*cells, n_pos, n_neg, "full", n_pos + n_neg)
         out[i] = law.cdf(0.0, *_scales(w[i], "full", n_pos + n_neg, n_pos, n_neg), strict=True)[0]
@@ -399,7 +399,7 @@ def main():
         y, a, b = paired_data(n, rng)
         reps = 1 if (args.quick or n >= 10**5) else args.repeats
         res = rocci.compare_cost(y, a, b, w=w)
-        pairs = len(set(zip(res.na_pos, res.nb_pos, res.na_neg, res.nb_neg)))
+        pairs = len(set(zip(res.n_a_pos, res.n_b_pos, res.n_a_neg, res.n_b_neg)))
         t_strat = median_time(lambda: rocci.compare_cost(y, a, b, w=w), reps)
         raw = {"full": None, "full_percentile": None, "full_direct": None}
         full = "—"

@@ -51,7 +51,7 @@ def test_delong_variance_equals_direct_formula(seed):
     y, s = as_labels(pos, neg)
     res = rocci.roc_auc(y, s, method="delong")
     assert res.method == "delong"
-    assert res.std**2 == pytest.approx(brute.delong_variance_direct(pos, neg), rel=1e-10, abs=1e-15)
+    assert res.auc_std**2 == pytest.approx(brute.delong_variance_direct(pos, neg), rel=1e-10, abs=1e-15)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -61,7 +61,7 @@ def test_hanley_mcneil_variance_equals_textbook_formula(seed):
     res = rocci.roc_auc(y, s, method="hanley-mcneil")
     a = float(brute.mann_whitney_auc(pos, neg))
     assert res.method == "hanley-mcneil"
-    assert res.std**2 == pytest.approx(
+    assert res.auc_std**2 == pytest.approx(
         brute.hanley_mcneil_variance(a, pos.size, neg.size), rel=1e-10, abs=1e-15
     )
 
@@ -73,8 +73,8 @@ def test_delong_ci_is_auc_pm_z_std_clipped(seed, level):
     y, s = as_labels(pos, neg)
     res = rocci.roc_auc(y, s, confidence_level=level)
     z = stats.norm.ppf(0.5 + level / 2)
-    assert res.low == pytest.approx(max(0.0, res.auc - z * res.std), abs=1e-12)
-    assert res.high == pytest.approx(min(1.0, res.auc + z * res.std), abs=1e-12)
+    assert res.auc_low == pytest.approx(max(0.0, res.auc - z * res.auc_std), abs=1e-12)
+    assert res.auc_high == pytest.approx(min(1.0, res.auc + z * res.auc_std), abs=1e-12)
 
 
 def test_delong_ci_clips_at_one():
@@ -84,10 +84,10 @@ def test_delong_ci_clips_at_one():
     res = rocci.roc_auc(y, s)
     assert res.auc == pytest.approx(15 / 16, abs=1e-15)
     std = math.sqrt(brute.delong_variance_direct(pos, neg))
-    assert res.std == pytest.approx(std, rel=1e-12)
+    assert res.auc_std == pytest.approx(std, rel=1e-12)
     assert res.auc + 1.959963984540054 * std > 1  # the case really needs clipping
-    assert res.high == 1.0
-    assert res.low == pytest.approx(res.auc - 1.959963984540054 * std, abs=1e-12)
+    assert res.auc_high == 1.0
+    assert res.auc_low == pytest.approx(res.auc - 1.959963984540054 * std, abs=1e-12)
 
 
 def test_hand_computed_delong_case():
@@ -96,12 +96,12 @@ def test_hand_computed_delong_case():
     y, s = as_labels([0.9, 0.7, 0.5], [0.5, 0.3])
     res = rocci.roc_auc(y, s, method="delong")
     assert res.auc == pytest.approx(11 / 12, abs=1e-15)
-    assert res.std == pytest.approx(math.sqrt(1 / 72), rel=1e-12)
+    assert res.auc_std == pytest.approx(math.sqrt(1 / 72), rel=1e-12)
     z = 1.959963984540054
-    assert res.low == pytest.approx(11 / 12 - z / math.sqrt(72), abs=1e-12)
-    assert res.high == 1.0  # 11/12 + 1.96 * 0.118 > 1
+    assert res.auc_low == pytest.approx(11 / 12 - z / math.sqrt(72), abs=1e-12)
+    assert res.auc_high == 1.0  # 11/12 + 1.96 * 0.118 > 1
     hm = rocci.roc_auc(y, s, method="hanley-mcneil")
-    assert hm.std == pytest.approx(math.sqrt(671 / 32292), rel=1e-12)
+    assert hm.auc_std == pytest.approx(math.sqrt(671 / 32292), rel=1e-12)
 
 
 def test_thesis_worked_example_auc():
@@ -116,7 +116,7 @@ def test_thesis_worked_example_auc():
     assert float(brute.mann_whitney_auc(pos, neg)) == 0.844375
     res = rocci.roc_auc(d["label"].to_numpy(), d["score"].to_numpy())
     assert res.auc == pytest.approx(0.844375, abs=1e-12)
-    assert res.std**2 == pytest.approx(brute.delong_variance_direct(pos, neg), rel=1e-10)
+    assert res.auc_std**2 == pytest.approx(brute.delong_variance_direct(pos, neg), rel=1e-10)
 
 
 # ---------------------------------------------------------------------------
@@ -132,12 +132,12 @@ def test_asah_auc_and_delong_ci_match_proc():
     y, s = _asah()
     res = rocci.roc_auc(y, s, pos_label="Poor")
     assert round(res.auc, 4) == 0.7314
-    assert round(res.low, 4) == 0.6301
-    assert round(res.high, 4) == 0.8326
+    assert round(res.auc_low, 4) == 0.6301
+    assert round(res.auc_high, 4) == 0.8326
     # and to full precision against the direct computation
     assert res.auc == pytest.approx(0.73136856368563685, abs=1e-14)
     # pROC tests/testthat/test-var.R: var(r.s100b) == 0.00266868245717244
-    assert res.std**2 == pytest.approx(0.00266868245717244, rel=1e-10)
+    assert res.auc_std**2 == pytest.approx(0.00266868245717244, rel=1e-10)
 
 
 @pytest.mark.parametrize(
@@ -149,7 +149,7 @@ def test_asah_other_markers(col, auc, var):
     y, s = _asah(col)
     res = rocci.roc_auc(y, s, pos_label="Poor")
     assert res.auc == pytest.approx(auc, abs=1e-14)
-    assert res.std**2 == pytest.approx(var, rel=1e-10)
+    assert res.auc_std**2 == pytest.approx(var, rel=1e-10)
 
 
 def test_asah_roc_curve_matches_proc_coordinates():
@@ -172,7 +172,7 @@ def test_confidence_interval_equals_a_fresh_computation(method):
         fresh = rocci.roc_auc(y, s, method=method, confidence_level=level)
         moved = base.confidence_interval(level)
         assert moved.to_frame().equals(fresh.to_frame())
-        assert moved.std == base.std and moved.auc == base.auc
+        assert moved.auc_std == base.auc_std and moved.auc == base.auc
     with pytest.raises(rocci.InputError):
         base.confidence_interval(1.5)
     with pytest.raises(rocci.InputError, match="must be one of"):  # another method's sd needs the data

@@ -64,7 +64,7 @@ def test_point_values_are_the_textbook_formulas():
     tp, fn = np.sum(s[y] >= 0.5), np.sum(s[y] < 0.5)
     fp, tn = np.sum(s[~y] >= 0.5), np.sum(s[~y] < 0.5)
     sens, spec = tp / 40, tn / 60
-    assert row.sensitivity == sens and row.specificity == spec
+    assert row.tpr == sens and row.specificity == spec
     assert row.lr_positive == pytest.approx(sens / (1 - spec)) and row.lr_negative == pytest.approx((1 - sens) / spec)
     assert row.diagnostic_odds_ratio == pytest.approx(tp * tn / (fp * fn))
     assert row.ppv == pytest.approx(sens * 0.1 / (sens * 0.1 + (1 - spec) * 0.9))

@@ -57,6 +57,9 @@ CASES = {
         Y, A, Y[::-1], B, fpr=[0.1, 0.6], confidence_level=lv), ("percentile",)),
     "compare_thresholds_unpaired": (lambda lv, me: rocci.compare_thresholds_unpaired(
         Y, A, Y[::-1], B, thresholds_a=T, thresholds_b=T, confidence_level=lv), ("percentile",)),
+    "compare_cost_unpaired": (lambda lv, me: rocci.compare_cost_unpaired(
+        Y, A, Y[::-1], B, w=[0.2, 0.6], confidence_level=lv, **_m(me)),
+        ("agresti-coull", "wald", "percentile")),
     "precision_ci": (lambda lv, me: rocci.precision_ci(Y, A, thresholds=T, confidence_level=lv, **_m(me)),
                      ("percentile", "wald", "score")),
     "precision_ci/full": (lambda lv, me: rocci.precision_ci(Y, A, thresholds=T, bootstrap="full", confidence_level=lv,
@@ -171,7 +174,7 @@ def test_every_result_with_an_exact_law_offers_confidence_interval():
             assert hasattr(cls, "confidence_interval"), cls.__name__
     offering = {cls for cls in classes if hasattr(cls, "confidence_interval")}
     assert offering <= covered, sorted(c.__name__ for c in offering - covered)
-    assert len(offering) == 18, sorted(c.__name__ for c in offering)
+    assert len(offering) == 19, sorted(c.__name__ for c in offering)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

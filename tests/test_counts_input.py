@@ -229,11 +229,11 @@ def test_paired_threshold_and_auc_comparisons_do_not_expand_a_table(monkeypatch)
         want = rocci.compare_thresholds(y, a, b, **kwargs).to_frame()
         pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12, atol=1e-14)
     got, want = rocci.compare_auc(pairs), rocci.compare_auc(y, a, b)
-    for field in ("auc_a", "auc_b", "delta", "std", "statistic", "pvalue", "correlation"):
+    for field in ("auc_a", "auc_b", "delta_auc", "delta_auc_std", "statistic", "pvalue", "correlation"):
         assert getattr(got, field) == pytest.approx(getattr(want, field), rel=1e-12, abs=1e-14), field
     # 10^9 instances in 40 rows: the same calls stay O(rows)
     big = table.head(40).assign(n_pos=lambda t: t.n_pos * 10**7 + 1, n_neg=lambda t: t.n_neg * 10**7 + 1)
     huge = rocci.PairedCounts.from_frame(big, score_a="a", score_b="b")
     res = rocci.compare_thresholds(huge, total_positive_rate=[0.1, 0.5])
     assert res.n_pos == int(big.n_pos.sum()) and res.n_neg == int(big.n_neg.sum())
-    assert np.isfinite(rocci.compare_auc(huge).std)
+    assert np.isfinite(rocci.compare_auc(huge).delta_auc_std)

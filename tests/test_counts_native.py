@@ -89,7 +89,7 @@ def test_compare_cost_from_the_pair_table_is_the_raw_result(kwargs, no_expansion
     from_raw = rocci.compare_cost(y, a, b, pos_label="churn", **kwargs)
     from_table = rocci.compare_cost(pairs, **kwargs)
     _frames_equal(from_raw.to_frame(), from_table.to_frame())
-    for name in ("na_pos", "nb_pos", "na_neg", "nb_neg", "threshold_a", "threshold_b"):
+    for name in ("n_a_pos", "n_b_pos", "n_a_neg", "n_b_neg", "threshold_a", "threshold_b"):
         np.testing.assert_array_equal(getattr(from_raw, name), getattr(from_table, name), err_msg=name)
     assert (from_raw.n_pos, from_raw.n_neg) == (from_table.n_pos, from_table.n_neg)
     # the exact law behind a point, from the stored cells

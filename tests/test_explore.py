@@ -73,8 +73,8 @@ def test_tanagra_threshold_table():
     np.testing.assert_array_equal(table["threshold"], ref[:, 0])
     for col, j in (("tp", 1), ("fn", 2), ("fp", 3), ("tn", 4)):
         np.testing.assert_array_equal(table[col], ref[:, j].astype(int), err_msg=col)
-    np.testing.assert_array_equal(table["target_size"], np.arange(1, 21))  # #cible
-    for col, j in (("target_rate", 5), ("recall", 6), ("precision", 7), ("fpr", 8)):
+    np.testing.assert_array_equal(table["n_predicted_positive"], np.arange(1, 21))  # #cible
+    for col, j in (("total_positive_rate", 5), ("recall", 6), ("precision", 7), ("fpr", 8)):
         # the seed prints two decimals
         np.testing.assert_allclose(table[col], ref[:, j], atol=0.005 + 1e-12, err_msg=col)
     np.testing.assert_array_equal(table["n_at_threshold"], 1)
@@ -87,7 +87,7 @@ def test_tanagra_confusion_matrix_at_one_half():
     res = rocci.confusion_at(y, s, 0.5, pos_label="positive")
     assert (res.tp, res.fn, res.fp, res.tn) == (5, 5, 2, 8)
     assert res.error_rate == pytest.approx(0.35)
-    assert res.target_size == 7
+    assert res.n_predicted_positive == 7
     assert res.recall == 0.5 and res.precision == pytest.approx(5 / 7)
     assert res.fpr == pytest.approx(0.2) and res.specificity == pytest.approx(0.8)
     m = res.matrix()
@@ -195,7 +195,7 @@ def test_extreme_thresholds():
     pos, neg = TINY["brief"]
     y, s = as_labels(pos, neg)
     none = rocci.confusion_at(y, s, np.inf)
-    assert (none.tp, none.fp, none.target_size) == (0, 0, 0)
+    assert (none.tp, none.fp, none.n_predicted_positive) == (0, 0, 0)
     assert np.isnan(none.precision)
     assert np.isnan(none.interval("precision").low) and np.isnan(none.interval("precision").high)
     assert none.f1 == 0.0 and none.interval("f1").low == 0.0
@@ -262,7 +262,7 @@ def test_full_bootstrap_laws_by_enumeration(name, t):
     laws = {
         "error_rate": (_law((fp + fn).tolist(), w, denom), res.errors, n),
         "accuracy": (_law((tp + tn).tolist(), w, denom), res.tp + res.tn, n),
-        "total_positive_rate": (_law((tp + fp).tolist(), w, denom), res.target_size, n),
+        "total_positive_rate": (_law((tp + fp).tolist(), w, denom), res.n_predicted_positive, n),
     }
     k_pred = res.tp + res.fp
     if k_pred > 0:
@@ -337,7 +337,7 @@ def test_monte_carlo_full_bootstrap():
     fp = (~is_pos & called)[draws].sum(1)
     fn = (is_pos & ~called)[draws].sum(1)
     _pmf_close({k: stats.binom.pmf(k, n, res.errors / n) for k in range(n + 1)}, fp + fn, "errors")
-    k_pred = res.target_size
+    k_pred = res.n_predicted_positive
     sel = (tp + fp) == k_pred
     assert sel.sum() > 5000
     _pmf_close({k: stats.binom.pmf(k, k_pred, res.precision) for k in range(k_pred + 1)}, tp[sel], "precision")
@@ -387,7 +387,7 @@ def test_table_groups_ties_and_matches_confusion_at():
         assert (row["tp"], row["fn"], row["fp"], row["tn"]) == (res.tp, res.fn, res.fp, res.tn)
         for name in ("recall", "precision", "fpr", "specificity", "accuracy", "error_rate", "f1"):
             assert row[name] == pytest.approx(getattr(res, name)), name
-        assert row["target_rate"] == pytest.approx(res.total_positive_rate)
+        assert row["total_positive_rate"] == pytest.approx(res.total_positive_rate)
         assert row["lift"] == pytest.approx(res.precision / (pos.size / y.size))
     # brute force counts
     t = table["threshold"].to_numpy()
@@ -399,11 +399,11 @@ def test_gain_and_precision_recall_curves():
     y, s = heart()
     table = rocci.threshold_table(y, s, pos_label="positive").to_frame()
     gain = rocci.gain_curve(y, s, pos_label="positive").to_frame()
-    assert gain.iloc[0][["target_rate", "recall", "tp"]].tolist() == [0.0, 0.0, 0]
+    assert gain.iloc[0][["total_positive_rate", "recall", "tp"]].tolist() == [0.0, 0.0, 0]
     assert np.isinf(gain["threshold"].iloc[0]) and np.isnan(gain["lift"].iloc[0])
-    np.testing.assert_allclose(gain["target_rate"].iloc[1:], table["target_rate"])
+    np.testing.assert_allclose(gain["total_positive_rate"].iloc[1:], table["total_positive_rate"])
     np.testing.assert_allclose(gain["recall"].iloc[1:], table["recall"])
-    assert gain.iloc[-1][["target_rate", "recall"]].tolist() == [1.0, 1.0]
+    assert gain.iloc[-1][["total_positive_rate", "recall"]].tolist() == [1.0, 1.0]
     # seed 004's R function cum_lift_curve: x = c(0, (1:n)/n), y = c(0, cumsum(sorted y)/pos)
     order = np.argsort(-s, kind="stable")
     yy = (y[order] == "positive").astype(int)
@@ -426,11 +426,11 @@ def test_reading_curve_is_mlstatpy_definition_and_not_monotone():
     for _, row in curve.iterrows():
         above = s >= row["threshold"]
         r = above.mean()
-        assert row["reading_rate"] == pytest.approx(r)
+        assert row["total_positive_rate"] == pytest.approx(r)
         assert row["substitution_rate"] == pytest.approx(((1 - y) * above).sum() / (y.size * r))
     e = np.diff(curve["substitution_rate"].to_numpy())
     assert (e > 0).any() and (e < 0).any()
-    assert (np.diff(curve["reading_rate"].to_numpy()) > 0).all()
+    assert (np.diff(curve["total_positive_rate"].to_numpy()) > 0).all()
     hy, hs = heart()
     hc = rocci.reading_curve(hy, hs, pos_label="positive").to_frame()
     # Tanagra table: the 3rd instance (0.8897) is wrong: E' goes 0, 0, 1/3, then 1/4 (right answer).
@@ -514,8 +514,8 @@ def test_binomial_test_against_scipy(alternative):
             ref = stats.binomtest(k, n, p0, alternative=alternative)
             assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-15), (k, n, p0)
             ci = ref.proportion_ci(confidence_level=level, method="exact")
-            assert res.low == pytest.approx(ci.low, rel=1e-9, abs=1e-15), (k, n, p0)
-            assert res.high == pytest.approx(ci.high, rel=1e-9, abs=1e-15), (k, n, p0)
+            assert res.error_rate_low == pytest.approx(ci.low, rel=1e-9, abs=1e-15), (k, n, p0)
+            assert res.error_rate_high == pytest.approx(ci.high, rel=1e-9, abs=1e-15), (k, n, p0)
             assert res.error_rate == k / n
 
 
@@ -525,7 +525,7 @@ def test_binomial_test_by_hand():
     tail = sum(Fraction(math.comb(N, x)) * Fraction(1, 5) ** x * Fraction(4, 5) ** (N - x) for x in range(e, N + 1))
     res = rocci.binomial_test(e, N, p0, alternative="greater")
     assert res.pvalue == pytest.approx(float(tail), rel=1e-12)
-    assert res.high == 1.0 and 0 < res.low < e / N
+    assert res.error_rate_high == 1.0 and 0 < res.error_rate_low < e / N
     frame = res.to_frame()
     assert frame.iloc[0]["alternative"] == "greater" and frame.iloc[0]["errors"] == 7
 

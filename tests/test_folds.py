@@ -308,7 +308,7 @@ def test_paired_t_test_matches_scipy(measure, alternative):
     # The seed's formula: t = √k·d̄/S.
     d = res.value_a - res.value_b
     assert res.statistic == pytest.approx(np.sqrt(d.size) * d.mean() / d.std(ddof=1))
-    assert list(res.to_frame().columns) == ["fold", "n_pos", "n_neg", "value_a", "value_b", "difference"]
+    assert list(res.to_frame().columns) == ["fold", "n_pos", "n_neg", "value_a", "value_b", "delta_value"]
     assert res.summary_frame().loc[0, "pvalue"] == res.pvalue
 
 
@@ -507,7 +507,7 @@ def test_compare_folds_from_counts_equals_the_rows(measure, kw):
     back = {**kw, **({"thresholds_a": kw["thresholds_b"], "thresholds_b": kw["thresholds_a"]}
                      if "thresholds_a" in kw else {})}
     swapped = rocci.compare_folds(plain, model_a="b", model_b="a", measure=measure, **back)
-    np.testing.assert_array_equal(swapped.difference, -ref.difference)
+    np.testing.assert_array_equal(swapped.delta_value, -ref.delta_value)
 
 
 def test_folds_from_counts_with_text_folds_and_zero_one_labels():

@@ -250,4 +250,4 @@ def test_exact_bootstrap_auc_variance(case):
     res = rocci.roc_auc(c["y"], c["s"], method="exact-bootstrap", m=c["m"])
     what = f"{c['name']} AUC*"
     _check_mean(res.auc, mc.auc, what)
-    _check_var(res.std**2, mc.auc, what)
+    _check_var(res.auc_std**2, mc.auc, what)

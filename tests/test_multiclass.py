@@ -36,7 +36,7 @@ def test_one_vs_rest_equals_binary_functions_on_relabelled_data(seed):
         np.testing.assert_array_equal(res.curves[j].tp, direct.tp)
         np.testing.assert_array_equal(res.curves[j].fp, direct.fp)
         auc = rocci.roc_auc(b, s, confidence_level=0.9)
-        assert (res.aucs[j].auc, res.aucs[j].low, res.aucs[j].high) == (auc.auc, auc.low, auc.high)
+        assert (res.aucs[j].auc, res.aucs[j].auc_low, res.aucs[j].auc_high) == (auc.auc, auc.auc_low, auc.auc_high)
         v = rocci.vertical_ci(b, s, fpr=[0.1, 0.3, 0.5], confidence_level=0.9)  # one_vs_rest uses vertical_ci's default
         np.testing.assert_array_equal(res.vertical[j].tpr_low, v.tpr_low)
         np.testing.assert_array_equal(res.vertical[j].tpr_high, v.tpr_high)

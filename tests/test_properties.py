@@ -167,7 +167,7 @@ def test_auc_in_unit_interval_and_antisymmetric(data):
     y, s = data
     a = rocci.roc_auc(y, s)
     assert 0 <= a.auc <= 1
-    assert 0 <= a.low <= a.auc + EPS and a.auc - EPS <= a.high <= 1
+    assert 0 <= a.auc_low <= a.auc + EPS and a.auc - EPS <= a.auc_high <= 1
     assert rocci.roc_curve(y, s).auc == pytest.approx(a.auc, abs=EPS)
     flipped = rocci.roc_auc(y, 1.0 - s)
     assert flipped.auc == pytest.approx(1.0 - a.auc, abs=EPS)
@@ -182,8 +182,8 @@ def test_auc_interval_in_unit_interval(data, method):
     y, s = data
     a = rocci.roc_auc(y, s, method=method)
     assert a.method == method
-    assert 0 <= a.low <= a.high <= 1
-    assert a.std >= 0
+    assert 0 <= a.auc_low <= a.auc_high <= 1
+    assert a.auc_std >= 0
 
 
 @SETTINGS
@@ -193,7 +193,7 @@ def test_auc_interval_in_unit_interval_single_instance_classes(data, method):
     y, s = data
     a = rocci.roc_auc(y, s, method=method)
     assert 0 <= a.auc <= 1
-    assert 0 <= a.low <= a.high <= 1
+    assert 0 <= a.auc_low <= a.auc_high <= 1
 
 
 @SETTINGS
@@ -203,4 +203,4 @@ def test_exact_bootstrap_auc_std_does_not_grow_with_m(data):
     n_pos, n_neg = int(y.sum()), int((1 - y).sum())
     a = rocci.roc_auc(y, s, method="exact-bootstrap")
     b = rocci.roc_auc(y, s, method="exact-bootstrap", m=(4 * n_pos, 4 * n_neg))
-    assert b.std <= a.std + EPS
+    assert b.auc_std <= a.auc_std + EPS

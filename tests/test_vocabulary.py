@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import rocci
+from rocci._core.frames import column_fields
 from rocci.roc.threshold import thresholds_for_total_positive_rate
 
 
@@ -326,6 +327,49 @@ def test_renamed_attributes_warn_and_read_the_new_ones():
     assert _warns("FoldComparison.thresholds_b", lambda: fc.threshold_b) == fc.thresholds_b == 0.5
 
 
+#: The last two-name quantities (issue 30): (call, old attribute, new attribute).  CHANGELOG.md's table.
+ONE_NAME_RENAMES = [
+    ("threshold_table", "target_size", "n_predicted_positive"),
+    ("threshold_table", "target_rate", "total_positive_rate"),
+    ("gain_curve", "target_size", "n_predicted_positive"), ("gain_curve", "target_rate", "total_positive_rate"),
+    ("reading_curve", "accepted", "n_predicted_positive"), ("reading_curve", "reading_rate", "total_positive_rate"),
+    ("confusion_at", "target_size", "n_predicted_positive"),
+    ("compare_cost", "na_pos", "n_a_pos"), ("compare_cost", "nb_pos", "n_b_pos"),
+    ("compare_cost", "na_neg", "n_a_neg"), ("compare_cost", "nb_neg", "n_b_neg"),
+    ("compare_auc", "delta", "delta_auc"), ("compare_auc", "std", "delta_auc_std"),
+    ("compare_auc", "low", "delta_auc_low"), ("compare_auc", "high", "delta_auc_high"),
+    ("compare_auc_unpaired", "delta", "delta_auc"), ("compare_auc_unpaired", "std", "delta_auc_std"),
+    ("compare_auc_unpaired", "low", "delta_auc_low"), ("compare_auc_unpaired", "high", "delta_auc_high"),
+    ("compare_auc_unpaired", "std_a", "auc_std_a"), ("compare_auc_unpaired", "std_b", "auc_std_b"),
+    ("roc_auc", "std", "auc_std"), ("roc_auc", "low", "auc_low"), ("roc_auc", "high", "auc_high"),
+    ("compare_folds", "difference", "delta_value"),
+    ("average_precision", "mean", "average_precision_mean"), ("average_precision", "std", "average_precision_std"),
+    ("average_precision", "low", "average_precision_low"), ("average_precision", "high", "average_precision_high"),
+    ("average_precision", "mc_se_mean", "average_precision_mean_se"),
+    ("average_precision", "mc_se_std", "average_precision_std_se"),
+    ("binomial_test", "low", "error_rate_low"), ("binomial_test", "high", "error_rate_high"),
+    ("net_benefit", "m", "m_total"), ("compare_net_benefit", "m", "m_total"),
+]
+
+
+@pytest.mark.parametrize("name, old, new", ONE_NAME_RENAMES)
+def test_one_name_renames_warn_and_read_the_new_attribute(name, old, new):
+    """Each old attribute reads the new one with a DeprecationWarning naming it (the caller's line); the
+    frame has the new column only (a column cannot warn)."""
+    res = _calls()[name]()
+    value = _warns(f"{type(res).__name__}.{old} is {type(res).__name__}.{new}", lambda: getattr(res, old))
+    np.testing.assert_array_equal(value, getattr(res, new))
+    if new in {f for f, _ in column_fields(type(res))}:
+        assert old not in res.to_frame().columns and new in res.to_frame().columns
+
+
+def test_renamed_columns_of_the_frame_like_results_map_to_the_new_ones():
+    y, s = _data()
+    for res, old, new in ((rocci.threshold_table(y, s), "target_rate", "total_positive_rate"),
+                          (rocci.reading_curve(y, s), "accepted", "n_predicted_positive")):
+        pd.testing.assert_series_equal(_warns("to_frame", lambda: res[old]), res.to_frame()[new])
+
+
 def test_monte_carlo_has_one_spelling():
     y, s = _data()
     new = rocci.roc_band(y, s, method="monte-carlo", n_boot=200, seed=1)
@@ -400,7 +444,7 @@ def test_gain_curve_and_gain_ci_agree():
     curve = rocci.gain_curve(y, s)
     t = curve.thresholds[1:]
     res = rocci.gain_ci(y, s, thresholds=t)
-    np.testing.assert_array_equal(res.total_positive_rate, curve.target_rate[1:])
+    np.testing.assert_array_equal(res.total_positive_rate, curve.total_positive_rate[1:])
     np.testing.assert_array_equal(res.gain, curve.recall[1:])
     np.testing.assert_allclose(res.lift, curve.lift[1:], rtol=1e-14)
     np.testing.assert_array_equal(res.tp, curve.tp[1:])

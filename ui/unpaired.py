@@ -202,11 +202,12 @@ def panel(an, split: Split, level: float, at_fpr: float, cond=None) -> None:
     c1, c2, c3 = st.columns(3)
     with c1.container(border=True, key="unpaired_auc"):
         st.markdown("**Overall ranking (AUC)**")
-        d, lo, hi = signed_interval(auc.delta, auc.low, auc.high, 3)
+        d, lo, hi = signed_interval(auc.delta_auc, auc.delta_auc_low, auc.delta_auc_high, 3)
         report.metric("ΔAUC, A − B (unpaired)", d, help="AUC of A on its test set − AUC of B on its test set.")
         report.caption(
-            f"AUC {A}: {auc.auc_a:.3f} (sd {auc.std_a:.4f}); {B}: {auc.auc_b:.3f} (sd {auc.std_b:.4f}). "
-            f"sd of the difference √({auc.std_a:.4f}² + {auc.std_b:.4f}²) = {auc.std:.4f}; {percent(level)} DeLong "
+            f"AUC {A}: {auc.auc_a:.3f} (sd {auc.auc_std_a:.4f}); {B}: {auc.auc_b:.3f} (sd {auc.auc_std_b:.4f}). "
+            f"sd of the difference √({auc.auc_std_a:.4f}² + {auc.auc_std_b:.4f}²) = {auc.delta_auc_std:.4f}; "
+            f"{percent(level)} DeLong "
             f"interval [{lo}, {hi}], p {_p(auc.pvalue)} (pROC's t version: p {_p(auc.pvalue_t)}, "
             f"{auc.df:.1f} df).")
     with c2.container(border=True, key="unpaired_tpr"):
@@ -222,8 +223,7 @@ def panel(an, split: Split, level: float, at_fpr: float, cond=None) -> None:
     with c3.container(border=True, key="unpaired_cost"):
         st.markdown("**Cost at your operating condition**")
         cost = _cost_card(an, split, level, cond, (ya, sa, yb, sb), A, B)
-    names = {"delta": "delta_auc", "std": "delta_auc_std", "low": "delta_auc_low", "high": "delta_auc_high",
-             "statistic": "auc_statistic", "pvalue": "auc_pvalue", "df": "auc_df", "pvalue_t": "auc_pvalue_t"}
+    names = {"statistic": "auc_statistic", "pvalue": "auc_pvalue", "df": "auc_df", "pvalue_t": "auc_pvalue_t"}
     parts = [auc.to_frame().rename(columns=names).drop(columns=["method", "confidence_level"]), vc.to_frame()]
     if cost is not None:
         parts.append(cost.to_frame()[["w", "threshold_a", "threshold_b", "cost_a", "cost_b", "delta_cost",

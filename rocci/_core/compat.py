@@ -73,6 +73,7 @@ def renamed_attribute(owner: str, old: str, new: str) -> property:
         return getattr(self, new)
 
     read.__doc__ = f"Deprecated: rocci 0.2's name of ``{new}``."
+    read.renamed_to = new  # a frame-like result maps the old column name too (frames._FrameLike.__getitem__)
     return property(read)
 
 

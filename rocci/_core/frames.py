@@ -35,11 +35,11 @@ def _fmt(value: Any) -> str:
 #:
 #: * ``n_pos``, ``n_neg``: the class sizes ``n+``, ``n−`` (two test sets: ``n_pos_a``, ``n_neg_a``, …);
 #: * ``m_pos``, ``m_neg``: the stratified bootstrap's sample sizes ``m±`` (default ``n±``);
-#: * ``m``: the full bootstrap's number of draws (net benefit; the cost results call it ``m_total``);
+#: * ``m_total``: the full bootstrap's number of draws;
 #: * ``bootstrap``: ``"stratified"`` or ``"full"`` where both are offered;
 #: * ``method``: the interval method (lowercase, as passed);
 #: * ``confidence_level``: the level of each interval (of the joint region where a result says so).
-SHARED_SCALARS = ("n_pos", "n_neg", "m_pos", "m_neg", "m", "m_total", "bootstrap", "method", "confidence_level")
+SHARED_SCALARS = ("n_pos", "n_neg", "m_pos", "m_neg", "m_total", "bootstrap", "method", "confidence_level")
 
 
 def column(name: str | None = None, **field_options) -> Any:
@@ -187,6 +187,8 @@ class _FrameLike(_FrameResult):
 
     def __getitem__(self, key):
         self._warn_frame(f"[{key!r}]")
+        renamed = getattr(getattr(type(self), key, None), "fget", None) if isinstance(key, str) else None
+        key = getattr(renamed, "renamed_to", key)  # a column renamed in 0.3 (compat.renamed_attribute)
         return self.to_frame()[key]
 
     def __iter__(self):

@@ -7,8 +7,11 @@ one of the :data:`PATTERNS` (``tpr_low`` is the lower bound of ``tpr``; ``delta_
 ``docs/conventions.md``'s "Column glossary" is :func:`glossary_markdown` (``python scripts/glossary.py``
 rewrites it).
 
-Some quantities still have two names (``target_rate`` and ``total_positive_rate``, ``na_pos`` and
-``n_a_pos``, …); the entries say so, and CHANGELOG.md lists them for a later rename.
+rocci 0.3 gave each quantity one name (CHANGELOG.md lists the renames: ``target_rate`` and ``reading_rate``
+are ``total_positive_rate``, ``target_size`` and ``accepted`` are ``n_predicted_positive``, ``sensitivity`` is
+``tpr``, the AUC results' bare ``std``, ``low``, ``high`` are ``auc_std``…).  Kept apart on purpose: ``recall``
+(the precision–recall axis) and ``tpr`` (the ROC axis) name one quantity in two traditions, and ``ppv`` (at a
+prevalence the user enters) is not the sample's ``precision``.
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ UNITS = {
 
 #: column -> (unit, meaning), alphabetical.  The meaning is one line; the result's docstring has the detail.
 COLUMNS: dict[str, tuple[str, str]] = {
-    "accepted": ("count", "instances read at the threshold, TP + FP (ReadingCurve; `target_size` elsewhere)"),
     "accuracy": ("metric", "(TP + TN)/n"),
     "alternative": ("text", "the alternative hypothesis: 'two-sided', 'greater' or 'less'"),
     "auc": ("area", "area under the ROC curve (Mann–Whitney, ties ½)"),
@@ -48,13 +50,11 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "class": ("label", "the class taken as positive (one-vs-rest)"),
     "confidence_level": ("level", "the level of each interval (of the joint region where the result says so)"),
     "cost": ("cost", "normalised expected cost w·(1 − TPR) + (1 − w)·FPR"),
-    "delta": ("area", "AUC of model A − AUC of model B (AucComparison; `delta_auc` in ManyComparison)"),
     "delta_auc_high_simultaneous": ("area", "upper bound of the simultaneous interval of delta_auc (all pairs "
                                             "together at the level)"),
     "delta_auc_low_simultaneous": ("area", "lower bound of the simultaneous interval of delta_auc"),
     "df": ("integer", "degrees of freedom (Welch–Satterthwaite: not a whole number)"),
     "diagnostic_odds_ratio": ("ratio", "LR+/LR−"),
-    "difference": ("as estimate", "value_a − value_b in each fold (FoldComparison)"),
     "distinct_scores": ("count", "distinct scores of a model (ScanResult)"),
     "error_rate": ("rate", "(FP + FN)/n, the share misclassified"),
     "errors": ("count", "ReadingCurve: FP, the instances read wrongly; BinomialTest: the misclassified "
@@ -70,7 +70,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "fpr": ("rate", "false positive rate FP/n− (CoverageResult: the coverage probability of the FPR "
                     "interval)"),
     "gain": ("rate", "the gain, TP/n+ (the recall, read on a gain chart)"),
-    "high": ("as estimate", "upper bound of the interval of the result's one estimate (auc, delta, value, …)"),
+    "high": ("as estimate", "upper bound of the interval of the row's value (Confusion, one row per indicator)"),
     "high_mc_from": ("as estimate", "where the upper bound lies, with ~95% Monte Carlo confidence: from"),
     "high_mc_to": ("as estimate", "where the upper bound lies, with ~95% Monte Carlo confidence: to"),
     "indicator": ("text", "the row's indicator (Confusion: accuracy, precision, recall, …)"),
@@ -78,36 +78,30 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "interventions_avoided": ("count", "per 100 instances, (NB − NB_all)·(1 − p)/p·100"),
     "k": ("count", "instances targeted in a bootstrap sample at a fixed total positive rate"),
     "lift": ("ratio", "precision/(n+/n) = gain/total positive rate"),
-    "low": ("as estimate", "lower bound of the interval of the result's one estimate (auc, delta, value, …)"),
+    "low": ("as estimate", "lower bound of the interval of the row's value (Confusion, one row per indicator)"),
     "low_mc_from": ("as estimate", "where the lower bound lies, with ~95% Monte Carlo confidence: from"),
     "low_mc_to": ("as estimate", "where the lower bound lies, with ~95% Monte Carlo confidence: to"),
     "lr_negative": ("ratio", "negative likelihood ratio (1 − sensitivity)/specificity"),
     "lr_positive": ("ratio", "positive likelihood ratio sensitivity/(1 − specificity)"),
-    "mc_se_mean": ("as estimate", "Monte Carlo standard error of the bootstrap mean"),
-    "mc_se_std": ("as estimate", "Monte Carlo standard error of the bootstrap standard deviation"),
     "mcc": ("metric", "Matthews correlation coefficient"),
-    "mean": ("as estimate", "bootstrap mean of the result's one estimate"),
     "method": ("text", "the interval method (Confusion: the method and the law of each row)"),
     "model": ("label", "the model"),
     "n": ("count", "instances tested (BinomialTest)"),
-    "n_a_neg": ("count", "negatives that only model A predicts positive (`na_neg` in CostComparison)"),
+    "n_a_neg": ("count", "negatives that only model A predicts positive"),
     "n_a_only_correct": ("count", "instances model A classifies correctly and model B does not"),
-    "n_a_pos": ("count", "positives that only model A predicts positive (`na_pos` in CostComparison)"),
+    "n_a_pos": ("count", "positives that only model A predicts positive"),
     "n_at_threshold": ("count", "instances scoring exactly the threshold"),
-    "n_b_neg": ("count", "negatives that only model B predicts positive (`nb_neg` in CostComparison)"),
+    "n_b_neg": ("count", "negatives that only model B predicts positive"),
     "n_b_only_correct": ("count", "instances model B classifies correctly and model A does not"),
-    "n_b_pos": ("count", "positives that only model B predicts positive (`nb_pos` in CostComparison)"),
+    "n_b_pos": ("count", "positives that only model B predicts positive"),
+    "n_predicted_positive": ("count", "TP + FP, the instances predicted positive (Tanagra's #cible; the instances read on a "
+                                      "reading curve)"),
     "n_boot": ("count", "Monte Carlo resamples"),
     "n_both_correct": ("count", "instances both models classify correctly"),
     "n_both_wrong": ("count", "instances both models misclassify"),
     "n_folds": ("count", "folds averaged"),
     "n_neg": ("count", "negatives, n−"),
     "n_pos": ("count", "positives, n+"),
-    "na_neg": ("count", "negatives that only model A predicts positive (`n_a_neg` in ThresholdComparison)"),
-    "na_pos": ("count", "positives that only model A predicts positive (`n_a_pos` in ThresholdComparison)"),
-    "nb_neg": ("count", "negatives that only model B predicts positive (`n_b_neg` in ThresholdComparison)"),
-    "nb_pos": ("count", "positives that only model B predicts positive (`n_b_pos` in ThresholdComparison)"),
-    "negatives": ("count", "negatives of a model (ScanResult; `n_neg` elsewhere)"),
     "net_benefit": ("net benefit", "TP/n − FP/n·p/(1 − p) at the threshold probability p"),
     "npv": ("metric", "negative predictive value TN/(TN + FN) (ClinicalPanel: at the prevalence)"),
     "p0": ("rate", "the error rate of the null hypothesis"),
@@ -129,7 +123,6 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "p_tpr_tie": ("probability", "P(ΔTPR* = 0)"),
     "p_undefined": ("probability", "probability that the metric is undefined in a bootstrap sample (left out of "
                                    "its law)"),
-    "positives": ("count", "positives of a model (ScanResult; `n_pos` elsewhere)"),
     "post_test_negative": ("probability", "post-test probability after a negative test, at the pre-test "
                                           "probability"),
     "post_test_positive": ("probability", "post-test probability after a positive test, at the pre-test "
@@ -141,22 +134,17 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "pvalue_adjusted": ("probability", "the p-value adjusted for the number of pairs (Holm or Bonferroni)"),
     "pvalue_t": ("probability", "p-value from Student's t with df degrees of freedom"),
     "r": ("integer", "the rank r of the level r/m (r/m− for an FPR, r/m+ for a recall)"),
-    "reading_rate": ("rate", "(TP + FP)/n, the share read (`total_positive_rate` elsewhere)"),
     "recall": ("rate", "TP/n+ (`tpr` on ROC results, `sensitivity` on the clinical panel, `gain` on gain "
                        "charts)"),
     "region": ("probability", "the coverage probability of the region (CoverageResult)"),
     "region_kind": ("text", "the region: 'rectangle' or 'marginal'"),
     "seed": ("integer", "the Monte Carlo seed"),
-    "sensitivity": ("rate", "TP/n+ (`tpr`, `recall` elsewhere)"),
     "specificity": ("rate", "TN/n− = 1 − FPR"),
     "statistic": ("statistic", "the test statistic (z, or McNemar's χ²)"),
     "statistic_corrected": ("statistic", "McNemar's statistic with the continuity correction"),
     "statistic_uncorrected": ("statistic", "McNemar's statistic without the continuity correction"),
-    "std": ("as estimate", "standard error (bootstrap standard deviation) of the result's one estimate"),
     "substitution_rate": ("rate", "FP/(TP + FP), the share of errors among those read"),
     "successes": ("count", "the binomial count the row's interval rests on"),
-    "target_rate": ("rate", "(TP + FP)/n, the share targeted (`total_positive_rate` elsewhere)"),
-    "target_size": ("count", "TP + FP, the instances targeted (`accepted` on ReadingCurve)"),
     "threshold": ("score", "the threshold: an instance is predicted positive when score >= threshold"),
     "threshold_above": ("score", "threshold of the ROC point above the row's segment"),
     "threshold_below": ("score", "threshold of the ROC point below the row's segment"),

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .compat import renamed_attribute
 from .errors import InputError
 from .frames import _FrameResult, _fmt, column  # noqa: F401  (the base every result module imports from here)
 from .intervals import PROPORTION_METHODS, VERTICAL_METHODS, normal_interval, threshold_region, vertical_bounds
@@ -74,10 +75,11 @@ class AucResult(_FrameResult):
     ----------
     auc : float
         Mann–Whitney AUC (ties 1/2).
-    std : float
-        Standard error by ``method``.
-    low, high : float
-        ``auc ± z·std`` clipped to [0, 1], ``z = Φ⁻¹((1 + confidence_level)/2)``.
+    auc_std : float
+        Standard error by ``method`` (``std`` before rocci 0.3: the old name still reads it, with a warning).
+    auc_low, auc_high : float
+        ``auc ± z·auc_std`` clipped to [0, 1], ``z = Φ⁻¹((1 + confidence_level)/2)`` (``low``, ``high``
+        before 0.3).
     method : str
         ``"delong"``, ``"hanley-mcneil"`` or ``"exact-bootstrap"``.
     confidence_level : float
@@ -87,9 +89,9 @@ class AucResult(_FrameResult):
     """
 
     auc: float = column()
-    std: float = column()
-    low: float = column()
-    high: float = column()
+    auc_std: float = column()
+    auc_low: float = column()
+    auc_high: float = column()
     method: str = column()
     confidence_level: float = column()
     n_pos: int
@@ -97,11 +99,14 @@ class AucResult(_FrameResult):
     m_pos: int
     m_neg: int
 
-    _scalar_fields = ("auc", "std", "low", "high", "method", "confidence_level")
+    _scalar_fields = ("auc", "auc_std", "auc_low", "auc_high", "method", "confidence_level")
+    std = renamed_attribute("AucResult", "std", "auc_std")
+    low = renamed_attribute("AucResult", "low", "auc_low")
+    high = renamed_attribute("AucResult", "high", "auc_high")
 
     @property
     def ci(self) -> ConfidenceInterval:
-        return ConfidenceInterval(self.low, self.high)
+        return ConfidenceInterval(self.auc_low, self.auc_high)
 
     def confidence_interval(self, confidence_level=0.95, method=None) -> "AucResult":
         """The same AUC and standard error with the interval at another level.
@@ -112,8 +117,8 @@ class AucResult(_FrameResult):
         (another method's standard error needs the data).
         """
         level, _ = self._interval_args(confidence_level, method, (self.method,))
-        low, high = normal_interval(self.auc, self.std, level, 0.0, 1.0)
-        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
+        low, high = normal_interval(self.auc, self.auc_std, level, 0.0, 1.0)
+        return dataclasses.replace(self, auc_low=low, auc_high=high, confidence_level=level)
 
     def at_level(self, confidence_level: float) -> "AucResult":
         """Deprecated: :meth:`confidence_interval` (the name every result with kept laws uses; rocci 0.3)."""
@@ -125,8 +130,8 @@ class AucResult(_FrameResult):
 
     def __repr__(self) -> str:
         return (
-            f"AucResult(auc={self.auc:.6g}, std={self.std:.6g}, "
-            f"{self.confidence_level:.0%} CI [{self.low:.6g}, {self.high:.6g}], method={self.method!r})"
+            f"AucResult(auc={self.auc:.6g}, auc_std={self.auc_std:.6g}, "
+            f"{self.confidence_level:.0%} CI [{self.auc_low:.6g}, {self.auc_high:.6g}], method={self.method!r})"
         )
 
 

@@ -139,7 +139,7 @@ def roc_section(rep, data: Dataset, level: float, plots: _Plots) -> None:
         cis[m] = threshold_ci(*data.single(m), total_positive_rate=list(TOTAL_POSITIVE_RATES),
                               confidence_level=level)
         rep.add_metric(f"AUC · {md(m)}", f"{aucs[m].auc:.4f}", help="Area under the ROC curve.")
-        rep.add_caption(f"{percent(level)} DeLong interval [{aucs[m].low:.4f}, {aucs[m].high:.4f}]")
+        rep.add_caption(f"{percent(level)} DeLong interval [{aucs[m].auc_low:.4f}, {aucs[m].auc_high:.4f}]")
     fig = plots.roc_figure(curves, auc_text={m: f"AUC {aucs[m].auc:.3f}" for m in data.models})
     for i, m in enumerate(data.models):
         plots.add_threshold_ci(fig, cis[m], name=m, color_index=i)
@@ -149,8 +149,8 @@ def roc_section(rep, data: Dataset, level: float, plots: _Plots) -> None:
                     f"the instances, {percent(level)} exact bootstrap Wilson rectangles (threshold averaging).")
     rep.add_table(pd.DataFrame({
         "model": list(data.models), "auc": [aucs[m].auc for m in data.models],
-        "auc_std": [aucs[m].std for m in data.models], "auc_low": [aucs[m].low for m in data.models],
-        "auc_high": [aucs[m].high for m in data.models], "method": "delong", "confidence_level": level,
+        "auc_std": [aucs[m].auc_std for m in data.models], "auc_low": [aucs[m].auc_low for m in data.models],
+        "auc_high": [aucs[m].auc_high for m in data.models], "method": "delong", "confidence_level": level,
     }), "AUC with DeLong intervals")
     rep.add_table(_stacked({m: cis[m].to_frame() for m in data.models}), "Threshold regions")
 

@@ -54,7 +54,7 @@ def guess_scores(source: str, label: str, table: str | None) -> list[str]:
 def scan_summary(data: Dataset) -> dict:
     """What ``--json`` prints: the rows, the classes, the dropped rows and one entry per model."""
     result = data.scanned
-    models = [{"model": str(row.model), "positives": int(row.positives), "negatives": int(row.negatives),
+    models = [{"model": str(row.model), "positives": int(row.n_pos), "negatives": int(row.n_neg),
                "distinct_scores": int(row.distinct_scores)} for row in result.summary().itertuples(index=False)]
     return {
         "source": data.source, "label": data.label, "pos_label": data.pos_label, "pos_label_chosen": data.pos_note,

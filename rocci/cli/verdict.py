@@ -137,8 +137,8 @@ def compute_verdict(data: Dataset, a: str, b: str, *, fpr: float, level: float,
 
     try:
         auc = results["auc"] = compare_auc(*args, confidence_level=level)
-        values.update(auc_a=auc.auc_a, auc_b=auc.auc_b, delta_auc=auc.delta, delta_auc_std=auc.std,
-                      delta_auc_low=auc.low, delta_auc_high=auc.high, pvalue=auc.pvalue)
+        values.update(auc_a=auc.auc_a, auc_b=auc.auc_b, delta_auc=auc.delta_auc, delta_auc_std=auc.delta_auc_std,
+                      delta_auc_low=auc.delta_auc_low, delta_auc_high=auc.delta_auc_high, pvalue=auc.pvalue)
     except InputError as exc:
         unavailable["auc"] = one_line(exc)
         try:  # the AUCs themselves, without the test

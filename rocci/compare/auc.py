@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from .._core.compat import renamed_attribute
 from .._core.results import ConfidenceInterval, _FrameResult, column
 from .._core.inputs import InputError, check_choice, check_confidence_level
 from .._core.intervals import normal_interval
@@ -23,15 +24,18 @@ class AucComparison(_FrameResult):
     ----------
     auc_a, auc_b : float
         Mann–Whitney AUCs (ties 1/2).
-    delta : float
+    delta_auc : float
         ``auc_a − auc_b`` (pROC's ``roc.test(roc1, roc2)`` reports
         ``roc1 − roc2`` the same way: pass roc1's scores as ``score_a``).
-    std : float
-        Standard error of ``delta`` (DeLong et al. 1988, paired).
-    low, high : float
-        ``delta ∓ z·std`` (clipped to [−1, 1]).
+    delta_auc_std : float
+        Standard error of ``delta_auc`` (DeLong et al. 1988, paired).
+    delta_auc_low, delta_auc_high : float
+        ``delta_auc ∓ z·delta_auc_std`` (clipped to [−1, 1]).
     statistic : float
-        ``z = delta/std``.
+        ``z = delta_auc/delta_auc_std``.
+
+    Before rocci 0.3 ``delta_auc``, ``delta_auc_std``, ``delta_auc_low``, ``delta_auc_high`` were ``delta``,
+    ``std``, ``low``, ``high`` (the old names still read them, with a DeprecationWarning).
     pvalue : float
         Two-sided, ``2·Φ(−|z|)``.
     correlation : float
@@ -43,10 +47,10 @@ class AucComparison(_FrameResult):
 
     auc_a: float = column()
     auc_b: float = column()
-    delta: float = column()
-    std: float = column()
-    low: float = column()
-    high: float = column()
+    delta_auc: float = column()
+    delta_auc_std: float = column()
+    delta_auc_low: float = column()
+    delta_auc_high: float = column()
     statistic: float = column()
     pvalue: float = column()
     correlation: float
@@ -55,11 +59,15 @@ class AucComparison(_FrameResult):
     n_pos: int
     n_neg: int
 
-    _scalar_fields = ("delta", "std", "low", "high", "statistic", "pvalue")
+    _scalar_fields = ("delta_auc", "delta_auc_std", "delta_auc_low", "delta_auc_high", "statistic", "pvalue")
+    delta = renamed_attribute("AucComparison", "delta", "delta_auc")
+    std = renamed_attribute("AucComparison", "std", "delta_auc_std")
+    low = renamed_attribute("AucComparison", "low", "delta_auc_low")
+    high = renamed_attribute("AucComparison", "high", "delta_auc_high")
 
     @property
     def ci(self) -> ConfidenceInterval:
-        return ConfidenceInterval(self.low, self.high)
+        return ConfidenceInterval(self.delta_auc_low, self.delta_auc_high)
 
     def confidence_interval(self, confidence_level=0.95, method=None) -> "AucComparison":
         """The same comparison with the interval at another level: ``delta ∓ z·std`` clipped to [−1, 1].
@@ -69,13 +77,14 @@ class AucComparison(_FrameResult):
         ``pvalue``) does not change.  ``method`` can only be the result's own.
         """
         level, _ = self._interval_args(confidence_level, method, (self.method,))
-        low, high = normal_interval(self.delta, self.std, level, -1.0, 1.0)
-        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
+        low, high = normal_interval(self.delta_auc, self.delta_auc_std, level, -1.0, 1.0)
+        return dataclasses.replace(self, delta_auc_low=low, delta_auc_high=high, confidence_level=level)
 
     def __repr__(self) -> str:
         return (
-            f"AucComparison(auc_a={self.auc_a:.6g}, auc_b={self.auc_b:.6g}, delta={self.delta:.6g}, "
-            f"std={self.std:.6g}, {self.confidence_level:.0%} CI [{self.low:.6g}, {self.high:.6g}], "
+            f"AucComparison(auc_a={self.auc_a:.6g}, auc_b={self.auc_b:.6g}, delta_auc={self.delta_auc:.6g}, "
+            f"delta_auc_std={self.delta_auc_std:.6g}, "
+            f"{self.confidence_level:.0%} CI [{self.delta_auc_low:.6g}, {self.delta_auc_high:.6g}], "
             f"z={self.statistic:.4g}, pvalue={self.pvalue:.4g}, method={self.method!r})"
         )
 
@@ -290,10 +299,10 @@ def compare_auc(y_true, score_a=None, score_b=None, *, pos_label=None, confidenc
     return AucComparison(
         auc_a=float(auc_a),
         auc_b=float(auc_b),
-        delta=float(delta),
-        std=std,
-        low=low,
-        high=high,
+        delta_auc=float(delta),
+        delta_auc_std=std,
+        delta_auc_low=low,
+        delta_auc_high=high,
         statistic=float(z),
         pvalue=float(2.0 * special.ndtr(-abs(z))),
         correlation=float(corr),

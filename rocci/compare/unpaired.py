@@ -32,6 +32,7 @@ from .._core.errors import length_mismatch
 from .._core.exact import QUANTILE_TOL, binomial_pmf, binomial_quantile
 from .._core.inputs import InputError, check_confidence_level, check_labels, check_m, check_scores
 from .._core.intervals import normal_interval
+from .._core.compat import renamed_attribute
 from .._core.results import _FrameResult, column
 from ..roc.vertical import vertical_ci
 from ._common import _paired_thresholds
@@ -193,14 +194,17 @@ class UnpairedAucComparison(_FrameResult):
     ----------
     auc_a, auc_b : float
         Mann–Whitney AUCs (ties 1/2), each on its own sample.
-    delta : float
+    delta_auc : float
         ``auc_a − auc_b``.
-    std_a, std_b, std : float
-        DeLong standard errors of each AUC and ``std = sqrt(std_a² + std_b²)``.
-    low, high : float
-        ``delta ∓ z·std`` (clipped to [−1, 1]).
+    auc_std_a, auc_std_b, delta_auc_std : float
+        DeLong standard errors of each AUC and ``delta_auc_std = sqrt(auc_std_a² + auc_std_b²)``.
+    delta_auc_low, delta_auc_high : float
+        ``delta_auc ∓ z·delta_auc_std`` (clipped to [−1, 1]).
     statistic : float
-        ``z = delta/std`` (pROC's ``D``).
+        ``z = delta_auc/delta_auc_std`` (pROC's ``D``).
+
+    Before rocci 0.3: ``delta``, ``std_a``, ``std_b``, ``std``, ``low``, ``high`` (still read, with a
+    DeprecationWarning).
     pvalue : float
         Two-sided normal p-value ``2·Φ(−|z|)``.
     df, pvalue_t : float
@@ -213,12 +217,12 @@ class UnpairedAucComparison(_FrameResult):
 
     auc_a: float = column()
     auc_b: float = column()
-    delta: float = column()
-    std_a: float
-    std_b: float
-    std: float = column()
-    low: float = column()
-    high: float = column()
+    delta_auc: float = column()
+    auc_std_a: float
+    auc_std_b: float
+    delta_auc_std: float = column()
+    delta_auc_low: float = column()
+    delta_auc_high: float = column()
     statistic: float = column()
     pvalue: float = column()
     df: float = column()
@@ -230,19 +234,26 @@ class UnpairedAucComparison(_FrameResult):
     n_pos_b: int
     n_neg_b: int
 
-    _scalar_fields = ("delta", "std", "low", "high", "statistic", "pvalue")
+    _scalar_fields = ("delta_auc", "delta_auc_std", "delta_auc_low", "delta_auc_high", "statistic", "pvalue")
+    delta = renamed_attribute("UnpairedAucComparison", "delta", "delta_auc")
+    std = renamed_attribute("UnpairedAucComparison", "std", "delta_auc_std")
+    low = renamed_attribute("UnpairedAucComparison", "low", "delta_auc_low")
+    high = renamed_attribute("UnpairedAucComparison", "high", "delta_auc_high")
+    std_a = renamed_attribute("UnpairedAucComparison", "std_a", "auc_std_a")
+    std_b = renamed_attribute("UnpairedAucComparison", "std_b", "auc_std_b")
 
     def confidence_interval(self, confidence_level=0.95, method=None) -> "UnpairedAucComparison":
         """The same comparison with the interval at another level: ``delta ∓ z·std`` clipped to [−1, 1], from
         the kept standard error (equal to :func:`rocci.compare_auc_unpaired` at this ``confidence_level``)."""
         level, _ = self._interval_args(confidence_level, method, (self.method,))
-        low, high = normal_interval(self.delta, self.std, level, -1.0, 1.0)
-        return dataclasses.replace(self, low=low, high=high, confidence_level=level)
+        low, high = normal_interval(self.delta_auc, self.delta_auc_std, level, -1.0, 1.0)
+        return dataclasses.replace(self, delta_auc_low=low, delta_auc_high=high, confidence_level=level)
 
     def __repr__(self) -> str:
         return (
-            f"UnpairedAucComparison(auc_a={self.auc_a:.6g}, auc_b={self.auc_b:.6g}, delta={self.delta:.6g}, "
-            f"std={self.std:.6g}, {self.confidence_level:.0%} CI [{self.low:.6g}, {self.high:.6g}], "
+            f"UnpairedAucComparison(auc_a={self.auc_a:.6g}, auc_b={self.auc_b:.6g}, delta_auc={self.delta_auc:.6g}, "
+            f"delta_auc_std={self.delta_auc_std:.6g}, "
+            f"{self.confidence_level:.0%} CI [{self.delta_auc_low:.6g}, {self.delta_auc_high:.6g}], "
             f"z={self.statistic:.4g}, pvalue={self.pvalue:.4g})"
         )
 
@@ -312,8 +323,8 @@ def compare_auc_unpaired(y_a, score_a, y_b, score_b, *, pos_label=None,
     low, high = normal_interval(delta, std, level, -1.0, 1.0)
     df = var**2 / (var_a**2 / (npa + nna - 1) + var_b**2 / (npb + nnb - 1))
     return UnpairedAucComparison(
-        auc_a=auc_a, auc_b=auc_b, delta=delta, std_a=math.sqrt(var_a), std_b=math.sqrt(var_b), std=std,
-        low=low, high=high, statistic=stat,
+        auc_a=auc_a, auc_b=auc_b, delta_auc=delta, auc_std_a=math.sqrt(var_a), auc_std_b=math.sqrt(var_b),
+        delta_auc_std=std, delta_auc_low=low, delta_auc_high=high, statistic=stat,
         pvalue=float(2.0 * special.ndtr(-abs(stat))), df=float(df), pvalue_t=float(2.0 * special.stdtr(df, -abs(stat))),
         method="delong", confidence_level=level, n_pos_a=npa, n_neg_a=nna, n_pos_b=npb, n_neg_b=nnb,
     )

@@ -207,6 +207,12 @@ class ClinicalPanel(_FrameResult):
     out), and ``ppv``, ``npv``, ``post_test_positive``, ``post_test_negative`` of the likelihood ratios
     through Bayes' rule at ``prevalence`` (``pretest``), which is monotone, so their bounds are the
     likelihood ratios' bounds mapped.
+
+    ``to_frame()`` columns: ``threshold``, ``tpr`` (the sensitivity; its column was ``sensitivity`` before
+    rocci 0.3), ``specificity``, ``lr_positive``, ``lr_negative``, ``diagnostic_odds_ratio``, ``ppv``,
+    ``npv`` (and ``post_test_positive``, ``post_test_negative`` with a ``pretest``), each with ``_low`` and
+    ``_high``.  ``ppv`` and ``npv`` are at ``prevalence``, not the sample's precision (``precision`` of
+    :func:`rocci.precision_ci` is ``ppv`` at the sample's own prevalence).
     """
 
     thresholds: np.ndarray
@@ -286,7 +292,7 @@ def clinical_panel(y_true, y_score=None, *, thresholds, prevalence=None, pretest
     >>> import rocci
     >>> panel = rocci.clinical_panel([0, 0, 1, 1, 0, 1, 1, 0], [.1, .3, .35, .8, .6, .9, .7, .2], thresholds=[0.5])
     >>> row = panel.to_frame().iloc[0]
-    >>> float(row.sensitivity), float(row.specificity), float(row.lr_positive)
+    >>> float(row.tpr), float(row.specificity), float(row.lr_positive)
     (0.75, 0.75, 3.0)
     """
     level = check_confidence_level(confidence_level)
@@ -306,9 +312,9 @@ def clinical_panel(y_true, y_score=None, *, thresholds, prevalence=None, pretest
         lr_pos = np.where(fp > 0, sens / fpr, np.where(tp > 0, np.inf, np.nan))
         lr_neg = np.where(spec > 0, (1 - sens) / spec, np.where(sens < 1, np.inf, np.nan))
         dor = lr_pos / lr_neg
-    rows = {"threshold": t, "sensitivity": sens,
-            "sensitivity_low": stats.binom.ppf(a2, m_pos, sens) / m_pos,
-            "sensitivity_high": stats.binom.ppf(1 - a2, m_pos, sens) / m_pos,
+    rows = {"threshold": t, "tpr": sens,
+            "tpr_low": stats.binom.ppf(a2, m_pos, sens) / m_pos,
+            "tpr_high": stats.binom.ppf(1 - a2, m_pos, sens) / m_pos,
             "specificity": spec,
             "specificity_low": 1 - stats.binom.ppf(1 - a2, m_neg, fpr) / m_neg,
             "specificity_high": 1 - stats.binom.ppf(a2, m_neg, fpr) / m_neg}

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._core.compat import renamed_keyword
+from .._core.compat import renamed_attribute, renamed_keyword
 from .._core.counts import binary_counts
 from .._core.inputs import InputError, _check_add, check_choice, check_confidence_level
 from .._core.intervals import PROPORTION_METHODS, proportion_interval
@@ -271,9 +271,11 @@ class Confusion(_FrameResult):
         return self.fp + self.fn
 
     @property
-    def target_size(self) -> int:
-        """``TP + FP``: the instances predicted positive (Tanagra's "#cible")."""
+    def n_predicted_positive(self) -> int:
+        """``TP + FP``: the instances predicted positive (Tanagra's "#cible"; ``target_size`` before rocci 0.3)."""
         return self.tp + self.fp
+
+    target_size = renamed_attribute("Confusion", "target_size", "n_predicted_positive")
 
     def _get(self, name: str) -> float:
         return float(self.value[self.indicators.index(name)])
@@ -589,7 +591,7 @@ class BinomialTest(_FrameResult):
     error_rate : float
         ``errors/n``.
     pvalue : float
-    low, high : float
+    error_rate_low, error_rate_high : float
         Clopper–Pearson interval for the error rate (two-sided, or one-sided
         following ``alternative``), at ``confidence_level``.
     confidence_level : float
@@ -601,15 +603,17 @@ class BinomialTest(_FrameResult):
     p0: float = column()
     alternative: str = column()
     pvalue: float = column()
-    low: float = column()
-    high: float = column()
+    error_rate_low: float = column()
+    error_rate_high: float = column()
     confidence_level: float = column()
 
-    _scalar_fields = ("errors", "n", "p0", "alternative", "error_rate", "pvalue", "low", "high")
+    _scalar_fields = ("errors", "n", "p0", "alternative", "error_rate", "pvalue", "error_rate_low", "error_rate_high")
+    low = renamed_attribute("BinomialTest", "low", "error_rate_low")
+    high = renamed_attribute("BinomialTest", "high", "error_rate_high")
 
     @property
     def ci(self) -> ConfidenceInterval:
-        return ConfidenceInterval(self.low, self.high)
+        return ConfidenceInterval(self.error_rate_low, self.error_rate_high)
 
 
 def _two_sided_pvalue(k: int, n: int, p0: float) -> float:
@@ -701,4 +705,4 @@ def binomial_test(errors, n, p0, *, alternative="two-sided", confidence_level=0.
         pvalue = _two_sided_pvalue(e, n, p0)
     low, high = _clopper_pearson(e, n, level, alternative)
     return BinomialTest(errors=e, n=n, p0=p0, alternative=alternative, error_rate=e / n, pvalue=pvalue,
-                        low=low, high=high, confidence_level=level)
+                        error_rate_low=low, error_rate_high=high, confidence_level=level)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.compat import renamed_attribute
 from .._core.counts import ScoreCounts, binary_counts
 from .._core.frames import _FrameLike, column, column_fields
 
@@ -39,10 +40,10 @@ class ThresholdTable(_FrameLike):
     ----------
     thresholds : ndarray of shape (h,)
         The distinct scores, decreasing (column ``threshold``).
-    n_at_threshold, tp, fn, fp, tn, target_size : ndarray of int64
+    n_at_threshold, tp, fn, fp, tn, n_predicted_positive : ndarray of int64
         Instances scoring exactly the threshold, the confusion matrix, and ``TP + FP``.
-    target_rate, recall, precision, fpr, specificity, accuracy, error_rate, f1, lift : ndarray
-        As in :func:`threshold_table`; ``target_rate`` is the total positive rate ``(TP + FP)/n``.
+    total_positive_rate, recall, precision, fpr, specificity, accuracy, error_rate, f1, lift : ndarray
+        As in :func:`threshold_table`; ``total_positive_rate`` is the total positive rate ``(TP + FP)/n``.
     n_pos, n_neg : int
     """
 
@@ -52,8 +53,8 @@ class ThresholdTable(_FrameLike):
     fn: np.ndarray = column()
     fp: np.ndarray = column()
     tn: np.ndarray = column()
-    target_size: np.ndarray = column()
-    target_rate: np.ndarray = column()
+    n_predicted_positive: np.ndarray = column()
+    total_positive_rate: np.ndarray = column()
     recall: np.ndarray = column()
     precision: np.ndarray = column()
     fpr: np.ndarray = column()
@@ -66,6 +67,8 @@ class ThresholdTable(_FrameLike):
     n_neg: int
 
     _returned_by = "rocci.threshold_table"
+    target_size = renamed_attribute("ThresholdTable", "target_size", "n_predicted_positive")
+    target_rate = renamed_attribute("ThresholdTable", "target_rate", "total_positive_rate")
 
 
 #: The columns of :class:`ThresholdTable`, in order (each also an attribute, ``threshold`` as ``thresholds``).
@@ -80,13 +83,13 @@ def threshold_table(y_true, y_score=None, *, pos_label=None) -> ThresholdTable:
     t``:
 
     * ``tp, fn, fp, tn`` — Tanagra's ``a, b, c, d``;
-    * ``target_size = TP + FP`` (#cible) and ``target_rate = (TP + FP)/n``
+    * ``n_predicted_positive = TP + FP`` (#cible) and ``total_positive_rate = (TP + FP)/n``
       (TRC, the total positive rate);
     * ``recall = TP/n+``, ``precision = TP/(TP + FP)``, ``fpr = FP/n−``,
       ``specificity = TN/n−``;
     * ``accuracy = (TP + TN)/n``, ``error_rate = (FP + FN)/n``,
       ``f1 = 2·TP/(2·TP + FP + FN)``;
-    * ``lift = precision / (n+/n) = recall / target_rate``.
+    * ``lift = precision / (n+/n) = recall / total_positive_rate``.
 
     Parameters
     ----------
@@ -97,7 +100,7 @@ def threshold_table(y_true, y_score=None, *, pos_label=None) -> ThresholdTable:
     -------
     ThresholdTable
         ``to_frame()``: columns ``threshold, n_at_threshold, tp, fn, fp, tn,
-        target_size, target_rate, recall, precision, fpr, specificity,
+        n_predicted_positive, total_positive_rate, recall, precision, fpr, specificity,
         accuracy, error_rate, f1, lift``; ``n_at_threshold`` is the number of
         instances scoring exactly ``t``.  O(n log n).  Until rocci 0.3 the
         function returned this frame itself.
@@ -117,7 +120,7 @@ def threshold_table(y_true, y_score=None, *, pos_label=None) -> ThresholdTable:
     target = tp + fp  # >= 1 on every row: each row's score is held by some instance
     recall = tp / n_pos
     return ThresholdTable(
-        thresholds=t, n_at_threshold=at, tp=tp, fn=fn, fp=fp, tn=tn, target_size=target, target_rate=target / n,
+        thresholds=t, n_at_threshold=at, tp=tp, fn=fn, fp=fp, tn=tn, n_predicted_positive=target, total_positive_rate=target / n,
         recall=recall, precision=tp / target, fpr=fp / n_neg, specificity=tn / n_neg, accuracy=(tp + tn) / n,
         error_rate=(fp + fn) / n, f1=2 * tp / (2 * tp + fp + fn), lift=recall / (target / n), n_pos=n_pos,
         n_neg=n_neg,
@@ -132,22 +135,24 @@ class ReadingCurve(_FrameLike):
     ----------
     thresholds : ndarray of shape (h,)
         The distinct scores, decreasing (column ``threshold``; ``+inf``, where nothing is read, left out).
-    reading_rate, substitution_rate : ndarray
-        ``(TP + FP)/n`` and ``FP/(TP + FP)``.
-    accepted, errors : ndarray of int64
+    total_positive_rate, substitution_rate : ndarray
+        ``(TP + FP)/n`` (the reading rate) and ``FP/(TP + FP)``.
+    n_predicted_positive, errors : ndarray of int64
         ``TP + FP`` and ``FP``.
     n_pos, n_neg : int
     """
 
     thresholds: np.ndarray = column("threshold")
-    reading_rate: np.ndarray = column()
+    total_positive_rate: np.ndarray = column()
     substitution_rate: np.ndarray = column()
-    accepted: np.ndarray = column()
+    n_predicted_positive: np.ndarray = column()
     errors: np.ndarray = column()
     n_pos: int
     n_neg: int
 
     _returned_by = "rocci.reading_curve"
+    reading_rate = renamed_attribute("ReadingCurve", "reading_rate", "total_positive_rate")
+    accepted = renamed_attribute("ReadingCurve", "accepted", "n_predicted_positive")
 
 
 def reading_curve(y_true, y_score=None, *, pos_label=None) -> ReadingCurve:
@@ -174,14 +179,16 @@ def reading_curve(y_true, y_score=None, *, pos_label=None) -> ReadingCurve:
     Returns
     -------
     ReadingCurve
-        ``to_frame()``: columns ``threshold, reading_rate, substitution_rate,
-        accepted, errors`` (``accepted = TP + FP``, ``errors = FP``),
+        ``to_frame()``: columns ``threshold, total_positive_rate, substitution_rate,
+        n_predicted_positive, errors`` (the reading rate is the total positive rate;
+        ``n_predicted_positive = TP + FP``, ``errors = FP``; ``reading_rate`` and
+        ``accepted`` before rocci 0.3),
         thresholds decreasing (``+inf``, where nothing is read, is left out).
         Until rocci 0.3 the function returned this frame itself.
     """
     counts, _ = binary_counts(y_true, y_score, pos_label)
     t, _, tp, fp = _table_counts(counts)
-    accepted = tp + fp
+    predicted = tp + fp
     n = counts.n_pos + counts.n_neg
-    return ReadingCurve(thresholds=t, reading_rate=accepted / n, substitution_rate=fp / accepted,
-                        accepted=accepted, errors=fp, n_pos=counts.n_pos, n_neg=counts.n_neg)
+    return ReadingCurve(thresholds=t, total_positive_rate=predicted / n, substitution_rate=fp / predicted,
+                        n_predicted_positive=predicted, errors=fp, n_pos=counts.n_pos, n_neg=counts.n_neg)

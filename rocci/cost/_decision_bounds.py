@@ -25,7 +25,7 @@ def net_benefit_bounds(res, level: float, method: str) -> dict:
         for i in range(p.size):
             low[i], high[i] = res._law(i).quantiles([alpha / 2, 1 - alpha / 2])
     elif method == "agresti-coull":
-        low, high = _agresti_coull(res.tp, res.fp, res.n_pos, res.n_neg, p / (1 - p), level, res.bootstrap, res.m,
+        low, high = _agresti_coull(res.tp, res.fp, res.n_pos, res.n_neg, p / (1 - p), level, res.bootstrap, res.m_total,
                                    (res.m_pos, res.m_neg), res.add)
     else:
         z = float(special.ndtri(1 - alpha / 2))
@@ -34,9 +34,9 @@ def net_benefit_bounds(res, level: float, method: str) -> dict:
         # NB_all* = (P* − odds·(m − P*))/m with P* ~ Bin(m, π+), increasing in P*.
         odds = p / (1 - p)
         n = res.n_pos + res.n_neg
-        k_lo, k_hi = (stats.binom.ppf(q, res.m, res.n_pos / n) for q in (alpha / 2, 1 - alpha / 2))
-        all_low = (k_lo - odds * (res.m - k_lo)) / res.m
-        all_high = (k_hi - odds * (res.m - k_hi)) / res.m
+        k_lo, k_hi = (stats.binom.ppf(q, res.m_total, res.n_pos / n) for q in (alpha / 2, 1 - alpha / 2))
+        all_low = (k_lo - odds * (res.m_total - k_lo)) / res.m_total
+        all_high = (k_hi - odds * (res.m_total - k_hi)) / res.m_total
     else:
         all_low, all_high = res.treat_all.copy(), res.treat_all.copy()
     return dict(net_benefit_low=low, net_benefit_high=high, treat_all_low=all_low, treat_all_high=all_high)

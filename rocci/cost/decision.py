@@ -12,6 +12,7 @@ from .._core.counts import binary_counts, joint_ge_counts, paired_input
 from .._core.exact import QUANTILE_TOL
 from .._core.errors import InputError, format_value
 from .._core.inputs import check_choice, check_confidence_level, check_labels, check_m, check_scores, split_by_class
+from .._core.compat import renamed_attribute
 from .._core.results import _FrameResult
 from ._decision_bounds import _agresti_coull
 from ._decision_laws import NetBenefitLaw
@@ -45,8 +46,9 @@ class NetBenefit(_FrameResult):
         as flagging everyone.
     tp, fp : ndarray of int64
         Flagged positives and negatives on the data.
-    n_pos, n_neg, m, m_pos, m_neg : int
-        Class sizes; bootstrap sizes (``m`` for the full bootstrap, ``m_pos``/``m_neg`` stratified).
+    n_pos, n_neg, m_total, m_pos, m_neg : int
+        Class sizes; bootstrap sizes (``m_total`` rows drawn by the full bootstrap, as in
+        :class:`rocci.CostCI`; ``m_pos``/``m_neg`` stratified).  ``m`` before rocci 0.3.
     bootstrap, method : str
     confidence_level : float
     """
@@ -64,7 +66,7 @@ class NetBenefit(_FrameResult):
     fp: np.ndarray
     n_pos: int
     n_neg: int
-    m: int | None
+    m_total: int | None
     m_pos: int | None
     m_neg: int | None
     bootstrap: str
@@ -73,6 +75,7 @@ class NetBenefit(_FrameResult):
     add: float = AGRESTI_ADD  # the Agresti–Coull pseudo-count (method="agresti-coull")
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
+    m = renamed_attribute("NetBenefit", "m", "m_total")
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``threshold, net_benefit, net_benefit_std, net_benefit_low, net_benefit_high, treat_all,
@@ -99,7 +102,7 @@ class NetBenefit(_FrameResult):
     def _law(self, i: int) -> NetBenefitLaw:
         odds = float(self.thresholds[i] / (1 - self.thresholds[i]))
         if self.bootstrap == "full":
-            return NetBenefitLaw.full(int(self.tp[i]), int(self.fp[i]), self.n_pos + self.n_neg, int(self.m), odds)
+            return NetBenefitLaw.full(int(self.tp[i]), int(self.fp[i]), self.n_pos + self.n_neg, int(self.m_total), odds)
         return NetBenefitLaw.stratified(int(self.tp[i]), int(self.fp[i]), self.n_pos, self.n_neg, int(self.m_pos),
                                         int(self.m_neg), odds)
 
@@ -259,7 +262,7 @@ def net_benefit(y_true, y_score=None, *, thresholds=None, confidence_level=0.95,
     return NetBenefit(
         thresholds=p, net_benefit=nb, net_benefit_std=std, net_benefit_low=low, net_benefit_high=high,
         treat_all=treat_all, treat_all_low=all_low, treat_all_high=all_high, interventions_avoided=avoided,
-        tp=tp, fp=fp, n_pos=n_pos, n_neg=n_neg, m=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap,
+        tp=tp, fp=fp, n_pos=n_pos, n_neg=n_neg, m_total=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap,
         method=method, confidence_level=level, add=float(add),
     )
 
@@ -293,7 +296,7 @@ class NetBenefitComparison(_FrameResult):
         Percentile interval of the exact law of ``ΔNB*``.
     p_a_better, p_tie : ndarray
         ``P(ΔNB* > 0)`` and ``P(ΔNB* = 0)`` under the bootstrap.
-    n_pos, n_neg, m, m_pos, m_neg : int
+    n_pos, n_neg, m_total, m_pos, m_neg : int
     bootstrap : str
     confidence_level : float
     """
@@ -310,13 +313,14 @@ class NetBenefitComparison(_FrameResult):
     cells: np.ndarray
     n_pos: int
     n_neg: int
-    m: int | None
+    m_total: int | None
     m_pos: int | None
     m_neg: int | None
     bootstrap: str
     confidence_level: float
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "confidence_level")
+    m = renamed_attribute("NetBenefitComparison", "m", "m_total")
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``threshold, net_benefit_a, net_benefit_b, delta_net_benefit, delta_net_benefit_std,
@@ -343,7 +347,7 @@ class NetBenefitComparison(_FrameResult):
         return replace(self, delta_net_benefit_low=low, delta_net_benefit_high=high, confidence_level=level)
 
     def _law(self, i: int):
-        sizes = self.m if self.bootstrap == "full" else (self.m_pos, self.m_neg)
+        sizes = self.m_total if self.bootstrap == "full" else (self.m_pos, self.m_neg)
         na_p, nb_p, na_n, nb_n = (int(v) for v in self.cells[i])
         law = _paired_law((na_p, nb_p), (na_n, nb_n), self.n_pos, self.n_neg, self.bootstrap, sizes)
         return law, _paired_scales(float(self.thresholds[i]), self.n_pos, self.n_neg, self.bootstrap, sizes)
@@ -449,7 +453,7 @@ def compare_net_benefit(y_true, score_a=None, score_b=None, *, thresholds=None, 
         thresholds=p, net_benefit_a=nb_a, net_benefit_b=nb_b, delta_net_benefit=nb_a - nb_b,
         delta_net_benefit_std=std, delta_net_benefit_low=low, delta_net_benefit_high=high,
         p_a_better=np.clip(better, 0, 1), p_tie=np.clip(tie, 0, 1), cells=cells, n_pos=n_pos, n_neg=n_neg,
-        m=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap, confidence_level=level,
+        m_total=m_full, m_pos=m_pos, m_neg=m_neg, bootstrap=bootstrap, confidence_level=level,
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._core.compat import renamed_attribute
 from .._core.results import _FrameResult, column
 from .._core.inputs import InputError
 from ._common import COST_METHODS, _check_w, _scales, _stored_sizes
@@ -211,9 +212,10 @@ class CostComparison(_FrameResult):
     p_a_cheaper : ndarray
         ``P(ΔC* < 0)``: the exact bootstrap probability that model a costs
         strictly less (ties, ``ΔC* = 0``, excluded).
-    na_pos, nb_pos, na_neg, nb_neg : ndarray of int64
+    n_a_pos, n_b_pos, n_a_neg, n_b_neg : ndarray of int64
         Paired cells: ``a`` = model a says positive and model b negative,
-        ``b`` = the reverse, among the positives and among the negatives.
+        ``b`` = the reverse, among the positives and among the negatives
+        (:class:`~rocci.ThresholdComparison`'s names; ``na_pos``… before rocci 0.3).
     n_pos, n_neg : int
     m_pos, m_neg, m_total : int or None
     bootstrap, method : str
@@ -228,10 +230,10 @@ class CostComparison(_FrameResult):
     delta_cost_low: np.ndarray = column()
     delta_cost_high: np.ndarray = column()
     p_a_cheaper: np.ndarray = column()
-    na_pos: np.ndarray = column()
-    nb_pos: np.ndarray = column()
-    na_neg: np.ndarray = column()
-    nb_neg: np.ndarray = column()
+    n_a_pos: np.ndarray = column()
+    n_b_pos: np.ndarray = column()
+    n_a_neg: np.ndarray = column()
+    n_b_neg: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_pos: int | None
@@ -242,11 +244,16 @@ class CostComparison(_FrameResult):
     confidence_level: float
     add: float
 
+    na_pos = renamed_attribute("CostComparison", "na_pos", "n_a_pos")
+    nb_pos = renamed_attribute("CostComparison", "nb_pos", "n_b_pos")
+    na_neg = renamed_attribute("CostComparison", "na_neg", "n_a_neg")
+    nb_neg = renamed_attribute("CostComparison", "nb_neg", "n_b_neg")
+
     def confidence_interval(self, confidence_level=0.95, method=None) -> "CostComparison":
         """The same comparison with the interval at another level, or by another method, from the cells it keeps.
 
-        Each operating point's exact law of ``ΔC*`` depends on its paired cells (``na_pos``, ``nb_pos``,
-        ``na_neg``, ``nb_neg``) and the sizes only, all kept here: nothing is read from the data again, and
+        Each operating point's exact law of ``ΔC*`` depends on its paired cells (``n_a_pos``, ``n_b_pos``,
+        ``n_a_neg``, ``n_b_neg``) and the sizes only, all kept here: nothing is read from the data again, and
         the bounds equal :func:`rocci.compare_cost`'s at the same thresholds with this ``confidence_level``
         and ``method`` (``p_a_cheaper`` does not depend on them).
 
@@ -262,7 +269,7 @@ class CostComparison(_FrameResult):
             ``delta_cost_low``, ``delta_cost_high``, ``method`` and ``confidence_level`` replaced.
         """
         level, method = self._interval_args(confidence_level, method, COST_METHODS)
-        low, high = paired_bounds(method, level, self.w, self.na_pos, self.nb_pos, self.na_neg, self.nb_neg,
+        low, high = paired_bounds(method, level, self.w, self.n_a_pos, self.n_b_pos, self.n_a_neg, self.n_b_neg,
                                   self.n_pos, self.n_neg, self.bootstrap, _stored_sizes(self), self.add,
                                   self.delta_cost, self.delta_cost_std)
         return dataclasses.replace(self, delta_cost_low=low, delta_cost_high=high, method=method,
@@ -273,7 +280,7 @@ class CostComparison(_FrameResult):
         (values increasing, closer than 1e-12 merged; recomputed from the
         stored paired cells, so the result pickles)."""
         sizes = _stored_sizes(self)
-        law = _paired_law((self.na_pos[i], self.nb_pos[i]), (self.na_neg[i], self.nb_neg[i]),
+        law = _paired_law((self.n_a_pos[i], self.n_b_pos[i]), (self.n_a_neg[i], self.n_b_neg[i]),
                           self.n_pos, self.n_neg, self.bootstrap, sizes)
         return law.support(*_scales(float(self.w[i]), self.bootstrap, sizes, self.n_pos, self.n_neg))
 

@@ -44,8 +44,8 @@ class FoldComparison(_FrameResult):
     n_pos, n_neg : ndarray of int64, shape (K,)
     value_a, value_b : ndarray of shape (K,) or (h, K)
         The measure of each model in each fold.
-    difference : ndarray of shape (K,) or (h, K)
-        ``d_k = value_a − value_b``.
+    delta_value : ndarray of shape (K,) or (h, K)
+        ``d_k = value_a − value_b`` (``difference`` before rocci 0.3).
     mean, std, se : float or ndarray of shape (h,)
         ``d̄``, ``S`` (``ddof = 1``) and ``S/√K``.
     statistic : float or ndarray
@@ -71,7 +71,7 @@ class FoldComparison(_FrameResult):
     n_neg: np.ndarray
     value_a: np.ndarray
     value_b: np.ndarray
-    difference: np.ndarray
+    delta_value: np.ndarray
     mean: float
     std: float
     se: float
@@ -87,23 +87,24 @@ class FoldComparison(_FrameResult):
 
     _scalar_fields = ("measure", "mean", "std", "statistic", "df", "pvalue", "low", "high", "alternative")
     threshold_a = renamed_attribute("FoldComparison", "threshold_a", "thresholds_a")
+    difference = renamed_attribute("FoldComparison", "difference", "delta_value")
     threshold_b = renamed_attribute("FoldComparison", "threshold_b", "thresholds_b")
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, difference``; for lists of thresholds
+        """One row per fold: ``fold, n_pos, n_neg, value_a, value_b, delta_value``; for lists of thresholds
         one row per threshold pair and fold, ``threshold_a, threshold_b`` first."""
         # Hand-written: one row per fold, or per (threshold pair, fold) with lists of thresholds.
         if np.ndim(self.value_a) == 1:
             return pd.DataFrame({
                 "fold": pd.Series(self.folds, dtype=object), "n_pos": self.n_pos, "n_neg": self.n_neg,
-                "value_a": self.value_a, "value_b": self.value_b, "difference": self.difference,
+                "value_a": self.value_a, "value_b": self.value_b, "delta_value": self.delta_value,
             })
         h, k = np.shape(self.value_a)
         return pd.DataFrame({
             "threshold_a": np.repeat(self.thresholds_a, k), "threshold_b": np.repeat(self.thresholds_b, k),
             "fold": pd.Series(list(self.folds) * h, dtype=object), "n_pos": np.tile(self.n_pos, h),
             "n_neg": np.tile(self.n_neg, h), "value_a": np.ravel(self.value_a), "value_b": np.ravel(self.value_b),
-            "difference": np.ravel(self.difference),
+            "delta_value": np.ravel(self.delta_value),
         })
 
     def summary_frame(self) -> pd.DataFrame:
@@ -226,7 +227,7 @@ def compare_folds(
     Returns
     -------
     FoldComparison
-        ``to_frame()``: ``fold, n_pos, n_neg, value_a, value_b, difference``;
+        ``to_frame()``: ``fold, n_pos, n_neg, value_a, value_b, delta_value``;
         ``summary_frame()``: the test in one row.  With lists of thresholds,
         one row per threshold pair (and fold), ``threshold_a, threshold_b`` first.
 
@@ -264,7 +265,7 @@ def compare_folds(
     if measure != "error":
         va, vb = _values(fa, None), _values(fb, None)
         return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb,
-                              difference=va - vb, **_paired_t(va - vb, level, alternative),
+                              delta_value=va - vb, **_paired_t(va - vb, level, alternative),
                               confidence_level=level, alternative=alternative)
     ta, tb, scalar = _error_thresholds(thresholds_a, thresholds_b)
     va = np.array([_values(fa, float(t)) for t in ta])
@@ -272,11 +273,11 @@ def compare_folds(
     tests = [_paired_t(a - b, level, alternative) for a, b in zip(va, vb)]
     if scalar:
         return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va[0],
-                              value_b=vb[0], difference=va[0] - vb[0], **tests[0], confidence_level=level,
+                              value_b=vb[0], delta_value=va[0] - vb[0], **tests[0], confidence_level=level,
                               alternative=alternative, thresholds_a=float(ta[0]), thresholds_b=float(tb[0]))
     test = {k: (np.array([t[k] for t in tests]) if k != "df" else tests[0][k]) for k in tests[0]}
     return FoldComparison(measure=measure, folds=labels, n_pos=fa.n_pos, n_neg=fa.n_neg, value_a=va, value_b=vb,
-                          difference=va - vb, **test, confidence_level=level, alternative=alternative,
+                          delta_value=va - vb, **test, confidence_level=level, alternative=alternative,
                           thresholds_a=ta, thresholds_b=tb)
 
 

@@ -147,9 +147,9 @@ class OneVsRest(_FrameResult):
             "n_pos": np.array([c.n_pos for c in self.curves], dtype=np.int64),
             "n_neg": np.array([c.n_neg for c in self.curves], dtype=np.int64),
             "auc": [a.auc for a in self.aucs],
-            "auc_std": [a.std for a in self.aucs],
-            "auc_low": [a.low for a in self.aucs],
-            "auc_high": [a.high for a in self.aucs],
+            "auc_std": [a.auc_std for a in self.aucs],
+            "auc_low": [a.auc_low for a in self.aucs],
+            "auc_high": [a.auc_high for a in self.aucs],
             "auc_method": [a.method for a in self.aucs],
         })
 

@@ -156,7 +156,7 @@ def gain_figure(gain: Any, *, current: Any = None, intervals: Any = None, name: 
         fig.add_trace(go.Scatter(x=[0, share, 1], y=[0, 1, 1], mode="lines", name="ideal model",
                                  line=dict(color="#2ca02c", dash="dash", width=1), hoverinfo="skip",
                                  meta=["ideal"], legendrank=999))
-    _add_curve(fig, gain, "target_rate", "recall", ("target_size", "tp", "lift"), kind="gain", name=name,
+    _add_curve(fig, gain, "total_positive_rate", "recall", ("n_predicted_positive", "tp", "lift"), kind="gain", name=name,
                label="gain", color_index=color_index, max_points=max_points, markers=False,
                hover=("target: %{customdata[1]} instances (%{x:.3f} of all)<br>"
                       "recall %{y:.4f} (%{customdata[2]} positives)<br>lift %{customdata[3]:.3f}"))
@@ -167,7 +167,7 @@ def gain_figure(gain: Any, *, current: Any = None, intervals: Any = None, name: 
             current.total_positive_rate, current.recall, x_int=ci_x, y_int=ci_y, name=str(name),
             text=f"score ≥ {_thr(current.threshold)}",
             hover=(f"<b>current threshold: score ≥ {_thr(current.threshold)}</b><br>"
-                   f"target {current.target_size} of {current.n} = {current.total_positive_rate:.4f} "
+                   f"target {current.n_predicted_positive} of {current.n} = {current.total_positive_rate:.4f} "
                    f"[{ci_x[0]:.4f}, {ci_x[1]:.4f}]<br>"
                    f"recall {current.recall:.4f} [{ci_y[0]:.4f}, {ci_y[1]:.4f}]<br>"
                    f"{_interval_text(current)}"),
@@ -247,11 +247,11 @@ def reading_figure(reading: Any, *, current: Any = None, intervals: Any = None, 
         threshold order; it turns back on itself (not monotone).
     """
     fig = go.Figure()
-    _add_curve(fig, reading, "substitution_rate", "reading_rate", ("accepted", "errors"), kind="reading",
+    _add_curve(fig, reading, "substitution_rate", "total_positive_rate", ("n_predicted_positive", "errors"), kind="reading",
                name=name, label="reading rate", color_index=color_index, max_points=max_points, markers=True,
                hover=("reading rate %{y:.4f} (%{customdata[1]} accepted)<br>"
                       "substitution rate %{x:.4f} (%{customdata[2]} of them wrong)"))
-    if current is not None and current.target_size > 0:
+    if current is not None and current.n_predicted_positive > 0:
         p_low, p_high = _interval(current, intervals, "precision")
         sub = 1.0 - current.precision
         ci_y = _interval(current, intervals, "total_positive_rate")

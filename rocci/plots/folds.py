@@ -242,7 +242,7 @@ def one_vs_rest_figure(ovr: Any, *, show_bands: bool = True, height: int = 600) 
     """
     curves = {f"{c} vs rest": curve for c, curve in zip(ovr.classes, ovr.curves)}
     auc_text = {
-        f"{c} vs rest": f"AUC {a.auc:.3f} [{a.low:.3f}, {a.high:.3f}]" for c, a in zip(ovr.classes, ovr.aucs)
+        f"{c} vs rest": f"AUC {a.auc:.3f} [{a.auc_low:.3f}, {a.auc_high:.3f}]" for c, a in zip(ovr.classes, ovr.aucs)
     }
     fig = roc_figure(curves, auc_text=auc_text, height=height)
     if show_bands and ovr.vertical:

@@ -241,16 +241,16 @@ def _curve_traces(fig: go.Figure, curves: Mapping[str, Any], colors, max_points:
     for pos, (name, frame) in enumerate(curves.items()):
         idx_style = style_index(name, pos, colors)
         frame = _frame(frame)
-        x = np.asarray(frame["target_rate"], dtype=float)
+        x = np.asarray(frame["total_positive_rate"], dtype=float)
         g = np.asarray(frame["recall"], dtype=float)
         idx = curve_indices(x, g, max_points=max_points)  # thinned on the gain chart: every corner kept
         total = x.size
         if lift:  # no lift before the first instance is targeted
-            targeted = np.asarray(frame["target_size"]) > 0
+            targeted = np.asarray(frame["n_predicted_positive"]) > 0
             idx, total = idx[targeted[idx]], int(targeted.sum())
         y = np.asarray(frame["lift" if lift else "recall"], dtype=float)
         thr = np.asarray(frame["threshold"], dtype=float)[idx]
-        custom = np.column_stack([[_thr(t) for t in thr], np.asarray(frame["target_size"])[idx],
+        custom = np.column_stack([[_thr(t) for t in thr], np.asarray(frame["n_predicted_positive"])[idx],
                                   np.asarray(frame["tp"])[idx], g[idx],
                                   np.asarray(frame["lift"], dtype=float)[idx]]).astype(object)
         drawn = "" if idx.size == total else f" ({idx.size:,} of {total:,} points drawn)"
@@ -274,8 +274,8 @@ def gain_figure(curves: Mapping[str, Any], *, positive_share: float | None = Non
     Parameters
     ----------
     curves : mapping of model name -> GainCurve or DataFrame
-        Results of :func:`rocci.gain_curve` or their ``to_frame()`` (columns ``threshold, target_size,
-        target_rate, recall, tp, lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds
+        Results of :func:`rocci.gain_curve` or their ``to_frame()`` (columns ``threshold, n_predicted_positive,
+        total_positive_rate, recall, tp, lift``), drawn as lines from (0, 0) to (1, 1), straight between thresholds
         (the gain of a random order of tied scores).
     positive_share : float, optional
         ``n+/n``: draws the perfect model (gain 1 once that share is targeted) as a thin dotted line.

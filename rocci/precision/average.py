@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from .._core.compat import renamed_attribute
 from .._core.results import _FrameResult
 from .._core.inputs import InputError, check_choice, check_confidence_level
 from .._core.counts import binary_counts
@@ -51,12 +52,12 @@ class AveragePrecision(_FrameResult):
     ----------
     average_precision : float
         On the data (scikit-learn's definition; ties grouped).
-    mean, std : float
+    average_precision_mean, average_precision_std : float
         Bootstrap mean and standard deviation of ``AP*``, estimated from ``n_boot`` resamples.
-    low, high : float
+    average_precision_low, average_precision_high : float
         Percentile interval: the ``α/2`` and ``1 − α/2`` empirical quantiles of the resamples.
-    mc_se_mean, mc_se_std : float
-        Monte Carlo standard errors of ``mean`` (``std/√B``) and of ``std`` (delta method,
+    average_precision_mean_se, average_precision_std_se : float
+        Monte Carlo standard errors of the mean (``std/√B``) and of the sd (delta method,
         ``√((μ₄ − s⁴)/B)/(2s)`` with the resamples' fourth central moment).
     low_range, high_range : tuple of float
         Where each bound lies with ~95% Monte Carlo confidence (order statistics of the
@@ -69,15 +70,18 @@ class AveragePrecision(_FrameResult):
     n_boot, seed : int
     replicates : ndarray
         The ``B`` resampled values.
+
+    Before rocci 0.3 the first six were ``mean``, ``std``, ``low``, ``high``, ``mc_se_mean``, ``mc_se_std``
+    (attributes and columns; the old attribute names still read them, with a DeprecationWarning).
     """
 
     average_precision: float
-    mean: float
-    std: float
-    low: float
-    high: float
-    mc_se_mean: float
-    mc_se_std: float
+    average_precision_mean: float
+    average_precision_std: float
+    average_precision_low: float
+    average_precision_high: float
+    average_precision_mean_se: float
+    average_precision_std_se: float
     low_range: tuple
     high_range: tuple
     baseline: float
@@ -90,13 +94,20 @@ class AveragePrecision(_FrameResult):
     replicates: np.ndarray
     method: str = "monte-carlo"
 
-    _scalar_fields = ("average_precision", "low", "high", "method", "n_boot", "seed")
+    _scalar_fields = ("average_precision", "average_precision_low", "average_precision_high", "method", "n_boot", "seed")
+    mc_se_mean = renamed_attribute("AveragePrecision", "mc_se_mean", "average_precision_mean_se")
+    mc_se_std = renamed_attribute("AveragePrecision", "mc_se_std", "average_precision_std_se")
+    mean = renamed_attribute("AveragePrecision", "mean", "average_precision_mean")
+    std = renamed_attribute("AveragePrecision", "std", "average_precision_std")
+    low = renamed_attribute("AveragePrecision", "low", "average_precision_low")
+    high = renamed_attribute("AveragePrecision", "high", "average_precision_high")
+
 
     def to_frame(self) -> pd.DataFrame:
         # Hand-written: the Monte Carlo ranges (tuples) split into two columns each.
         return pd.DataFrame([{
-            "average_precision": self.average_precision, "mean": self.mean, "std": self.std,
-            "low": self.low, "high": self.high, "mc_se_mean": self.mc_se_mean, "mc_se_std": self.mc_se_std,
+            "average_precision": self.average_precision, "average_precision_mean": self.average_precision_mean, "average_precision_std": self.average_precision_std,
+            "average_precision_low": self.average_precision_low, "average_precision_high": self.average_precision_high, "average_precision_mean_se": self.average_precision_mean_se, "average_precision_std_se": self.average_precision_std_se,
             "low_mc_from": self.low_range[0], "low_mc_to": self.low_range[1],
             "high_mc_from": self.high_range[0], "high_mc_to": self.high_range[1],
             "baseline": self.baseline, "method": self.method, "bootstrap": self.bootstrap,
@@ -131,7 +142,7 @@ def average_precision(y_true, y_score=None, *, pos_label=None, confidence_level=
     Returns
     -------
     AveragePrecision
-        ``method == "monte-carlo"``; ``mc_se_mean``, ``mc_se_std`` and the bounds'
+        ``method == "monte-carlo"``; ``average_precision_mean_se``, ``average_precision_std_se`` and the bounds'
         ranges give the Monte Carlo error.
 
     Examples
@@ -189,12 +200,12 @@ def average_precision(y_true, y_score=None, *, pos_label=None, confidence_level=
     se_sd = float(np.sqrt(max(mu4 - sd ** 4, 0.0) / big_b) / (2 * sd)) if sd > 0 else 0.0
     return AveragePrecision(
         average_precision=ap,
-        mean=float(np.mean(kept)),
-        std=sd,
-        low=float(np.quantile(kept, alpha / 2)),
-        high=float(np.quantile(kept, 1 - alpha / 2)),
-        mc_se_mean=sd / np.sqrt(big_b),
-        mc_se_std=se_sd,
+        average_precision_mean=float(np.mean(kept)),
+        average_precision_std=sd,
+        average_precision_low=float(np.quantile(kept, alpha / 2)),
+        average_precision_high=float(np.quantile(kept, 1 - alpha / 2)),
+        average_precision_mean_se=sd / np.sqrt(big_b),
+        average_precision_std_se=se_sd,
         low_range=bound_range(alpha / 2),
         high_range=bound_range(1 - alpha / 2),
         baseline=n_pos / (n_pos + n_neg),

@@ -239,22 +239,22 @@ class GainCurve(_FrameLike):
     thresholds : ndarray of shape (h + 1,)
         ``+inf`` (nothing targeted, the point (0, 0)) then the distinct scores, decreasing; ``score >= t``
         is targeted.
-    target_size : ndarray of int64
+    n_predicted_positive : ndarray of int64
         Instances targeted, ``TP + FP`` (Tanagra's *#cible*).
-    target_rate : ndarray
+    total_positive_rate : ndarray
         The total positive rate ``(TP + FP)/n``, the share targeted (the depth; the ``total_positive_rate``
         of :class:`GainCI`, which keeps the explorer's column name here).
     recall : ndarray
         The gain, ``TP/n+``.
     tp : ndarray of int64
     lift : ndarray
-        ``recall/target_rate``, NaN on the first row.
+        ``recall/total_positive_rate``, NaN on the first row.
     n_pos, n_neg : int
     """
 
     thresholds: np.ndarray = column("threshold")
-    target_size: np.ndarray = column()
-    target_rate: np.ndarray = column()
+    n_predicted_positive: np.ndarray = column()
+    total_positive_rate: np.ndarray = column()
     recall: np.ndarray = column()
     tp: np.ndarray = column()
     lift: np.ndarray = column()
@@ -263,6 +263,8 @@ class GainCurve(_FrameLike):
 
     _scalar_fields = (..., "positive_share")
     _returned_by = "rocci.gain_curve"
+    target_size = renamed_attribute("GainCurve", "target_size", "n_predicted_positive")
+    target_rate = renamed_attribute("GainCurve", "target_rate", "total_positive_rate")
 
     @property
     def positive_share(self) -> float:
@@ -288,14 +290,14 @@ def gain_curve(y_true, y_score=None, *, pos_label=None) -> GainCurve:
     Returns
     -------
     GainCurve
-        ``to_frame()``: columns ``threshold, target_size, target_rate, recall, tp, lift`` (``lift =
-        recall/target_rate``, NaN on the first row); thresholds decreasing, ``+inf`` first.  Until rocci 0.3
+        ``to_frame()``: columns ``threshold, n_predicted_positive, total_positive_rate, recall, tp, lift`` (``lift =
+        recall/total_positive_rate``, NaN on the first row); thresholds decreasing, ``+inf`` first.  Until rocci 0.3
         (``rocci.confusion``) the function returned this frame itself.
 
     Examples
     --------
     >>> import rocci
-    >>> rocci.gain_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]).to_frame()[["target_rate", "recall"]].values.tolist()
+    >>> rocci.gain_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]).to_frame()[["total_positive_rate", "recall"]].values.tolist()
     [[0.0, 0.0], [0.25, 0.5], [0.5, 0.5], [0.75, 1.0], [1.0, 1.0]]
     """
     counts, _ = binary_counts(y_true, y_score, pos_label)
@@ -308,7 +310,7 @@ def gain_curve(y_true, y_score=None, *, pos_label=None) -> GainCurve:
     recall = tp / counts.n_pos
     with np.errstate(invalid="ignore", divide="ignore"):
         lift = np.where(target > 0, recall / np.where(target > 0, rate, 1.0), np.nan)
-    return GainCurve(thresholds=t, target_size=target, target_rate=rate, recall=recall, tp=tp, lift=lift,
+    return GainCurve(thresholds=t, n_predicted_positive=target, total_positive_rate=rate, recall=recall, tp=tp, lift=lift,
                      n_pos=counts.n_pos, n_neg=counts.n_neg)
 
 

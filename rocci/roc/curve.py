@@ -165,9 +165,9 @@ def roc_auc(y_true, y_score=None, *, pos_label=None, confidence_level=0.95, meth
     low, high = normal_interval(auc, std, level, 0.0, 1.0)
     return AucResult(
         auc=float(auc),
-        std=std,
-        low=low,
-        high=high,
+        auc_std=std,
+        auc_low=low,
+        auc_high=high,
         method=method,
         confidence_level=level,
         n_pos=n_pos,

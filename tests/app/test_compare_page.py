@@ -101,8 +101,8 @@ def test_only_the_open_tab_runs_and_auc_tab_is_delong():
     y, a, b = _arrays()
     ref = rocci.compare_auc(y, a, b)
     got = metrics(at)
-    assert got["ΔAUC (A − B)"] == f"{ref.delta:+.4f}"
-    assert got["95% DeLong interval"] == f"[{ref.low:+.4f}, {ref.high:+.4f}]"
+    assert got["ΔAUC (A − B)"] == f"{ref.delta_auc:+.4f}"
+    assert got["95% DeLong interval"] == f"[{ref.delta_auc_low:+.4f}, {ref.delta_auc_high:+.4f}]"
     assert got["p-value (DeLong, two-sided)"] == pvalue_text(ref.pvalue)
     assert not at.get("plotly_chart") or all(not el.proto.id.endswith("-cmp_map") for el in at.get("plotly_chart"))
 
@@ -224,7 +224,7 @@ def test_verdict_panel_answers_first_with_the_api_numbers():
     y, a, b = _arrays()
     got = metrics(at)
     auc = rocci.compare_auc(y, a, b)
-    assert got["ΔAUC, logistic − naive\\_bayes"] == f"{auc.delta:+.3f}"
+    assert got["ΔAUC, logistic − naive\\_bayes"] == f"{auc.delta_auc:+.3f}"
     vc = rocci.compare_vertical(y, a, b, fpr=[0.1])
     assert got["ΔTPR, logistic − naive\\_bayes"] == f"{100 * vc.delta_tpr_mean[0]:+.1f} pts"
     w = rocci.operating_point(float(np.mean(y)), 1.0, 1.0)
@@ -234,15 +234,15 @@ def test_verdict_panel_answers_first_with_the_api_numbers():
 
     assert got["ΔCost per 1,000, logistic − naive\\_bayes"].lstrip("+") == money(1000 * k * cc.delta_cost[0])
     captions = " ".join(c.value for c in at.caption)
-    assert f"[{auc.low:+.3f}, {auc.high:+.3f}]" in captions
+    assert f"[{auc.delta_auc_low:+.3f}, {auc.delta_auc_high:+.3f}]" in captions
     assert f"[{100 * vc.delta_tpr_low[0]:+.1f}, {100 * vc.delta_tpr_high[0]:+.1f}] points" in captions
     assert f"[{cc.delta_cost_low[0]:+.4f}, {cc.delta_cost_high[0]:+.4f}]" in captions
     # the headline sentence sits above the cards and names the winner of each verdict or says it is unclear
     heads = [m.value for m in at.markdown if m.value.startswith("At the 95% level:")]
     assert len(heads) == 1
-    if auc.low > 0:
+    if auc.delta_auc_low > 0:
         assert "**logistic** has the higher AUC" in heads[0]
-    elif auc.high < 0:
+    elif auc.delta_auc_high < 0:
         assert "**naive\\_bayes** has the higher AUC" in heads[0]
     else:
         assert "no clear winner on the higher AUC" in heads[0]

@@ -44,13 +44,13 @@ def test_one_model_on_two_months(tmp_path):
     auc = rocci.compare_auc_unpaired(ya, a.churn_model.to_numpy(), yb, b.churn_model.to_numpy())
     vc = rocci.compare_vertical_unpaired(ya, a.churn_model.to_numpy(), yb, b.churn_model.to_numpy(), fpr=[0.1])
     cards = {m.label: m.value for m in at.metric}
-    assert cards["ΔAUC, A − B (unpaired)"] == f"{auc.delta:+.3f}".replace("-", "−")
+    assert cards["ΔAUC, A − B (unpaired)"] == f"{auc.delta_auc:+.3f}".replace("-", "−")
     text = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
     assert "Unpaired comparison" in text and "no row is in both" in text and "wider" in text
     assert "compared **unpaired**" in text and "compared **paired**" not in text  # the page's caption too
-    assert f"{auc.std:.4f}" in text and f"{100 * vc.p_a_better[0]:.1f}%" in text
+    assert f"{auc.delta_auc_std:.4f}" in text and f"{100 * vc.p_a_better[0]:.1f}%" in text
     # the sd stated is the two sets' sds added in quadrature, as the caption says
-    assert auc.std == pytest.approx(np.hypot(auc.std_a, auc.std_b), rel=1e-12)
+    assert auc.delta_auc_std == pytest.approx(np.hypot(auc.std_a, auc.std_b), rel=1e-12)
     assert not any(s.value.startswith("All ") for s in at.subheader)  # the paired page is not shown
     # the cost card: default condition = the file's share of churners, equal costs (w = that share, k = 1)
     share = float((frame.status == "churned").mean())
@@ -105,10 +105,10 @@ def test_two_files_from_different_months(tmp_path):
     ref = rocci.compare_auc_unpaired(sep.status.to_numpy() == "churned", sep.churn_model.to_numpy(),
                                      oct_.status[keep].to_numpy() == "churned", oct_.churn_model[keep].to_numpy())
     cards = {m.label: m.value for m in at.metric}
-    assert cards["ΔAUC, A − B (unpaired)"] == f"{ref.delta:+.3f}".replace("-", "−")
+    assert cards["ΔAUC, A − B (unpaired)"] == f"{ref.delta_auc:+.3f}".replace("-", "−")
     text = " ".join(c.value for c in at.caption)
     assert "7 rows of churn\\_2026\\-10\\.csv had a missing label or score" in text
-    assert f"{ref.std:.4f}" in text
+    assert f"{ref.delta_auc_std:.4f}" in text
 
 
 def test_second_file_without_the_label_column_says_so(tmp_path):

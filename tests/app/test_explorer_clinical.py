@@ -43,7 +43,7 @@ def test_panel_is_rocci_at_the_page_threshold_with_the_data_prevalence(tmp_path)
     t = at.slider(key="ex_t").value
     ref = rocci.clinical_panel(y, s, thresholds=[t]).to_frame().iloc[0]
     tab = panel(at)
-    for label, col in (("Sensitivity", "sensitivity"), ("LR+", "lr_positive"), ("LR−", "lr_negative"),
+    for label, col in (("Sensitivity", "tpr"), ("LR+", "lr_positive"), ("LR−", "lr_negative"),
                        ("PPV", "ppv"), ("NPV", "npv"), ("Diagnostic odds ratio", "diagnostic_odds_ratio")):
         np.testing.assert_allclose(tab.loc[label, ["value", "low", "high"]].to_numpy(float),
                                    [ref[col], ref[col + "_low"], ref[col + "_high"]], rtol=1e-12)

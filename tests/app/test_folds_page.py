@@ -95,7 +95,7 @@ def test_paired_t_test_equals_compare_folds(folds_app):
     assert m["95% interval"] == f"[{cmp.low:.4f}, {cmp.high:.4f}]"
     assert m["t statistic"] == f"{cmp.statistic:.3f}"
     assert m["p-value (two-sided)"] == f"{cmp.pvalue:.4f}"
-    tab = table(at, "difference")
+    tab = table(at, "delta_value")
     np.testing.assert_allclose(tab["value_b"], cmp.value_b)
     at.segmented_control(key="fc_measure").set_value("error").run()
     at.number_input(key="fc_tb").set_value(0.3).run()
@@ -103,7 +103,7 @@ def test_paired_t_test_equals_compare_folds(folds_app):
     err = rocci.compare_folds(y, scores["logistic"], scores["naive_bayes"], f, measure="error",
                               thresholds_a=0.5, thresholds_b=0.3)
     assert metrics(at)["p-value (two-sided)"] == f"{err.pvalue:.4f}"
-    np.testing.assert_allclose(table(at, "difference")["difference"], err.difference)
+    np.testing.assert_allclose(table(at, "delta_value")["delta_value"], err.delta_value)
 
 
 def test_threshold_average_with_sd_band(folds_app):

@@ -150,7 +150,7 @@ def test_every_page_renders_from_the_counts(data_dir):
                      paired=True)
     # the Compare page's DeLong ΔAUC is the pair table's
     at.switch_page("app_pages/compare.py").run()
-    delta = rocci.compare_auc(res.paired("gbm", "logit")).delta
+    delta = rocci.compare_auc(res.paired("gbm", "logit")).delta_auc
     assert any(m.value == f"{delta:+.3f}" for m in at.metric)
     # the explorer and the Learn page work on the instances the counts stand for (within the limit)
     at.switch_page("app_pages/learn.py").run()

@@ -90,7 +90,7 @@ def test_explorer_from_the_counts(data_dir):
         np.testing.assert_allclose(row[["value", "low", "high"]].to_numpy(float)[0],
                                    [ref.value[0], ref.low[0], ref.high[0]], rtol=1e-12)
     conf = rocci.confusion_at(counts, None, t)
-    assert any(m.value == f"{conf.target_size:,}" for m in at.metric)
+    assert any(m.value == f"{conf.n_predicted_positive:,}" for m in at.metric)
     # the other ways of choosing the threshold run on the counts too
     for how in ("rate", "youden", "cost", "value"):
         at.segmented_control(key="ex_by").set_value(how).run()

@@ -155,7 +155,7 @@ def test_imbalanced_three_model_upload_defaults_and_verdict(fraud):
     check_panel(at, y, scores["gbm"], t)
     # the default threshold makes sense on 2.5% positives: it flags about 80% of them, not half the file
     conf = rocci.confusion_at(y, scores["gbm"], t)
-    assert conf.recall >= 0.8 and conf.target_size < 0.2 * len(y)
+    assert conf.recall >= 0.8 and conf.n_predicted_positive < 0.2 * len(y)
     # two models at 80% recall: compare_precision's numbers, the headline sentence
     cmp = rp.compare_precision(y, scores["gbm"], scores["logit"], recall=[0.8])
     shown = metrics(at)
@@ -335,7 +335,7 @@ def test_average_precision_in_the_curve_tab_is_the_seeded_monte_carlo_and_says_s
         y, s = fraud_arrays(fraud, row["model"])
         ref = rocci.average_precision(y, s, n_boot=2000, seed=0)
         assert row["average_precision"] == pytest.approx(ref.average_precision, abs=1e-12)
-        assert (row["low"], row["high"]) == pytest.approx((ref.low, ref.high), abs=1e-12)
+        assert (row["low"], row["high"]) == pytest.approx((ref.average_precision_low, ref.average_precision_high), abs=1e-12)
         assert row["baseline"] == pytest.approx(y.mean())
     text = captions(at)
     assert "**Monte Carlo** bootstrap: 2,000 stratified resamples, seed 0" in text
@@ -366,8 +366,8 @@ def check_gain(at, y, scores: dict, model: str, *, depths=DEFAULT_DEPTHS, at_="t
         for i, (trace, (name, s)) in enumerate(zip(curves, scores.items())):
             ref = rocci.gain_curve(y, s).to_frame()
             if kind == "lift":
-                ref = ref[ref["target_size"] > 0]
-            np.testing.assert_allclose(decode(trace["x"]), ref["target_rate"])
+                ref = ref[ref["n_predicted_positive"] > 0]
+            np.testing.assert_allclose(decode(trace["x"]), ref["total_positive_rate"])
             np.testing.assert_allclose(decode(trace["y"]), ref[col])
             assert trace["line"]["color"] == color_for(i) and trace["line"]["dash"] == dash_for(i)
     np.testing.assert_allclose(decode(traces(gain, "baseline")[0]["y"]), [0, 1])

@@ -53,7 +53,7 @@ def test_auc_metric_and_interval(roc_app):
     res = rocci.roc_auc(y, s, method="delong")
     assert labels["AUC · logistic"] == f"{res.auc:.3f}"
     captions = " ".join(c.value for c in at.caption)
-    assert f"95% DeLong interval **[{res.low:.3f}, {res.high:.3f}]**" in captions
+    assert f"95% DeLong interval **[{res.auc_low:.3f}, {res.auc_high:.3f}]**" in captions
 
 
 def test_auc_method_changes_interval(roc_app):
@@ -65,7 +65,7 @@ def test_auc_method_changes_interval(roc_app):
     auc_table = table(at, "auc")
     row = auc_table[auc_table.model == "naive_bayes"].iloc[0]
     assert row["method"] == "exact-bootstrap"
-    assert row["low"] == pytest.approx(res.low) and row["high"] == pytest.approx(res.high)
+    assert row["low"] == pytest.approx(res.auc_low) and row["high"] == pytest.approx(res.auc_high)
 
 
 def test_typed_threshold_matches_thesis_point_b():

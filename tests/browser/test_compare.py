@@ -64,7 +64,7 @@ def test_compare_page_shows_rocci_numbers_and_tabs_round_trip(page, app_url, wai
     page.get_by_role("tab", name="AUC (DeLong)").click()
     wait(page)
     auc = rocci.compare_auc(y, a, b)
-    assert _metric(page, "ΔAUC (A − B)") == signed_interval(auc.delta, auc.low, auc.high, 4)[0]
+    assert _metric(page, "ΔAUC (A − B)") == signed_interval(auc.delta_auc, auc.delta_auc_low, auc.delta_auc_high, 4)[0]
     assert "cmp_tab=" in page.url
     other = page.context.new_page()
     other.goto(page.url)

@@ -78,7 +78,7 @@ def test_verdict_colours_and_shared_condition(page, app_url, tmp_path, wait, sho
     assert "Is gbm better than logit?" in body
     auc = rocci.compare_auc(y, frame["gbm"], frame["logit"])
     vc = rocci.compare_vertical(y, frame["gbm"], frame["logit"], fpr=[0.1])
-    d, lo, hi = signed_interval(auc.delta, auc.low, auc.high, 3)
+    d, lo, hi = signed_interval(auc.delta_auc, auc.delta_auc_low, auc.delta_auc_high, 3)
     assert d in body and f"[{lo}, {hi}]" in body
     tpr = signed_interval(vc.delta_tpr_mean[0], vc.delta_tpr_low[0], vc.delta_tpr_high[0], 1, scale=100.0)[0]
     assert f"{tpr} pts" in body

@@ -45,7 +45,7 @@ def test_explorer_page_draws_charts_with_rocci_numbers(page, app_url, wait, shot
     assert _metric(page, "Accuracy") == f"{conf.accuracy:.4f}"
     assert _metric(page, "Precision") == f"{conf.precision:.4f}"
     assert _metric(page, "Recall") == f"{conf.recall:.4f}"
-    assert _metric(page, f"Predicted positive (of {conf.n:,})") == f"{conf.target_size:,}"
+    assert _metric(page, f"Predicted positive (of {conf.n:,})") == f"{conf.n_predicted_positive:,}"
     test = rocci.binomial_test(conf.errors, conf.n, min(conf.n_pos, conf.n_neg) / conf.n, alternative="less")
     assert _metric(page, "P-value") == pvalue_text(test.pvalue) == "< 0.0001"  # 2.752e-94, written as people read it
     body = page.inner_text("body")
@@ -62,7 +62,7 @@ def test_explorer_page_draws_charts_with_rocci_numbers(page, app_url, wait, shot
     path = ARTIFACTS / "rocci_thresholds.csv"
     dl.value.save_as(str(path))
     lines = path.read_text().splitlines()
-    assert lines[0].startswith("threshold,n_at_threshold,tp,fn,fp,tn,target_size,target_rate,recall,precision")
+    assert lines[0].startswith("threshold,n_at_threshold,tp,fn,fp,tn,n_predicted_positive,total_positive_rate,recall,precision")
     assert len(lines) == 1 + len(rocci.threshold_table(y, s))
 
 

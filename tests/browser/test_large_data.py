@@ -92,7 +92,7 @@ def test_pick_a_file_scan_it_and_open_the_roc_and_compare_pages(large_page, serv
     expect(page.get_by_test_id("stMain")).to_contain_text("Is gbm better than logit?")
     paired = rocci.scan(root / "2026" / "loans.parquet", label="status", scores=["gbm", "logit"],
                         pos_label="default", paired=True)
-    delta = rocci.compare_auc(paired.paired("gbm", "logit")).delta
+    delta = rocci.compare_auc(paired.paired("gbm", "logit")).delta_auc
     expect(page.get_by_test_id("stMetric").filter(has_text="ΔAUC").first).to_contain_text(f"{delta:+.3f}")
     expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
     no_exception(page)

@@ -30,8 +30,8 @@ def expected(y, a, b, *, fpr=0.1, cost=(5.0, 1.0), level=0.95) -> dict:
     w = rocci.operating_point(np.mean(y), *cost)
     cc = rocci.compare_cost(y, a, b, w=[w], confidence_level=level)
     return {
-        "auc_a": auc.auc_a, "auc_b": auc.auc_b, "delta_auc": auc.delta, "delta_auc_std": auc.std,
-        "delta_auc_low": auc.low, "delta_auc_high": auc.high, "pvalue": auc.pvalue,
+        "auc_a": auc.auc_a, "auc_b": auc.auc_b, "delta_auc": auc.delta_auc, "delta_auc_std": auc.delta_auc_std,
+        "delta_auc_low": auc.delta_auc_low, "delta_auc_high": auc.delta_auc_high, "pvalue": auc.pvalue,
         "fpr": vc.fpr[0], "r": vc.r[0], "tpr_a": tpr_a, "tpr_b": tpr_b, "delta_tpr": tpr_a - tpr_b,
         "delta_tpr_mean": vc.delta_tpr_mean[0], "delta_tpr_std": vc.delta_tpr_std[0],
         "delta_tpr_low": vc.delta_tpr_low[0], "delta_tpr_high": vc.delta_tpr_high[0],
@@ -112,7 +112,7 @@ def test_rows_with_a_missing_value_are_dropped_and_counted(tmp_path):
     assert got["dropped_by_column"] == {"label": 2, A: 3, B: 0}
     rows = df[keep]
     ref = rocci.compare_auc(rows["label"] == "malignant", rows[A], rows[B])
-    assert got["delta_auc"] == pytest.approx(ref.delta, rel=1e-12)
+    assert got["delta_auc"] == pytest.approx(ref.delta_auc, rel=1e-12)
     assert got["w"] is None and got["delta_cost"] is None  # no --cost, no --w: no cost comparison
     _, text, _ = run("compare", path, "--label", "label", "--a", A, "--b", B)
     assert "565 used, 4 dropped for a missing value (label 2, logistic 3)" in text
@@ -127,7 +127,7 @@ def test_positive_class_given_and_matched_to_the_labels(tmp_path):
     got = json.loads(out)
     assert code == 0 and got["pos_label"] == 1 and got["pos_label_chosen"] == "given with --pos"
     ref = rocci.compare_auc(df["y"] == 1, df[A], df[B])
-    assert got["delta_auc"] == pytest.approx(ref.delta) and got["n_pos"] == 357
+    assert got["delta_auc"] == pytest.approx(ref.delta_auc) and got["n_pos"] == 357
     code, out, _ = run("compare", SAMPLE, "--label", "label", "--pos", "Benign", "--a", A, "--b", B, "--json")
     assert json.loads(out)["pos_label"] == "benign"  # case-insensitive match of a text label
 

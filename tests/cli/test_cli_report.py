@@ -67,16 +67,16 @@ def test_the_aucs_and_the_comparison_are_the_apis(two_models):
     for m in (A, B):
         auc = rocci.roc_auc(y, df[m])
         assert f"{auc.auc:.6g}" in two_models and f"{auc.auc:.4f}" in two_models  # table cell, headline
-        assert f"[{auc.low:.4f}, {auc.high:.4f}]" in two_models
+        assert f"[{auc.auc_low:.4f}, {auc.auc_high:.4f}]" in two_models
     cmp = rocci.compare_auc(y, df[A], df[B])
-    assert f"{cmp.delta:+.4f}" in two_models and f"[{cmp.low:+.4f}, {cmp.high:+.4f}]" in two_models
+    assert f"{cmp.delta_auc:+.4f}" in two_models and f"[{cmp.delta_auc_low:+.4f}, {cmp.delta_auc_high:+.4f}]" in two_models
     tables = _csvs(two_models)
     assert {"data_summary.csv", "auc_with_delong_intervals.csv", "threshold_regions.csv",
             "cost_at_the_operating_condition.csv", "cost_band.csv", "comparison_of_the_two_models.csv"} <= set(tables)
     aucs = tables["auc_with_delong_intervals.csv"].set_index("model")
     assert aucs.loc[A, "auc"] == rocci.roc_auc(y, df[A]).auc  # the CSV holds the numbers as computed
     numbers = tables["comparison_of_the_two_models.csv"].set_index("key")["value"]
-    assert numbers["delta_auc"] == cmp.delta and numbers["pvalue"] == cmp.pvalue
+    assert numbers["delta_auc"] == cmp.delta_auc and numbers["pvalue"] == cmp.pvalue
     w = 212 / 569  # the data's prior with equal costs
     cost = tables["cost_at_the_operating_condition.csv"]
     ref = rocci.cost_ci(y, df[A], w=[w]).to_frame()

@@ -201,16 +201,16 @@ def test_compare_auc_matches_proc_roc_test_on_asah():
     assert round(res.statistic, 3) == -2.209
     assert round(res.pvalue, 4) == 0.0272
     assert res.pvalue == pytest.approx(0.02718, abs=5e-6)
-    assert res.low == pytest.approx(-0.17421442, abs=5e-8)
-    assert res.high == pytest.approx(-0.01040618, abs=5e-8)
+    assert res.delta_auc_low == pytest.approx(-0.17421442, abs=5e-8)
+    assert res.delta_auc_high == pytest.approx(-0.01040618, abs=5e-8)
     assert res.auc_a == pytest.approx(0.73136856368563685, abs=1e-14)
     assert res.auc_b == pytest.approx(0.82367886178861793, abs=1e-14)
-    assert res.delta == pytest.approx(res.auc_a - res.auc_b, abs=1e-15)
+    assert res.delta_auc == pytest.approx(res.auc_a - res.auc_b, abs=1e-15)
     swapped = compare_auc(d["outcome"], d["wfns"], d["s100b"], pos_label="Poor")
     assert swapped.statistic == pytest.approx(-res.statistic, rel=1e-12)
     assert swapped.pvalue == pytest.approx(res.pvalue, rel=1e-12)
     frame = res.to_frame()
-    for col in ("delta", "std", "low", "high", "statistic", "pvalue"):
+    for col in ("delta_auc", "delta_auc_std", "delta_auc_low", "delta_auc_high", "statistic", "pvalue"):
         assert col in frame.columns
     assert "AucComparison(" in repr(res)
 
@@ -229,13 +229,13 @@ def test_compare_auc_matches_quadratic_delong(seed):
     auc_a, auc_b, var, z = brute_paired.delong_paired_direct(pa, na, pb, nb)
     assert res.auc_a == pytest.approx(auc_a, abs=1e-14)
     assert res.auc_b == pytest.approx(auc_b, abs=1e-14)
-    assert res.std**2 == pytest.approx(var, rel=1e-10)
+    assert res.delta_auc_std**2 == pytest.approx(var, rel=1e-10)
     assert res.statistic == pytest.approx(z, rel=1e-10)
     assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-10)
     # each AUC agrees with the one-model roc_auc
     assert res.auc_a == pytest.approx(rocci.roc_auc(y, a).auc, abs=1e-15)
     zc = stats.norm.ppf(0.975)
-    assert (res.low, res.high) == pytest.approx((res.delta - zc * res.std, res.delta + zc * res.std), abs=1e-14)
+    assert (res.delta_auc_low, res.delta_auc_high) == pytest.approx((res.delta_auc - zc * res.delta_auc_std, res.delta_auc + zc * res.delta_auc_std), abs=1e-14)
 
 
 def test_compare_auc_constant_and_identical_models():

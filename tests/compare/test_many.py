@@ -54,7 +54,8 @@ def test_every_pair_is_compare_auc_bit_for_bit():
     for row in frame.itertuples():
         ref = rocci.compare_auc(y, scores[row.model_a], scores[row.model_b])
         assert (row.delta_auc, row.delta_auc_std, row.delta_auc_low, row.delta_auc_high, row.statistic,
-                row.pvalue) == (ref.delta, ref.std, ref.low, ref.high, ref.statistic, ref.pvalue)
+                row.pvalue) == (ref.delta_auc, ref.delta_auc_std, ref.delta_auc_low, ref.delta_auc_high,
+                                ref.statistic, ref.pvalue)
     assert [tuple(p) for p in frame[["model_a", "model_b"]].to_numpy()] == list(
         itertools.combinations(scores, 2))
 
@@ -151,7 +152,7 @@ def test_p_best_for_two_models_is_the_normal_cdf():
     scores = {name: np.round(y + common + rng.normal(size=150), 1) for name in ("m0", "m1")}  # alike
     res = rocci.compare_many(y, scores)
     ref = rocci.compare_auc(y, scores["m0"], scores["m1"])
-    want = special.ndtr(ref.delta / ref.std)  # P(θa + Xa > θb + Xb) = Φ(Δ/sd)
+    want = special.ndtr(ref.delta_auc / ref.delta_auc_std)  # P(θa + Xa > θb + Xb) = Φ(Δ/sd)
     assert 0.05 < want < 0.95  # a case where the check can fail
     assert res.p_best_auc.sum() == pytest.approx(1.0, abs=1e-12)
     assert abs(res.p_best_auc[0] - want) < 4 * res.p_best_auc_se[0]
@@ -211,9 +212,9 @@ def test_leaderboard_numbers_are_roc_auc_and_vertical_ci():
     for name, s in scores.items():
         auc = rocci.roc_auc(y, s)
         assert board.loc[name, "auc"] == auc.auc
-        assert board.loc[name, "auc_std"] == pytest.approx(auc.std, rel=1e-12)
-        assert board.loc[name, "auc_low"] == pytest.approx(auc.low, rel=1e-12)
-        assert board.loc[name, "auc_high"] == pytest.approx(auc.high, rel=1e-12)
+        assert board.loc[name, "auc_std"] == pytest.approx(auc.auc_std, rel=1e-12)
+        assert board.loc[name, "auc_low"] == pytest.approx(auc.auc_low, rel=1e-12)
+        assert board.loc[name, "auc_high"] == pytest.approx(auc.auc_high, rel=1e-12)
         v = rocci.vertical_ci(y, s, fpr=[0.2])
         assert (board.loc[name, "tpr"], board.loc[name, "tpr_low"], board.loc[name, "tpr_high"]) == (
             v.tpr[0], v.tpr_low[0], v.tpr_high[0])

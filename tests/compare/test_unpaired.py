@@ -49,7 +49,7 @@ def test_matches_procs_committed_output():
         res = rocci.compare_auc_unpaired(a["outcome"], a[row.marker_a], b["outcome"], b[row.marker_b],
                                          pos_label="Poor")
         assert (res.auc_a, res.auc_b) == pytest.approx((row.auc_a, row.auc_b), rel=1e-15)
-        assert (res.std_a**2, res.std_b**2) == pytest.approx((row.var_a, row.var_b), rel=1e-12)
+        assert (res.auc_std_a**2, res.auc_std_b**2) == pytest.approx((row.var_a, row.var_b), rel=1e-12)
         assert res.statistic == pytest.approx(row.statistic, rel=1e-12)
         assert res.df == pytest.approx(row.df, rel=1e-12)
         assert res.pvalue_t == pytest.approx(row.p_value, rel=1e-10)
@@ -103,13 +103,14 @@ def test_direct_numpy_formula():
     delta = var["a"][0] - var["b"][0]
     sd = math.sqrt(var["a"][1] + var["b"][1])
     z = special.ndtri(0.95)
-    assert res.delta == pytest.approx(delta, abs=1e-15)
-    assert res.std == pytest.approx(sd, rel=1e-12)
+    assert res.delta_auc == pytest.approx(delta, abs=1e-15)
+    assert res.delta_auc_std == pytest.approx(sd, rel=1e-12)
     assert res.statistic == pytest.approx(delta / sd, rel=1e-12)
     assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(delta / sd)), rel=1e-10)
-    assert (res.low, res.high) == pytest.approx((delta - z * sd, delta + z * sd), rel=1e-12)
-    assert list(res.to_frame().columns) == ["auc_a", "auc_b", "delta", "std", "low", "high", "statistic",
-                                            "pvalue", "df", "pvalue_t", "method", "confidence_level"]
+    assert (res.delta_auc_low, res.delta_auc_high) == pytest.approx((delta - z * sd, delta + z * sd), rel=1e-12)
+    assert list(res.to_frame().columns) == ["auc_a", "auc_b", "delta_auc", "delta_auc_std", "delta_auc_low",
+                                            "delta_auc_high", "statistic", "pvalue", "df", "pvalue_t", "method",
+                                            "confidence_level"]
 
 
 def test_variance_definition_among_the_candidates():
@@ -123,15 +124,15 @@ def test_variance_definition_among_the_candidates():
     candidates = {
         "ddof1": v10.var(ddof=1) / 3 + v01.var(ddof=1) / 4,
         "ddof0": v10.var() / 3 + v01.var() / 4,
-        "bootstrap": rocci.roc_auc(y, s, method="exact-bootstrap").std ** 2,
-        "hanley": rocci.roc_auc(y, s, method="hanley-mcneil").std ** 2,
+        "bootstrap": rocci.roc_auc(y, s, method="exact-bootstrap").auc_std ** 2,
+        "hanley": rocci.roc_auc(y, s, method="hanley-mcneil").auc_std ** 2,
     }
-    got = res.std_a**2
-    assert res.std_b == 0
+    got = res.auc_std_a**2
+    assert res.auc_std_b == 0
     match = [k for k, v in candidates.items() if abs(v - got) <= 1e-15 * v]
     assert match == ["ddof1"], (got, candidates)
     assert min(abs(v - got) / got for k, v in candidates.items() if k != "ddof1") > 1e-3
-    assert rocci.compare_auc(y, s, np.zeros(7) + 0.3).std ** 2 == pytest.approx(got, rel=1e-14)
+    assert rocci.compare_auc(y, s, np.zeros(7) + 0.3).delta_auc_std ** 2 == pytest.approx(got, rel=1e-14)
 
 
 def test_auc_bad_input():

@@ -99,7 +99,7 @@ def test_cost_stratified_paired(vec):
     res = compare_cost(y, a, b, w=i["w"], thresholds_a=i["t1"], thresholds_b=i["t2"],
                        confidence_level=1 - i["alpha"])
     assert res.method == "agresti-coull" and res.add == 0.5
-    assert (res.na_pos[0], res.nb_pos[0], res.na_neg[0], res.nb_neg[0]) == (
+    assert (res.n_a_pos[0], res.n_b_pos[0], res.n_a_neg[0], res.n_b_neg[0]) == (
         e["na_pos"], e["nb_pos"], e["na_neg"], e["nb_neg"])
     assert res.delta_cost[0] == pytest.approx(-e["mean"], abs=tol)
     assert res.delta_cost_std[0] ** 2 == pytest.approx(e["var"], abs=tol)

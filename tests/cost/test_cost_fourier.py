@@ -131,7 +131,7 @@ def test_every_instance_disagrees_enumeration(bootstrap, m):
     y = np.r_[np.ones(3, int), np.zeros(4, int)]
     res = compare_cost(y, np.r_[pos_a, neg_a], np.r_[pos_b, neg_b], w=[0.0, 0.3, 0.5, 1.0], thresholds_a=0.5,
                        thresholds_b=0.5, bootstrap=bootstrap, m=m, method="percentile", confidence_level=0.8)
-    assert (res.na_pos + res.nb_pos == 3).all() and (res.na_neg + res.nb_neg == 4).all()
+    assert (res.n_a_pos + res.n_b_pos == 3).all() and (res.n_a_neg + res.n_b_neg == 4).all()
     for i, w in enumerate(res.w):
         law = enumerate_delta_cost(pos_a, pos_b, neg_a, neg_b, 0.5, 0.5, w, bootstrap=bootstrap, m=m)
         v = np.array([float(x) for x in law])
@@ -222,7 +222,7 @@ def test_chernoff_decided_probabilities_equal_the_exact_law(bootstrap):
     m = (n_pos, n_neg) if bootstrap == "stratified" else n
     decided = 0
     for i in range(w.size):
-        cells = (res.na_pos[i], res.nb_pos[i]), (res.na_neg[i], res.nb_neg[i])
+        cells = (res.n_a_pos[i], res.n_b_pos[i]), (res.n_a_neg[i], res.n_b_neg[i])
         a, b = _scales(w[i], bootstrap, m, n_pos, n_neg)
         if bootstrap == "full":
             exact = _paired_p_below(*cells, n_pos, n_neg, m).below(0.0, a, b, strict=True)

@@ -150,7 +150,7 @@ def test_paired_cost_interval_matches_compare_cost(bootstrap, method, add):
     ta, tb = np.quantile(a, np.linspace(0.1, 0.9, 9)), np.quantile(b, np.linspace(0.9, 0.1, 9))
     res = rocci.compare_cost(y, a, b, w=w, thresholds_a=ta, thresholds_b=tb, bootstrap=bootstrap, method=method,
                              add=add, confidence_level=0.9)
-    low, high = paired_cost_interval(res.na_pos, res.nb_pos, res.na_neg, res.nb_neg, 31, 29, w,
+    low, high = paired_cost_interval(res.n_a_pos, res.n_b_pos, res.n_a_neg, res.n_b_neg, 31, 29, w,
                                      confidence_level=0.9, method=method, add=add, formulas=bootstrap)
     np.testing.assert_allclose(low, res.delta_cost_low, atol=1e-14)
     np.testing.assert_allclose(high, res.delta_cost_high, atol=1e-14)

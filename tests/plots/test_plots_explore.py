@@ -32,7 +32,7 @@ def test_gain_figure_draws_the_curve_and_the_current_point(heart):
     gain = rocci.gain_curve(y, s, pos_label="positive")
     fig = plots_explore.gain_figure(gain, current=conf, name="<b>logit</b>")
     (curve,) = _kind(fig, "gain")
-    np.testing.assert_allclose(curve.x, gain.target_rate)  # the result itself, or its frame: the same figure
+    np.testing.assert_allclose(curve.x, gain.total_positive_rate)  # the result itself, or its frame: the same figure
     np.testing.assert_allclose(curve.y, gain.recall)
     assert fig.to_json() == plots_explore.gain_figure(gain.to_frame(), current=conf, name="<b>logit</b>").to_json()
     assert "&lt;b&gt;logit&lt;/b&gt;" in curve.name  # user text is escaped, never HTML
@@ -74,7 +74,7 @@ def test_reading_figure_current_point_is_one_minus_precision(heart):
     fig = plots_explore.reading_figure(reading, current=conf, name="logit")
     (curve,) = _kind(fig, "reading")
     np.testing.assert_allclose(curve.x, reading.substitution_rate)
-    np.testing.assert_allclose(curve.y, reading.reading_rate)
+    np.testing.assert_allclose(curve.y, reading.total_positive_rate)
     (cur,) = _kind(fig, "current")
     assert cur.x[0] == pytest.approx(1 - conf.precision)
     lo, hi = conf.interval("precision")

@@ -33,7 +33,7 @@ def test_gain_figure_curves_baselines_and_styles(data):
     gains = _kind(fig, "gain")
     assert [t.meta[1] for t in gains] == list(scores)
     for t, (m, c), style in zip(gains, curves.items(), (2, 0)):
-        np.testing.assert_allclose(t.x, c.target_rate)
+        np.testing.assert_allclose(t.x, c.total_positive_rate)
         np.testing.assert_allclose(t.y, c.recall)
         assert t.line.color == color_for(style) and t.line.dash == dash_for(style)
     assert "&lt;b&gt;rules" in gains[1].name and "<b>rules" not in gains[1].name
@@ -50,8 +50,8 @@ def test_lift_figure_leaves_out_the_empty_target(data):
     fig = plots_pr.lift_figure(curves, y_max=8.0)
     for t, c in zip(_kind(fig, "lift"), curves.values()):
         c = c.to_frame()
-        c = c[c["target_size"] > 0]
-        np.testing.assert_allclose(t.x, c["target_rate"])
+        c = c[c["n_predicted_positive"] > 0]
+        np.testing.assert_allclose(t.x, c["total_positive_rate"])
         np.testing.assert_allclose(t.y, c["lift"])
         assert "points drawn" not in t.name
     assert list(_kind(fig, "baseline")[0].y) == [1, 1]

@@ -64,9 +64,9 @@ def test_monte_carlo_moments_match_enumeration_of_every_resample(bootstrap):
     mean, sd = _exact_moments(y, s, bootstrap)
     res = rocci.average_precision(y, s, n_boot=40_000, seed=3, bootstrap=bootstrap)
     assert res.method == "monte-carlo"
-    assert abs(res.mean - mean) < 4 * res.mc_se_mean, (res.mean, mean, res.mc_se_mean)
-    assert abs(res.std - sd) < 4 * res.mc_se_std, (res.std, sd, res.mc_se_std)
-    assert res.low_range[0] <= res.low <= res.low_range[1] and res.high_range[0] <= res.high <= res.high_range[1]
+    assert abs(res.average_precision_mean - mean) < 4 * res.average_precision_mean_se, (res.average_precision_mean, mean, res.average_precision_mean_se)
+    assert abs(res.average_precision_std - sd) < 4 * res.average_precision_std_se, (res.average_precision_std, sd, res.average_precision_std_se)
+    assert res.low_range[0] <= res.average_precision_low <= res.low_range[1] and res.high_range[0] <= res.average_precision_high <= res.high_range[1]
 
 
 def test_seeded_reproducible_and_counts_input():

@@ -130,15 +130,15 @@ class ScanResult(_FrameResult):
                          "paired=True for every pair) to compare two models.")
 
     def summary(self) -> pd.DataFrame:
-        """One row per model: positives, negatives, distinct scores (the size of what was reduced)."""
+        """One row per model: n_pos, n_neg (positives and negatives), distinct scores (the size of what was reduced)."""
         rows = []
         for name, c in self.counts.items():
             distinct = np.unique(np.concatenate([c.pos, c.neg])).size
-            rows.append({"model": name, "positives": c.n_pos, "negatives": c.n_neg, "distinct_scores": distinct})
+            rows.append({"model": name, "n_pos": c.n_pos, "n_neg": c.n_neg, "distinct_scores": distinct})
         return pd.DataFrame(rows)
 
     def to_frame(self) -> pd.DataFrame:
-        """:meth:`summary`: one row per model, ``model, positives, negatives, distinct_scores``."""
+        """:meth:`summary`: one row per model, ``model, n_pos, n_neg, distinct_scores`` (``positives``, ``negatives`` before rocci 0.3)."""
         # Hand-written: the per-model summary, computed from the counts.
         return self.summary()
 
