@@ -53,6 +53,11 @@ N_BOOT = 2000
 # Draws per block of the Monte Carlo, and at most this many (draw, pair) cells per block.
 _BLOCK = 50_000
 _BLOCK_CELLS = 2_000_000
+# best_tpr: at least this many resamples per block, and more while a block's counts of a class stay under
+# _BOOT_CELLS; one bincount counts the draws of at most _COUNT_BINS rows (resamples × rows).
+_BOOT_BLOCK = 8
+_BOOT_CELLS = 200_000
+_COUNT_BINS = 32_768
 
 # A contrast of the AUCs along a direction where L S Lᵀ vanishes is taken as 0 below this.
 _NULL_CONTRAST = 1e-9
@@ -418,10 +423,54 @@ def _vertical_columns(mask, arrays, pairs, fpr: float, level: float) -> dict:
     }
 
 
+def _window(r: int, n_neg: int) -> int:
+    """``L = r + 12√r + 50`` (at most ``n_neg``): the ``r``-th resampled negative lies among a model's first ``L``
+    negatives by score except with probability below 1e-30."""
+    return min(n_neg, int(r + 12 * math.sqrt(r) + 50))
+
+
+def _subset_counts(rng, totals, m: int, dtype=np.int64) -> np.ndarray:
+    """Counts over ``m`` rows of ``totals[i]`` draws uniform over them, one resample per ``i``: shape
+    ``(len(totals), m)``, of ``dtype`` (``uint8`` keeps a resample's row of counts in cache for the models'
+    gathers; ``int64`` instead if a count exceeds 255)."""
+    totals = np.asarray(totals, dtype=np.int64)
+    out = np.empty((totals.size, m), dtype=dtype)
+    step = max(1, _COUNT_BINS // max(m, 1))  # resamples counted by one bincount
+    for start in range(0, totals.size, step):
+        t = totals[start:start + step]
+        draws = rng.integers(0, m, size=int(t.sum()))
+        if t.size > 1:
+            draws += np.repeat(np.arange(t.size) * m, t)
+        count = np.bincount(draws, minlength=t.size * m)
+        if out.dtype == np.uint8 and t.max() > 255 and count.max() > 255:
+            out = out.astype(np.int64)
+        out[start:start + step] = count.reshape(t.size, m)
+    return out
+
+
 def _resample_counts(rng, n: int, b: int) -> np.ndarray:
     """``b`` bootstrap resamples of ``n`` rows as counts per row, shape ``(b, n)`` (each row sums to ``n``)."""
-    idx = rng.integers(0, n, size=(b, n)) + (np.arange(b) * n)[:, None]
-    return np.bincount(idx.ravel(), minlength=b * n).reshape(b, n)
+    return _subset_counts(rng, np.full(b, n), n)
+
+
+def _draw_subset(rng, n: int, m: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """The counts of ``m`` of ``n`` rows in ``b`` bootstrap resamples of the ``n``: ``(totals, counts)``.
+
+    A resample is Multinomial(n; 1/n each); the counts of a subset ``S`` of its rows, ``|S| = m``, are
+    exactly ``T ~ Binomial(n, m/n)`` draws uniform over ``S``; given ``T`` (and whatever the counts within
+    ``S``), the other rows' counts are ``n − T`` draws uniform over them (:func:`_complete`).
+    """
+    totals = rng.binomial(n, m / n, size=b) if m < n else np.full(b, n)
+    return totals, _subset_counts(rng, totals, m, np.uint8)
+
+
+def _complete(rng, counts_in, total: int, inside: np.ndarray) -> np.ndarray:
+    """One resample's counts on all rows ``(1, n)``, from those of the rows ``inside`` (a mask) that summed to
+    ``total``: the others get ``n − total`` draws uniform over them."""
+    full = np.empty((1, inside.size), dtype=np.int64)
+    full[0, inside] = counts_in
+    full[0, ~inside] = _subset_counts(rng, [inside.size - total], int(inside.size - inside.sum()))[0]
+    return full
 
 
 def _tpr_at_level(count_neg, count_pos, neg_desc, order_neg, pos_desc, order_pos, r: int, n_pos: int):
@@ -433,7 +482,7 @@ def _tpr_at_level(count_neg, count_pos, neg_desc, order_neg, pos_desc, order_pos
     lowest of the resamples' cut-offs.
     """
     n_neg = neg_desc.size
-    length = min(n_neg, int(r + 12 * math.sqrt(r) + 50))
+    length = _window(r, n_neg)
     cum = np.cumsum(count_neg[:, order_neg[:length]], axis=1)
     short = cum[:, -1] < r
     if short.any():  # redo those on every negative (never expected)
@@ -454,17 +503,57 @@ def _tpr_at_level(count_neg, count_pos, neg_desc, order_neg, pos_desc, order_pos
     return tp / n_pos
 
 
-def best_tpr(mask, arrays, fpr: float, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``P(model j has the highest TPR at fpr)`` under the paired stratified bootstrap, and its standard error.
+@dataclass
+class _Window:
+    """What one model reads of the rows any model can read (the union): positions in the union's counts.
 
-    No closed form is computed for the joint law of k models' TPRs at one FPR, so this is a seeded Monte
-    Carlo: ``n_boot`` resamples of the rows (positives and negatives apart, each row's scores kept
-    together, as counts per row); in each, every model's TPR at the ``r``-th largest resampled negative
-    score, ``r`` = :func:`rocci.roc.vertical.fpr_levels` of ``fpr`` (the convention of
-    :func:`rocci.vertical_ci`); a resample's win is shared equally among tied models. The standard error is
-    that of a mean of ``n_boot`` independent shares. Cost: O(n) per resample for the counts, and per model
-    only the top ``r + 12√r`` negatives and the positives above the cut-offs.
-    """
+    ``neg``: its first ``L`` negatives by score (``neg_key``: minus their scores, increasing); ``pos``: its
+    positives at or above its ``L``-th negative score, the lowest cut-off a resample can reach within the
+    window (``pos_key``: minus their scores)."""
+
+    neg: np.ndarray
+    neg_key: np.ndarray
+    pos: np.ndarray
+    pos_key: np.ndarray
+
+
+def _windows(neg_desc, order_neg, pos_desc, order_pos, length: int):
+    """``(in_neg, in_pos, windows)``: masks of the negatives and positives that some model reads (the union
+    of every model's first ``length`` negatives, and of its positives at or above its ``length``-th negative
+    score) and each model's :class:`_Window` in that union."""
+    n_neg, n_pos = order_neg[0].size, order_pos[0].size
+    reach = [int(np.searchsorted(-p, -d[length - 1], side="right")) for p, d in zip(pos_desc, neg_desc)]
+    in_neg, in_pos = np.zeros(n_neg, dtype=bool), np.zeros(n_pos, dtype=bool)
+    for o, o_pos, a in zip(order_neg, order_pos, reach):
+        in_neg[o[:length]] = True
+        in_pos[o_pos[:a]] = True
+    slot_neg, slot_pos = np.cumsum(in_neg) - 1, np.cumsum(in_pos) - 1
+    windows = [_Window(slot_neg[o[:length]], -d[:length], slot_pos[o_pos[:a]], -p[:a])
+               for d, o, p, o_pos, a in zip(neg_desc, order_neg, pos_desc, order_pos, reach)]
+    return in_neg, in_pos, windows
+
+
+def _tpr_in_window(count_neg, count_pos, win: _Window, r: int, n_pos: int):
+    """``(tpr, short)``: :func:`_tpr_at_level` from the counts of the union's rows only, ``(b, m−)`` and
+    ``(b, m+)``; ``short`` marks the resamples that do not reach ``r`` within the window (their ``tpr`` is
+    meaningless: redo them on all the rows)."""
+    cum = np.cumsum(count_neg.take(win.neg, axis=1), axis=1, dtype=np.int64)
+    short = cum[:, -1] < r
+    where = np.argmax(cum >= r, axis=1)
+    cut = win.neg_key[where]  # minus the r-th largest resampled negative score
+    # positives with score >= the cut: a prefix of the window's positives (the cut is at or above the
+    # window's L-th negative score, so none below it counts)
+    above = np.searchsorted(win.pos_key, cut, side="right")
+    top = int(above.max())
+    if top == 0:
+        return np.zeros(cut.size), short
+    cum_pos = np.cumsum(count_pos.take(win.pos[:top], axis=1), axis=1, dtype=np.int64)
+    tp = np.where(above > 0, cum_pos[np.arange(cut.size), np.maximum(above - 1, 0)], 0)
+    return tp / n_pos, short
+
+
+def _resampled_tprs(mask, arrays, fpr: float, n_boot: int, seed: int):
+    """The TPRs at ``fpr`` of the k models in ``n_boot`` resamples (:func:`best_tpr`), in blocks ``(b, k)``."""
     pos = [s[mask] for s in arrays]
     neg = [s[~mask] for s in arrays]
     n_pos, n_neg, k = pos[0].size, neg[0].size, len(arrays)
@@ -473,24 +562,53 @@ def best_tpr(mask, arrays, fpr: float, n_boot: int, seed: int) -> tuple[np.ndarr
     order_pos = [np.argsort(-v, kind="stable") for v in pos]
     neg_desc = [v[o] for v, o in zip(neg, order_neg)]
     pos_desc = [v[o] for v, o in zip(pos, order_pos)]
+    in_neg, in_pos, windows = _windows(neg_desc, order_neg, pos_desc, order_pos, _window(r, n_neg))
+    m_neg, m_pos = int(in_neg.sum()), int(in_pos.sum())
+    block = max(_BOOT_BLOCK, _BOOT_CELLS // max(m_neg, m_pos))
     rng = np.random.default_rng(seed)
-    wins, wins2 = np.zeros(k), np.zeros(k)
-    block = max(1, int(1_000_000 // (n_pos + n_neg)))  # resamples per batch: ~8 MB of counts each way
     done = 0
     while done < n_boot:
         b = min(block, n_boot - done)
-        count_pos = _resample_counts(rng, n_pos, b)
-        count_neg = _resample_counts(rng, n_neg, b)
-        tpr = np.zeros((b, k))
-        if r > 0:
-            for j in range(k):
-                tpr[:, j] = _tpr_at_level(count_neg, count_pos, neg_desc[j], order_neg[j], pos_desc[j],
-                                          order_pos[j], r, n_pos)
+        t_neg, count_neg = _draw_subset(rng, n_neg, m_neg, b)
+        t_pos, count_pos = _draw_subset(rng, n_pos, m_pos, b)
+        tpr = np.empty((b, k))
+        short = np.zeros(b, dtype=bool)
+        for j, win in enumerate(windows):
+            tpr[:, j], short_j = _tpr_in_window(count_neg, count_pos, win, r, n_pos)
+            short |= short_j
+        for i in np.flatnonzero(short):  # never expected: the whole resample on all the rows, as drawn so far
+            full_neg = _complete(rng, count_neg[i], int(t_neg[i]), in_neg)
+            full_pos = _complete(rng, count_pos[i], int(t_pos[i]), in_pos)
+            tpr[i] = [_tpr_at_level(full_neg, full_pos, neg_desc[j], order_neg[j], pos_desc[j], order_pos[j], r,
+                                    n_pos)[0] for j in range(k)]
+        yield tpr
+        done += b
+
+
+def best_tpr(mask, arrays, fpr: float, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``P(model j has the highest TPR at fpr)`` under the paired stratified bootstrap, and its standard error.
+
+    No closed form is computed for the joint law of k models' TPRs at one FPR, so this is a seeded Monte
+    Carlo: ``n_boot`` resamples of the rows (positives and negatives apart, each row's scores kept
+    together, as counts per row); in each, every model's TPR at the ``r``-th largest resampled negative
+    score, ``r`` = :func:`rocci.roc.vertical.fpr_levels` of ``fpr`` (the convention of
+    :func:`rocci.vertical_ci`); a resample's win is shared equally among tied models. The standard error is
+    that of a mean of ``n_boot`` independent shares.
+
+    Only the rows some model can read are drawn: the union ``U`` of every model's first
+    ``L = r + 12√r + 50`` negatives by score and the positives at or above some model's ``L``-th negative
+    score (the lowest cut-off within its window).  A resample's counts of those rows are exactly
+    ``T ~ Binomial(n, |U|/n)`` draws uniform over ``U`` (:func:`_draw_subset`): O(|U|) per resample, not
+    O(n).  A resample in which some model does not reach ``r`` within its window (probability below 1e-30)
+    gets the other rows' counts, ``n − T`` draws uniform over them, and is redone on all the rows.
+    """
+    k = len(arrays)
+    wins, wins2 = np.zeros(k), np.zeros(k)
+    for tpr in _resampled_tprs(mask, arrays, fpr, n_boot, seed):
         top = tpr == tpr.max(axis=1, keepdims=True)
         share = top / top.sum(axis=1, keepdims=True)
         wins += share.sum(axis=0)
         wins2 += (share**2).sum(axis=0)
-        done += b
     p = wins / n_boot
     se = np.sqrt(np.clip(wins2 / n_boot - p**2, 0.0, None) / n_boot)
     return p, se

@@ -369,3 +369,129 @@ def test_cost_adds_each_models_cost_and_each_pairs_difference():
     for bad in (1.5, "high", [0.2, 0.3]):
         with pytest.raises(rocci.InputError, match="operating point"):
             rocci.compare_many(y, scores, cost=bad, n_draws=2000)
+
+
+# ---------------------------------------------------------------------------
+# p_best_tpr draws only the rows some model can read (the union U); exact in law
+# ---------------------------------------------------------------------------
+def _compositions(n, cells):
+    """Every count vector of n draws over `cells` rows with its multinomial probability (1/cells each)."""
+    for cut in itertools.combinations(range(n + cells - 1), cells - 1):
+        counts = np.diff(np.r_[-1, cut, n + cells - 1]) - 1
+        log_p = special.gammaln(n + 1) - special.gammaln(counts + 1).sum() - n * np.log(cells)
+        yield counts, float(np.exp(log_p))
+
+
+def test_counts_of_a_subset_of_the_rows_and_then_of_the_rest_are_the_multinomial():
+    """T ~ Binomial(n, m/n) draws uniform over m of the n rows, then n − T uniform over the others: the
+    multinomial of a bootstrap resample, cell by cell (all 126 resamples of 5 rows as counts)."""
+    from rocci.compare.many import _complete, _draw_subset
+
+    n, inside, b = 5, np.array([False, True, False, True, False]), 40_000
+    rng = np.random.default_rng(17)
+    totals, counts = _draw_subset(rng, n, int(inside.sum()), b)
+    assert counts.shape == (b, 2) and (counts.sum(axis=1) == totals).all()
+    full = np.concatenate([_complete(rng, counts[i], int(totals[i]), inside) for i in range(b)])
+    assert (full[:, inside] == counts).all() and (full.sum(axis=1) == n).all()
+    seen = {}
+    for row in map(tuple, full):
+        seen[row] = seen.get(row, 0) + 1
+    exact = {tuple(c): p for c, p in _compositions(n, n)}
+    assert set(seen) <= set(exact) and len(exact) == 126
+    for cell, p in exact.items():
+        assert abs(seen.get(cell, 0) / b - p) <= 5 * np.sqrt(p * (1 - p) / b) + 1e-4, (cell, seen.get(cell, 0) / b, p)
+    # the subset's own law: (c1, c2) with the other three rows' total n − c1 − c2
+    for c1, c2 in itertools.product(range(n + 1), repeat=2):
+        if c1 + c2 <= n:
+            p = sum(q for c, q in exact.items() if (c[1], c[3]) == (c1, c2))
+            freq = np.mean((counts[:, 0] == c1) & (counts[:, 1] == c2))
+            assert abs(freq - p) <= 5 * np.sqrt(p * (1 - p) / b) + 1e-4
+
+
+def test_subset_counts_sum_to_their_totals_and_widen_past_255():
+    from rocci.compare.many import _subset_counts
+
+    out = _subset_counts(np.random.default_rng(0), [300, 7, 0], 1, np.uint8)
+    assert out.dtype == np.int64 and out.ravel().tolist() == [300, 7, 0]
+    small = _subset_counts(np.random.default_rng(0), [200, 7], 3, np.uint8)
+    assert small.dtype == np.uint8 and small.sum(axis=1).tolist() == [200, 7]
+    big = _subset_counts(np.random.default_rng(1), [50_000, 3], 40_000, np.uint8)  # one bincount per resample
+    assert big.dtype == np.uint8 and big.sum(axis=1).tolist() == [50_000, 3]
+
+
+@pytest.mark.parametrize("length_over_r", [None, 0, 2])
+def test_window_of_the_union_gives_the_tpr_of_all_the_rows(length_over_r):
+    """The same resamples read through the union's counts only: the TPR of _tpr_at_level on all the rows,
+    wherever the window reaches r (a narrowed window marks the others short, exactly those)."""
+    from rocci.compare import many
+    from rocci.roc.vertical import fpr_levels
+
+    rng = np.random.default_rng(4)
+    y, scores = _data(n=700, k=4, seed=21, decimals=1)
+    n_neg, n_pos = int((~y).sum()), int(y.sum())
+    r = int(fpr_levels([0.02], n_neg)[0])
+    length = many._window(r, n_neg) if length_over_r is None else r + length_over_r
+    neg, pos = [s[~y] for s in scores.values()], [s[y] for s in scores.values()]
+    order_neg = [np.argsort(-v, kind="stable") for v in neg]
+    order_pos = [np.argsort(-v, kind="stable") for v in pos]
+    neg_desc = [v[o] for v, o in zip(neg, order_neg)]
+    pos_desc = [v[o] for v, o in zip(pos, order_pos)]
+    in_neg, in_pos, windows = many._windows(neg_desc, order_neg, pos_desc, order_pos, length)
+    assert in_neg.sum() < n_neg and in_pos.sum() < n_pos  # a real subset of each class
+    count_neg, count_pos = many._resample_counts(rng, n_neg, 300), many._resample_counts(rng, n_pos, 300)
+    any_short = 0
+    for j, win in enumerate(windows):
+        got, short = many._tpr_in_window(count_neg[:, in_neg], count_pos[:, in_pos], win, r, n_pos)
+        want = many._tpr_at_level(count_neg, count_pos, neg_desc[j], order_neg[j], pos_desc[j], order_pos[j], r,
+                                  n_pos)
+        np.testing.assert_array_equal(short, count_neg[:, order_neg[j][:length]].sum(axis=1) < r)
+        np.testing.assert_array_equal(got[~short], want[~short])
+        any_short += short.sum()
+    assert (any_short > 0) == (length_over_r is not None)
+
+
+def _exact_tpr_law(y, models, r):
+    """The joint law of the models' TPRs at the r-th resampled negative: every resample as counts, weighted
+    by its multinomial probability, each TPR by expanding the rows (_naive_tpr)."""
+    pos_rows, neg_rows = np.flatnonzero(y), np.flatnonzero(~y)
+    law = {}
+    for cp, pp in _compositions(pos_rows.size, pos_rows.size):
+        for cn, pn in _compositions(neg_rows.size, neg_rows.size):
+            key = tuple(float(_naive_tpr([cn], [cp], s[neg_rows], s[pos_rows], r)[0]) for s in models)
+            law[key] = law.get(key, 0.0) + pp * pn
+    return law
+
+
+def test_p_best_tpr_drawn_on_the_union_with_every_fallback_is_exact_in_law(monkeypatch):
+    """Windows narrowed to r (the union is then a strict subset of each class, and three resamples in four
+    do not reach r in some window, so are completed and redone on all the rows): the joint law of the k TPRs
+    and P(best) against every resample of the table enumerated, within 4.5 standard errors."""
+    from rocci.compare import many
+
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 0], bool)
+    models = [np.array([.9, .6, .3, .7, .2, .5, .1, .4]), np.array([.8, .8, .2, .3, .8, .1, .1, .6]),
+              np.array([.4, .9, .15, .5, .5, .2, .7, .3])]
+    r = 1  # fpr 0.2 of 5 negatives
+    monkeypatch.setattr(many, "_window", lambda r, n_neg: min(n_neg, r))
+    redone = []
+    complete = many._complete
+    monkeypatch.setattr(many, "_complete", lambda *a: redone.append(1) or complete(*a))
+    tops = [s[~y].max() for s in models]  # each model's window: its top negative, and the positives above it
+    assert len({int(np.argmax(s[~y])) for s in models}) < (~y).sum()
+    assert sum(any(s[i] >= t for s, t in zip(models, tops)) for i in np.flatnonzero(y)) < y.sum()
+    law = _exact_tpr_law(y, models, r)
+    b = 15_000
+    tprs = np.concatenate(list(many._resampled_tprs(y, models, 0.2, b, seed=11)))
+    assert tprs.shape == (b, 3) and 0.5 < len(redone) / 2 / b < 0.95  # the fallback (two _complete each)
+    seen = {}
+    for row in map(tuple, tprs.tolist()):
+        seen[row] = seen.get(row, 0) + 1
+    assert set(seen) <= set(law)
+    for key, p in law.items():
+        assert abs(seen.get(key, 0) / b - p) <= 4.5 * np.sqrt(p * (1 - p) / b) + 1e-4, (key, seen.get(key, 0) / b, p)
+    exact = np.zeros(3)
+    for key, p in law.items():
+        top = np.array(key) == max(key)
+        exact += p * top / top.sum()
+    res, se = many.best_tpr(y, models, 0.2, b, seed=12)
+    assert np.all(np.abs(res - exact) <= 4.5 * se), (res, exact, se)
