@@ -528,7 +528,7 @@ def binomial(conf, choice: Choice) -> None:
         "greater": f"at least {test.errors} errors out of {test.n}",
         "two-sided": f"an error count no likelier than {test.errors} out of {test.n}",
     }[choice.alternative]
-    ci = f"[{test.low:.4f}, {test.high:.4f}]"
+    ci = f"[{test.error_rate_low:.4f}, {test.error_rate_high:.4f}]"
     kind = "" if choice.alternative == "two-sided" else "one-sided "
     report.caption(
         f"Error rate {test.error_rate:.4f}. "

@@ -28,13 +28,13 @@ _BEFORE = "46fbf17"
 def _calls(pkg, y, a, b, t):
     """Public calls with the same signature before and after, and the columns to compare."""
     return {
-        "roc_auc": (lambda: pkg.roc_auc(y, a), ("low", "high")),
+        "roc_auc": (lambda: pkg.roc_auc(y, a), ("auc_low", "auc_high")),
         "threshold_ci (wilson)": (lambda: pkg.threshold_ci(y, a, thresholds=t), ("tpr_low", "tpr_high")),
         "vertical_ci (percentile)": (lambda: pkg.vertical_ci(y, a, fpr=[0.05, 0.1, 0.3], method="percentile"),
                                      ("tpr_low", "tpr_high")),
         "cost_curve": (lambda: pkg.cost_curve(y, a), ("cost",)),
         "cost_ci (101 w)": (lambda: pkg.cost_ci(y, a, w=np.linspace(0, 1, 101)), ("cost_low", "cost_high")),
-        "compare_auc": (lambda: pkg.compare_auc(y, a, b), ("low", "high")),
+        "compare_auc": (lambda: pkg.compare_auc(y, a, b), ("delta_auc_low", "delta_auc_high")),
         "compare_thresholds": (lambda: pkg.compare_thresholds(y, a, b, thresholds_a=t, thresholds_b=t),
                                ("delta_tpr_low", "delta_tpr_high")),
         "compare_vertical": (lambda: pkg.compare_vertical(y, a, b, fpr=[0.1]), ("delta_tpr_low", "delta_tpr_high")),
@@ -55,9 +55,14 @@ def _median(fn, repeats):
     return float(np.median(times)), out
 
 
+#: Columns issue 30 renamed (one name per quantity): the commit before reads them under the old name.
+_OLD_COLUMN = {"auc_low": "low", "auc_high": "high", "delta_auc_low": "low", "delta_auc_high": "high"}
+
+
 def _gap(now, before, cols) -> float:
     fa, fb = now.to_frame(), before.to_frame()
-    return max(float(np.nanmax(np.abs(fa[c].to_numpy(float) - fb[c].to_numpy(float)))) for c in cols)
+    old = [c if c in fb.columns else _OLD_COLUMN[c] for c in cols]
+    return max(float(np.nanmax(np.abs(fa[c].to_numpy(float) - fb[o].to_numpy(float)))) for c, o in zip(cols, old))
 
 
 def main() -> None:

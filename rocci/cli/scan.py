@@ -54,7 +54,7 @@ def guess_scores(source: str, label: str, table: str | None) -> list[str]:
 def scan_summary(data: Dataset) -> dict:
     """What ``--json`` prints: the rows, the classes, the dropped rows and one entry per model."""
     result = data.scanned
-    models = [{"model": str(row.model), "positives": int(row.n_pos), "negatives": int(row.n_neg),
+    models = [{"model": str(row.model), "n_pos": int(row.n_pos), "n_neg": int(row.n_neg),
                "distinct_scores": int(row.distinct_scores)} for row in result.summary().itertuples(index=False)]
     return {
         "source": data.source, "label": data.label, "pos_label": data.pos_label, "pos_label_chosen": data.pos_note,
@@ -78,6 +78,6 @@ def summary_lines(data: Dataset, summary: dict) -> list[str]:
         f"{'model':<{width}}  {'positives':>10}  {'negatives':>10}  {'distinct scores':>15}",
     ]
     for m in summary["models"]:
-        lines.append(f"{str(m['model']):<{width}}  {m['positives']:>10,}  {m['negatives']:>10,}  "
+        lines.append(f"{str(m['model']):<{width}}  {m['n_pos']:>10,}  {m['n_neg']:>10,}  "
                      f"{m['distinct_scores']:>15,}")
     return lines

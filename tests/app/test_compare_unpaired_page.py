@@ -50,7 +50,7 @@ def test_one_model_on_two_months(tmp_path):
     assert "compared **unpaired**" in text and "compared **paired**" not in text  # the page's caption too
     assert f"{auc.delta_auc_std:.4f}" in text and f"{100 * vc.p_a_better[0]:.1f}%" in text
     # the sd stated is the two sets' sds added in quadrature, as the caption says
-    assert auc.delta_auc_std == pytest.approx(np.hypot(auc.std_a, auc.std_b), rel=1e-12)
+    assert auc.delta_auc_std == pytest.approx(np.hypot(auc.auc_std_a, auc.auc_std_b), rel=1e-12)
     assert not any(s.value.startswith("All ") for s in at.subheader)  # the paired page is not shown
     # the cost card: default condition = the file's share of churners, equal costs (w = that share, k = 1)
     share = float((frame.status == "churned").mean())

@@ -111,7 +111,7 @@ def test_heart_sample_matches_the_api_and_tanagra():
     test = rocci.binomial_test(7, 20, 0.5, alternative="less")
     assert m["P-value"] == pvalue_text(test.pvalue) and m["Errors"] == "7 of 20"
     captions = " ".join(c.value for c in at.caption)
-    assert f"[{test.low:.4f}, {test.high:.4f}]" in captions
+    assert f"[{test.error_rate_low:.4f}, {test.error_rate_high:.4f}]" in captions
     assert "Clopper–Pearson" in captions
 
 

@@ -164,7 +164,7 @@ def test_several_classes_with_the_wine_sample():
     assert m["AUC of correct vs top score"] == f"{top.auc:.4f}"
     tab = table(at, "auc_low")
     np.testing.assert_allclose(tab["auc"], [a.auc for a in ovr.aucs])
-    np.testing.assert_allclose(tab["auc_high"], [a.high for a in ovr.aucs])
+    np.testing.assert_allclose(tab["auc_high"], [a.auc_high for a in ovr.aucs])
     spec = figure(at, "fc_ovr_chart")
     assert [t["meta"][1] for t in traces(spec, "roc")] == [f"{c} vs rest" for c in WINE_COLUMNS]
     highs = [t for t in traces(spec, "vertical-band") if t["meta"][1] == "high"]
@@ -184,7 +184,7 @@ def test_classes_choices_from_the_url_and_a_wrong_score_column():
     assert at.select_slider(key="fc_clevel").value == 0.9
     y, S = _wine()
     ovr = rocci.one_vs_rest(y, S, confidence_level=0.9, auc_method="hanley-mcneil", intervals=False)
-    np.testing.assert_allclose(table(at, "auc_low")["auc_low"], [a.low for a in ovr.aucs])
+    np.testing.assert_allclose(table(at, "auc_low")["auc_low"], [a.auc_low for a in ovr.aucs])
     assert not traces(figure(at, "fc_ovr_chart"), "vertical-band")
     # Two classes given the same score column: a warning, not an exception.
     boxes = [s for s in at.selectbox if str(s.key).startswith("fc_col_")]

@@ -65,7 +65,7 @@ def test_auc_method_changes_interval(roc_app):
     auc_table = table(at, "auc")
     row = auc_table[auc_table.model == "naive_bayes"].iloc[0]
     assert row["method"] == "exact-bootstrap"
-    assert row["low"] == pytest.approx(res.auc_low) and row["high"] == pytest.approx(res.auc_high)
+    assert row["auc_low"] == pytest.approx(res.auc_low) and row["auc_high"] == pytest.approx(res.auc_high)
 
 
 def test_typed_threshold_matches_thesis_point_b():

@@ -49,7 +49,7 @@ def test_summary_is_the_scans(scores):
     assert got["label_counts"] == {str(k): v for k, v in ref.label_counts.items()}
     summary = ref.summary()
     for m, row in zip(got["models"], summary.itertuples()):
-        assert (m["positives"], m["negatives"], m["distinct_scores"]) == (row.n_pos, row.n_neg,
+        assert (m["n_pos"], m["n_neg"], m["distinct_scores"]) == (row.n_pos, row.n_neg,
                                                                           row.distinct_scores)
     used = frame.dropna(subset=["y", "gbm", "logit"])
     assert got["n_pos"] == int((used["y"] == "churn").sum()) and got["n_neg"] == int((used["y"] == "stay").sum())
