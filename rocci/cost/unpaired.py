@@ -384,7 +384,14 @@ def compare_cost_unpaired(y_a, score_a=None, y_b=None, score_b=None, *, w=None, 
         independent proportions, ``add`` pseudo-counts in each confusion cell of each test set (one success
         and one failure per class and set), the difference of the adjusted costs ``± z·sqrt(Ṽ_a + Ṽ_b)``.
         ``"wald"``: ``ΔC ± z·sd`` with the exact moments.  Both clipped to [−1, 1].  ``"percentile"``: the
-        ``α/2`` and ``1 − α/2`` quantiles of the exact law of ``ΔC*``.
+        ``α/2`` and ``1 − α/2`` quantiles of the exact law of ``ΔC*``.  Which holds its level where
+        (``scripts/cost_unpaired_coverage.py``; binormal models on test sets of 150 and 200 rows, and of
+        1,000 and 800, at their population-optimal thresholds): Agresti–Caffo covered at least 95% at every
+        ``w`` from 0.02 to 0.98 (94–96% at 0.5, within simulation error; near 100% and wider at the ends).
+        Where a test set expects well under one error of the heavily weighted kind (``w`` near 0 or 1),
+        Wald and the percentile interval often shrink to a point and covered 15–40% (small sets) and
+        63–88% (large sets); 83–91% at ``w`` = 0.1 and 0.9 on the small sets.  Use them only where both
+        test sets hold many errors of both kinds.
     m_a, m_b : None, int or (int, int)
         Each set's bootstrap sizes, as ``m`` in :func:`rocci.cost_ci`.
     add : float, default :data:`AGRESTI_CAFFO_ADD` (1)
