@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import special, stats
 
 from .._core.counts import binary_counts, joint_ge_counts, paired_input
@@ -13,7 +12,7 @@ from .._core.exact import QUANTILE_TOL
 from .._core.errors import InputError, format_value
 from .._core.inputs import check_choice, check_confidence_level, check_labels, check_m, check_scores, split_by_class
 from .._core.compat import renamed_attribute
-from .._core.results import _FrameResult
+from .._core.results import _FrameResult, column
 from ._decision_bounds import _agresti_coull
 from ._decision_laws import NetBenefitLaw
 from ._common import AGRESTI_ADD
@@ -53,17 +52,17 @@ class NetBenefit(_FrameResult):
     confidence_level : float
     """
 
-    thresholds: np.ndarray
-    net_benefit: np.ndarray
-    net_benefit_std: np.ndarray
-    net_benefit_low: np.ndarray
-    net_benefit_high: np.ndarray
-    treat_all: np.ndarray
-    treat_all_low: np.ndarray
-    treat_all_high: np.ndarray
-    interventions_avoided: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    net_benefit: np.ndarray = column()
+    net_benefit_std: np.ndarray = column()
+    net_benefit_low: np.ndarray = column()
+    net_benefit_high: np.ndarray = column()
+    treat_all: np.ndarray = column()
+    treat_all_low: np.ndarray = column()
+    treat_all_high: np.ndarray = column()
+    interventions_avoided: np.ndarray = column()
+    tp: np.ndarray = column()
+    fp: np.ndarray = column()
     n_pos: int
     n_neg: int
     m_total: int | None
@@ -76,16 +75,6 @@ class NetBenefit(_FrameResult):
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "method", "confidence_level")
     m = renamed_attribute("NetBenefit", "m", "m_total")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, net_benefit, net_benefit_std, net_benefit_low, net_benefit_high, treat_all,
-        treat_all_low, treat_all_high, interventions_avoided, tp, fp``."""
-        return pd.DataFrame({
-            "threshold": self.thresholds, "net_benefit": self.net_benefit, "net_benefit_std": self.net_benefit_std,
-            "net_benefit_low": self.net_benefit_low, "net_benefit_high": self.net_benefit_high,
-            "treat_all": self.treat_all, "treat_all_low": self.treat_all_low, "treat_all_high": self.treat_all_high,
-            "interventions_avoided": self.interventions_avoided, "tp": self.tp, "fp": self.fp,
-        })
 
     def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefit":
         """The same net benefits with the intervals at another level, or by another method, from the counts
@@ -301,15 +290,15 @@ class NetBenefitComparison(_FrameResult):
     confidence_level : float
     """
 
-    thresholds: np.ndarray
-    net_benefit_a: np.ndarray
-    net_benefit_b: np.ndarray
-    delta_net_benefit: np.ndarray
-    delta_net_benefit_std: np.ndarray
-    delta_net_benefit_low: np.ndarray
-    delta_net_benefit_high: np.ndarray
-    p_a_better: np.ndarray
-    p_tie: np.ndarray
+    thresholds: np.ndarray = column("threshold")
+    net_benefit_a: np.ndarray = column()
+    net_benefit_b: np.ndarray = column()
+    delta_net_benefit: np.ndarray = column()
+    delta_net_benefit_std: np.ndarray = column()
+    delta_net_benefit_low: np.ndarray = column()
+    delta_net_benefit_high: np.ndarray = column()
+    p_a_better: np.ndarray = column()
+    p_tie: np.ndarray = column()
     cells: np.ndarray
     n_pos: int
     n_neg: int
@@ -321,17 +310,6 @@ class NetBenefitComparison(_FrameResult):
 
     _scalar_fields = ("n_pos", "n_neg", "bootstrap", "confidence_level")
     m = renamed_attribute("NetBenefitComparison", "m", "m_total")
-
-    def to_frame(self) -> pd.DataFrame:
-        """Columns ``threshold, net_benefit_a, net_benefit_b, delta_net_benefit, delta_net_benefit_std,
-        delta_net_benefit_low, delta_net_benefit_high, p_a_better, p_tie``."""
-        return pd.DataFrame({
-            "threshold": self.thresholds, "net_benefit_a": self.net_benefit_a, "net_benefit_b": self.net_benefit_b,
-            "delta_net_benefit": self.delta_net_benefit, "delta_net_benefit_std": self.delta_net_benefit_std,
-            "delta_net_benefit_low": self.delta_net_benefit_low,
-            "delta_net_benefit_high": self.delta_net_benefit_high, "p_a_better": self.p_a_better,
-            "p_tie": self.p_tie,
-        })
 
     def confidence_interval(self, confidence_level=0.95, method=None) -> "NetBenefitComparison":
         """The same comparison with the percentile intervals at another level, from the paired cells kept (the
