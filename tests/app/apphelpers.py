@@ -48,6 +48,27 @@ def new_app(page: str | None = None, query: dict | None = None) -> AppTest:
     return at
 
 
+def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> AppTest:
+    """Upload ``data`` as the file ``name`` on the Data page of ``at`` (as a person does: choose *Upload*,
+    drop the file)."""
+    at.segmented_control(key="source").set_value("upload").run()
+    at.file_uploader(key="upload").set_value((name, data, mime)).run()
+    return at
+
+
+def uploaded_app(data, page: str | None = None, *, name: str = "data.csv") -> AppTest:
+    """A fresh session with ``data`` (a DataFrame, written as CSV; a file's Path; or bytes) uploaded on the
+    Data page, then ``page`` opened if given."""
+    if isinstance(data, Path):
+        name, data = data.name, data.read_bytes()
+    elif not isinstance(data, bytes):
+        data = data.to_csv(index=False).encode()
+    at = upload(new_app("app_pages/data.py"), name, data)
+    if page:
+        at.switch_page(page).run()
+    return at
+
+
 def decode(value):
     """Plotly 6+ stores arrays as {"dtype", "bdata"}; return a numpy array (or the value)."""
     if isinstance(value, dict) and "bdata" in value:

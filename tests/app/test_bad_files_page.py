@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apphelpers import assert_clean, data_app  # noqa: F401  (fixture)
+from apphelpers import assert_clean, data_app, upload  # noqa: F401  (fixture)
 from bad_files.corpus import BAD, zip_bomb as _zip_bomb
-
-
-def upload(at, name, data):
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((name, data, "text/csv")).run()
-    return at
 
 
 def test_each_bad_file_shows_an_error_then_a_good_file_loads(data_app):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apphelpers import assert_clean, new_app
+from apphelpers import assert_clean, new_app, uploaded_app
 from realistic import six_models_frame
 
 import rocci
@@ -29,10 +29,7 @@ def six(tmp_path_factory):
 
 
 def six_app(path):
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(path, PAGE)
     assert_clean(at)
     return at
 

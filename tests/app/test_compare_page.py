@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces, uploaded_app
 
 import rocci
 from rocci import data as rdata
@@ -280,10 +280,7 @@ def test_pair_rates_default_follows_a_rare_positive_share(tmp_path):
                           "logreg": np.round(rng.normal(size=n) + 1.4 * y, 5)})
     path = tmp_path / "churn.csv"
     frame.to_csv(path, index=False)
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(path, PAGE)
     assert_clean(at)
     share = y.mean()
     expected = default_pair_rates(int(y.sum()), n)

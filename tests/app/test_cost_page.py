@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces, uploaded_app
 
 import rocci
 from rocci import data as rdata
@@ -250,10 +250,7 @@ def _fraud_csv(tmp_path, n=5000, share=0.16, seed=7):
 
 def _upload(path):
     """The app with the file uploaded on the Data page (as a person does)."""
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    return at
+    return uploaded_app(path)
 
 
 def test_prior_defaults_to_data_share_on_imbalanced_upload(tmp_path):

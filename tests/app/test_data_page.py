@@ -7,6 +7,7 @@ import re
 
 import pandas as pd
 import pytest
+import apphelpers
 from apphelpers import assert_clean, data_app, figure, new_app, traces  # noqa: F401  (fixture)
 
 
@@ -61,8 +62,7 @@ def test_change_positive_label(data_app):
 
 
 def upload(at, name: str, data: bytes, mime: str = "text/csv"):
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((name, data, mime)).run()
+    at = apphelpers.upload(at, name, data, mime)
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces, uploaded_app
 from realistic import clinic_frame
 
 import rocci
@@ -31,10 +31,7 @@ def _arrays(model, sample="breast_cancer_cv.csv"):
 def upload(tmp_path, frame: pd.DataFrame, name="clinic.csv"):
     path = tmp_path / name
     frame.to_csv(path, index=False)
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(path, PAGE)
     return at
 
 

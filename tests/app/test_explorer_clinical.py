@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apphelpers import assert_clean, new_app
+from apphelpers import assert_clean, uploaded_app
 from realistic import clinic_frame
 
 import rocci
@@ -24,10 +24,7 @@ def clinic_app(tmp_path):
     frame = clinic_frame()
     path = tmp_path / "clinic.csv"
     frame.to_csv(path, index=False)
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(path, PAGE)
     assert_clean(at)
     return at, frame["outcome"].to_numpy() == "disease", frame["risk_v2"].to_numpy(float)
 

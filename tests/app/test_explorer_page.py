@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces, uploaded_app
 
 import rocci
 import rocci.precision as rp
@@ -216,10 +216,7 @@ def test_large_upload_stays_compact():
     y = (rng.random(n) < 0.3).astype(int)
     s = np.round(rng.normal(size=n) + 1.1 * y, 4)
     csv = pd.DataFrame({"label": y, "score": s}).to_csv(index=False).encode()
-    at = new_app()
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value(("big.csv", csv, "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(csv, PAGE, name="big.csv")
     assert_clean(at)
     from rocci.plots import MAX_CURVE_POINTS
 
@@ -269,10 +266,7 @@ def test_defaults_follow_the_data_scale_and_positive_share(tmp_path):
                           "margin": np.round(rng.normal(size=n) + 2.5 * y, 3)})
     path = tmp_path / "loans.csv"
     frame.to_csv(path, index=False)
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(path, PAGE)
     assert_clean(at)
     s = frame["margin"].to_numpy()
     share = y.mean()

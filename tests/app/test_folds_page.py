@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces
+from apphelpers import ROOT, assert_clean, decode, figure, new_app, traces, uploaded_app
 
 import rocci
 from rocci import data as rdata
@@ -218,10 +218,7 @@ def test_thesis_sample_gives_the_info_and_the_wine_button_loads():
 
 
 def _upload(text: str):
-    at = new_app()
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value(("cv.csv", text.encode(), "text/csv")).run()
-    at.switch_page(PAGE).run()
+    at = uploaded_app(text.encode(), PAGE, name="cv.csv")
     assert not at.exception, [e.value for e in at.exception]
     return at
 

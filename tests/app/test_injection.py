@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 import pandas as pd
-from apphelpers import new_app
+from apphelpers import new_app, upload
 
 from ui.text import md_escape
 
@@ -20,9 +20,7 @@ EVIL_MODEL = "**b**</script><!--[y](javascript:alert(1))"
 
 
 def _upload(at, frame: pd.DataFrame, name="evil.csv"):
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value((name, frame.to_csv(index=False).encode(), "text/csv")).run()
-    return at
+    return upload(at, name, frame.to_csv(index=False).encode())
 
 
 def _classes_frame(n=90, seed=3):

@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from apphelpers import assert_clean, new_app
+from apphelpers import assert_clean, new_app, uploaded_app
 
 from ui.labels import COLUMNS
 
@@ -69,10 +69,7 @@ def test_compare_page_with_three_models():
     y = rng.random(300) < 0.3
     frame = pd.DataFrame({"label": y.astype(int)} | {m: y + rng.normal(scale=s, size=300)
                                                       for m, s in (("a", 0.8), ("b", 1.0), ("c", 1.3))})
-    at = new_app("app_pages/data.py")
-    at.segmented_control(key="source").set_value("upload").run()
-    at.file_uploader(key="upload").set_value(("three.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
-    at.switch_page("app_pages/compare.py").run()
+    at = uploaded_app(frame, "app_pages/compare.py", name="three.csv")
     check(at, 3)  # the leaderboard, every pair, the threshold pairs
 
 
