@@ -172,8 +172,9 @@ def panel(an, split: Split, level: float, at_fpr: float, cond=None) -> None:
         yb, sb = y[in_b], np.asarray(an.prepared.scores[split.model_b], float)[in_b]
         A = f"**{md_escape(split.model_a)}** on {md_escape(split.column)} = {md_escape(split.set_a)}"
         B = f"**{md_escape(split.model_b)}** on {md_escape(split.column)} = {md_escape(split.set_b)}"
-        left_out = (f"{int((~in_a & ~in_b).sum()):,} rows are in neither set (another value of "
-                    f"{md_escape(split.column)}, or none) and are not used here.")
+        n_out = int((~in_a & ~in_b).sum())
+        left_out = (f"{n_out:,} rows are in neither set (another value of {md_escape(split.column)}, or none) "
+                    "and are not used here." if n_out else "Every row is in set A or set B.")
     else:
         try:
             yb, sb, dropped = _second_arrays(an, split)

@@ -45,6 +45,7 @@ def test_one_model_on_two_months(tmp_path):
     text = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
     assert "Unpaired comparison" in text and "no row is in both" in text and "wider" in text
     assert "compared **unpaired**" in text and "compared **paired**" not in text  # the page's caption too
+    assert "Every row is in set A or set B." in text and "rows are in neither set" not in text  # two months only
     assert f"{auc.delta_auc_std:.4f}" in text and f"{100 * vc.p_a_better[0]:.1f}%" in text
     # the sd stated is the two sets' sds added in quadrature, as the caption says
     assert auc.delta_auc_std == pytest.approx(np.hypot(auc.auc_std_a, auc.auc_std_b), rel=1e-12)
