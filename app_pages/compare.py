@@ -43,9 +43,10 @@ VERTICAL_AUTO_NEG = 100_000
 MAP_AUTO_INSTANCES = 200_000_000
 
 EXACT_CAPTION = (
-    "Both models scored the same instances, so they are compared **paired**: each bootstrap world resamples "
-    "instances (with both scores). Probabilities and intervals use the **exact bootstrap** — what infinitely "
-    "many resamples would give, worked out by formula, with no random draws."
+    "The models scored the same instances, so they are compared **paired**: each bootstrap world resamples "
+    "instances (with every model's score). A pair's probabilities and intervals use the **exact bootstrap** — "
+    "what infinitely many resamples would give, worked out by formula, with no random draws; with three or more "
+    "models, the chance of being the best is a seeded Monte Carlo estimate, shown with its ± error."
 )
 
 UNPAIRED_CAPTION = (

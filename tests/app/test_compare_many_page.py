@@ -58,6 +58,9 @@ def test_leaderboard_is_rocci(six):
     # the sentence over the table: the leader, chi2 and its degrees of freedom
     text = " ".join(m.value for m in at.markdown)
     assert f"Highest AUC: **{expect['model'][0]}**" in text and f"χ² = {ref.chi2:.4g} on 5 degrees" in text
+    # the page's caption does not claim "no random draws" for P(best), which is Monte Carlo
+    captions = " ".join(c.value for c in at.caption)
+    assert "chance of being the best is a seeded Monte Carlo estimate" in captions
     # every pair, Holm-adjusted by default
     pairs = table(at, "pvalue_adjusted")
     np.testing.assert_allclose(pairs["pvalue_adjusted"], ref.to_frame()["pvalue_adjusted"], rtol=1e-12)
