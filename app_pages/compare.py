@@ -120,15 +120,28 @@ def ties_note(i: int, frame: pd.DataFrame, a: str, b: str) -> str:
             f"{'these models' if len(notes) > 1 else 'this model'} flags exactly {percent(q)}.*")
 
 
+def by_auc(an: cache.Analysis) -> list:
+    """The models, highest AUC first (file order among equals, and for two models): the default pair of the
+    verdict is the leaderboard's first two."""
+    models = list(an.models)
+    if len(models) < 3:
+        return models
+    auc = {m: cache.roc_auc(an.key, m, "delong", 0.95, None, *an.arrays(m)).auc for m in models}
+    return sorted(models, key=lambda m: -auc[m])
+
+
 def controls(an: cache.Analysis):
     """The left-hand column of choices; returns (a, b, level, thresholds, rates, m, view) or None if invalid."""
     models = an.models
+    ranked = by_auc(an)
     with st.container(border=True):
         st.markdown("**Models**")
-        a = st.selectbox("Model A", models, index=0, format_func=str, key="cmp_a", bind=URL,
-                         help="Differences are always model A − model B.")
+        a = st.selectbox("Model A", models, index=models.index(ranked[0]), format_func=str, key="cmp_a", bind=URL,
+                         help="Differences are always model A − model B. With three or more models the page "
+                         "opens on the highest AUC against the next.")
         others = [m for m in models if m != a]
-        b = st.selectbox("Model B", others, index=0, format_func=str, key="cmp_b", bind=URL,
+        b = st.selectbox("Model B", others, index=others.index(next(m for m in ranked if m != a)), format_func=str,
+                         key="cmp_b", bind=URL,
                          help="The model A is compared with (scored on the same instances).")
         level = st.select_slider("Confidence level", LEVELS, value=0.95, format_func=percent, key="cmp_level",
                                  bind=URL, help="Coverage of every interval on this page.")

@@ -86,8 +86,14 @@ def test_pairs_outside_check_and_adjustment_choice(six):
 
 
 def test_any_pair_is_one_click_away(six):
-    _, path = six
+    frame, path = six
     at = six_app(path)
+    # the page opens on the two highest AUCs (the leaderboard's first two rows), A the leader
+    board = table(at, "p_best_auc")
+    assert [at.selectbox(key="cmp_a").value, at.selectbox(key="cmp_b").value] == list(board["model"][:2])
+    y = frame["outcome"].to_numpy() == "fraud"
+    aucs = {m: rocci.roc_auc(y, frame[m].to_numpy(float)).auc for m in MODELS}
+    assert aucs[at.selectbox(key="cmp_a").value] == max(aucs.values())
     at.selectbox(key="cmp_pick").set_value(("xgb", "forest")).run()
     at.button(key="cmp_open_pair").click().run()
     assert_clean(at)
