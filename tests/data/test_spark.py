@@ -290,12 +290,12 @@ def test_analyses_from_spark_counts_are_the_raw_arrays(spark, tmp_path):
     for m in MODELS:
         y, s = prep.is_positive, prep.scores[m]
         got, ref = rocci.roc_auc(result[m]), rocci.roc_auc(y, s)
-        fields = lambda r: (r.auc, r.std, r.low, r.high, r.n_pos, r.n_neg)  # noqa: E731
+        fields = lambda r: (r.auc, r.auc_std, r.auc_low, r.auc_high, r.n_pos, r.n_neg)  # noqa: E731
         assert fields(got) == fields(rocci.roc_auc(duck[m]))  # the same table: the same numbers
         assert got.auc == ref.auc
         # a table's DeLong variance sums over distinct scores with weights: the raw arrays' to 1e-12
         # (summation order; tests/test_counts_input.py)
-        np.testing.assert_allclose([got.std, got.low, got.high], [ref.std, ref.low, ref.high], rtol=1e-12, atol=0)
+        np.testing.assert_allclose([got.auc_std, got.auc_low, got.auc_high], [ref.auc_std, ref.auc_low, ref.auc_high], rtol=1e-12, atol=0)
         got = rocci.threshold_ci(result[m], thresholds=[-0.5, 0.0, 0.5, 1.0, 2.0]).to_frame()
         ref = rocci.threshold_ci(y, s, thresholds=[-0.5, 0.0, 0.5, 1.0, 2.0]).to_frame()
         pd.testing.assert_frame_equal(got, ref, check_exact=True)
