@@ -285,6 +285,14 @@ def set_pair(a: str, b: str) -> None:
     state.seed("cmp_b", b, force=True)
 
 
+def mc_note(se: float, n_draws: int) -> str:
+    """The Monte Carlo error of P(best AUC) in words; where every draw agreed, its se is 0 and says nothing, so
+    the note says that instead."""
+    if se > 0:
+        return f"Monte Carlo ± {se:.1g}"
+    return f"it was the best in every one of {n_draws:,} Monte Carlo draws"
+
+
 def leaderboard(an, level: float, at_fpr: float, cond) -> None:
     """All the models at once (issue 32): AUC, TPR at the verdict's FPR and cost at the shared operating
     condition, each with its interval, the probability of the highest AUC, DeLong's χ² test that every AUC
@@ -325,7 +333,7 @@ def leaderboard(an, level: float, at_fpr: float, cond) -> None:
     best = board.iloc[0]
     report.markdown(
         f"Highest AUC: **{md_escape(best['model'])}** ({best['auc']:.3f}), with probability "
-        f"**{best['p_best_auc']:.2f}** of being the best (Monte Carlo ± {best['p_best_auc_se']:.1g}). DeLong's test that all "
+        f"**{best['p_best_auc']:.2f}** of being the best ({mc_note(best['p_best_auc_se'], many.n_draws)}). DeLong's test that all "
         f"{k} AUCs are equal: χ² = {many.chi2:.4g} on {many.df} degrees of freedom, {p_equals(many.pvalue)}.")
     st.dataframe(board, hide_index=True, column_config=column_config(board, help=BOARD_HELP), key="cmp_board")
     report.caption(

@@ -4,6 +4,7 @@ table of every pair are rocci's (compare_many, vertical_ci, cost_ci), and any pa
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from apphelpers import assert_clean, new_app, uploaded_app
 from realistic import six_models_frame
@@ -58,6 +59,7 @@ def test_leaderboard_is_rocci(six):
     # the sentence over the table: the leader, chi2 and its degrees of freedom
     text = " ".join(m.value for m in at.markdown)
     assert f"Highest AUC: **{expect['model'][0]}**" in text and f"χ² = {ref.chi2:.4g} on 5 degrees" in text
+    assert f"of being the best (Monte Carlo ± {expect['p_best_auc_se'][0]:.1g})" in text
     # the page's caption does not claim "no random draws" for P(best), which is Monte Carlo
     captions = " ".join(c.value for c in at.caption)
     assert "chance of being the best is a seeded Monte Carlo estimate" in captions
@@ -106,3 +108,20 @@ def test_two_models_keep_the_two_model_page():
     assert_clean(at)
     assert not any("All " in s.value and "models" in s.value for s in at.subheader)
     assert not [d for d in at.dataframe if "p_best_auc" in d.value.columns]
+
+
+def test_a_clear_leader_is_not_given_a_zero_error(tmp_path):
+    """Where every Monte Carlo draw puts the same model first, its se is 0: the sentence says every draw agreed
+    (and how many there were) instead of '± 0'."""
+    rng = np.random.default_rng(11)
+    y = rng.random(3000) < 0.2
+    frame = pd.DataFrame({"label": np.where(y, "yes", "no")}
+                         | {m: np.round(sep * y + rng.normal(size=y.size), 4) for m, sep in
+                            (("strong", 2.5), ("middling", 1.0), ("weak", 0.5))})
+    at = uploaded_app(frame, PAGE, name="leader.csv")
+    assert_clean(at)
+    ref = rocci.compare_many(y, {m: frame[m].to_numpy(float) for m in ("strong", "middling", "weak")})
+    board = ref.leaderboard()
+    assert board["model"][0] == "strong" and board["p_best_auc_se"][0] == 0.0  # the premise
+    text = " ".join(m.value for m in at.markdown)
+    assert f"it was the best in every one of {ref.n_draws:,} Monte Carlo draws" in text and "± 0)" not in text
